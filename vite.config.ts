@@ -1,0 +1,32 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+import { hopbaseGateway } from './simulator/vite-plugin.ts';
+
+// The dev and preview servers answer `/v1` themselves: with the simulator by default,
+// or by proxying to a real gateway when HOPBASE_BASE_URL is set.
+export default defineConfig({
+  plugins: [react(), hopbaseGateway()],
+  server: { port: Number(process.env.PORT ?? 5173), strictPort: true },
+  preview: { port: Number(process.env.PORT ?? 4173), strictPort: true },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['src/core/**/*.test.ts', 'simulator/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'dom',
+          environment: 'jsdom',
+          include: ['src/{state,hooks,components,app}/**/*.test.{ts,tsx}'],
+          setupFiles: ['src/testing/setup.ts'],
+        },
+      },
+    ],
+  },
+});
