@@ -1,0 +1,58 @@
+import type { ToolCall } from './turn.ts';
+
+/** A conversation in neutral form: what every protocol's request builder starts from. */
+
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments (an object schema). */
+  parameters: Record<string, unknown>;
+}
+
+export type ConversationMessage =
+  | { role: 'user'; text: string }
+  | { role: 'assistant'; text: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; name?: string; content: string; isError?: boolean };
+
+export interface TurnRequest {
+  model: string;
+  system?: string;
+  messages: ConversationMessage[];
+  tools?: ToolDefinition[];
+  maxOutputTokens?: number;
+  temperature?: number;
+}
+
+export interface HttpRequestSpec {
+  method: 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Every protocol rejects a tool call that has no result after it. A call the person never answered
+ * (they typed a new message instead) is dropped from the history rather than failing the request.
+ */
+export function withAnsweredToolCalls(messages: ConversationMessage[]): ConversationMessage[] {
+  const answered = new Set<string>();
+  for (const m of messages) if (m.role === 'tool') answered.add(m.toolCallId);
+  return messages.map((m) => {
+    if (m.role !== 'assistant' || !m.toolCalls?.length) return m;
+    const toolCalls = m.toolCalls.filter((call) => answered.has(call.id));
+    return toolCalls.length === m.toolCalls.length ? m : { ...m, toolCalls };
+  });
+}
+
+/** Tool arguments travel as JSON text in OpenAI's protocols and as an object in Anthropic's. */
+export function parseToolArguments(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,35 @@
+/** The streaming engine: no React, no DOM beyond web streams. */
+export type {
+  ConversationMessage,
+  HttpRequestSpec,
+  ToolDefinition,
+  TurnRequest,
+} from './conversation.ts';
+export { parseToolArguments } from './conversation.ts';
+export type { HttpError } from './httpError.ts';
+export { parseHttpError, retryAfterSeconds } from './httpError.ts';
+export { adapters, authHeaders, buildRequest, protocols } from './protocols/index.ts';
+export type { ReadTurnOptions } from './readTurn.ts';
+export { readTurn } from './readTurn.ts';
+export { createSseParser, type SseParser, SseParserStream } from './sse/parser.ts';
+export type { SseComment, SseEvent, SseItem } from './sse/types.ts';
+export type {
+  FinishReason,
+  Protocol,
+  ToolCall,
+  Turn,
+  TurnError,
+  TurnPart,
+  TurnStatus,
+  Usage,
+} from './turn.ts';
+export { emptyTurn } from './turn.ts';
+export type { StallAssessment, StallThresholds, WatchState } from './watchdog.ts';
+export {
+  assessStall,
+  defaultStallThresholds,
+  noteBytes,
+  noteKeepalive,
+  noteOutput,
+  startWatch,
+} from './watchdog.ts';

@@ -1,0 +1,93 @@
+import type { SseEvent } from '../../sse/types.ts';
+import type { FinishReason, Turn, Usage } from '../../turn.ts';
+import {
+  appendText,
+  appendToolArguments,
+  complete,
+  fail,
+  setFinish,
+  setIdentity,
+  setUsage,
+  startToolCall,
+} from '../../turnBuilder.ts';
+import { type Decoded, parseJson } from '../json.ts';
+import type { ChatChunk, ChatEvent, ChatUsage, ChatWireError } from './events.ts';
+
+export function decodeChatEvent(sse: SseEvent): Decoded<ChatEvent> {
+  if (sse.data === '[DONE]') return { ok: true, event: { type: 'done' } };
+  const parsed = parseJson<ChatChunk>(sse.data);
+  if (!parsed.ok) return parsed;
+  const chunk = parsed.event;
+  // Any chunk with `error` is fatal whatever else it holds (OpenRouter), and Groq names the event `error`.
+  if (chunk.error) return { ok: true, event: { type: 'error', error: chunk.error } };
+  if (sse.event === 'error') return { ok: true, event: { type: 'error', error: chunk as ChatWireError } };
+  return { ok: true, event: { type: 'chunk', chunk } };
+}
+
+const finishReasons: Record<string, FinishReason> = {
+  stop: 'stop',
+  length: 'length',
+  tool_calls: 'tool_calls',
+  function_call: 'tool_calls',
+  content_filter: 'content_filter',
+};
+
+export function chatUsage(usage: ChatUsage): Usage {
+  const result: Usage = {
+    inputTokens: usage.prompt_tokens ?? 0,
+    outputTokens: usage.completion_tokens ?? 0,
+    totalTokens: usage.total_tokens ?? (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0),
+  };
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  if (typeof reasoning === 'number') result.reasoningTokens = reasoning;
+  if (typeof cached === 'number') result.cachedTokens = cached;
+  return result;
+}
+
+export function chatErrorCode(error: ChatWireError): string {
+  const code = error.code ?? error.type;
+  return code === undefined || code === null ? 'error' : String(code);
+}
+
+function reduceChunk(turn: Turn, chunk: ChatChunk): Turn {
+  let next = setIdentity(turn, chunk.id, chunk.model);
+  for (const choice of chunk.choices ?? []) {
+    // One answer per turn: with n > 1 the other choices are not shown.
+    if ((choice.index ?? 0) !== 0) continue;
+    const delta = choice.delta;
+    if (delta) {
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (reasoning) next = appendText(next, 'reasoning', 'reasoning', reasoning);
+      if (delta.content) next = appendText(next, 'text', 'content', delta.content);
+      if (delta.refusal) next = appendText(next, 'refusal', 'refusal', delta.refusal);
+      for (const call of delta.tool_calls ?? []) {
+        const key = String(call.index ?? 0);
+        const args = call.function?.arguments ?? '';
+        next =
+          call.id || call.function?.name
+            ? startToolCall(next, key, call.id ?? '', call.function?.name ?? '', args)
+            : appendToolArguments(next, key, args);
+      }
+    }
+    if (choice.finish_reason) {
+      const mapped = finishReasons[choice.finish_reason] ?? 'other';
+      next = setFinish(next, next.refusal && mapped === 'stop' ? 'refusal' : mapped, choice.finish_reason);
+    }
+  }
+  const usage = chunk.usage ?? chunk.x_groq?.usage;
+  if (usage) next = setUsage(next, chatUsage(usage));
+  return next;
+}
+
+/** Chat Completions: event in, turn out. */
+export function reduceChat(turn: Turn, event: ChatEvent): Turn {
+  switch (event.type) {
+    case 'chunk':
+      return reduceChunk(turn, event.chunk);
+    case 'error':
+      return fail(turn, chatErrorCode(event.error), event.error.message ?? 'The server reported an error.');
+    case 'done':
+      return complete(turn);
+  }
+}

@@ -1,0 +1,37 @@
+import { type TurnRequest, withAnsweredToolCalls } from '../../conversation.ts';
+
+export function buildChatBody(request: TurnRequest): Record<string, unknown> {
+  const messages: Record<string, unknown>[] = [];
+  if (request.system) messages.push({ role: 'system', content: request.system });
+  for (const m of withAnsweredToolCalls(request.messages)) {
+    if (m.role === 'user') messages.push({ role: 'user', content: m.text });
+    else if (m.role === 'tool')
+      messages.push({ role: 'tool', tool_call_id: m.toolCallId, content: m.content });
+    else if (m.toolCalls?.length) {
+      messages.push({
+        role: 'assistant',
+        content: m.text || null,
+        tool_calls: m.toolCalls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: call.arguments || '{}' },
+        })),
+      });
+    } else if (m.text) messages.push({ role: 'assistant', content: m.text });
+  }
+  return {
+    model: request.model,
+    stream: true,
+    // Without it Chat streams no usage at all.
+    stream_options: { include_usage: true },
+    messages,
+    ...(request.tools?.length && {
+      tools: request.tools.map((tool) => ({
+        type: 'function',
+        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+      })),
+    }),
+    ...(request.maxOutputTokens !== undefined && { max_completion_tokens: request.maxOutputTokens }),
+    ...(request.temperature !== undefined && { temperature: request.temperature }),
+  };
+}

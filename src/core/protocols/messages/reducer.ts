@@ -1,0 +1,112 @@
+import type { SseEvent } from '../../sse/types.ts';
+import type { FinishReason, Turn, Usage } from '../../turn.ts';
+import {
+  appendText,
+  appendToolArguments,
+  complete,
+  fail,
+  hasToolCall,
+  setFinish,
+  setIdentity,
+  setUsage,
+  startToolCall,
+} from '../../turnBuilder.ts';
+import { type Decoded, parseJson } from '../json.ts';
+import type { MessagesEvent, MessagesUsage } from './events.ts';
+
+export function decodeMessagesEvent(sse: SseEvent): Decoded<MessagesEvent> {
+  // Dispatch on the JSON `type`, not the SSE event name (they always match on the real API).
+  return parseJson<MessagesEvent>(sse.data);
+}
+
+const stopReasons: Record<string, FinishReason> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  tool_use: 'tool_calls',
+  refusal: 'refusal',
+};
+
+/**
+ * Anthropic reports usage as running totals: a later value replaces an earlier one, field by field
+ * (a compatible proxy sends the real input count only in `message_delta`).
+ */
+export function mergeMessagesUsage(
+  previous: Usage | null,
+  reported: MessagesUsage | undefined,
+): Usage | null {
+  if (!reported) return previous;
+  const inputTokens =
+    reported.input_tokens === undefined || reported.input_tokens === null
+      ? (previous?.inputTokens ?? 0)
+      : reported.input_tokens +
+        (reported.cache_creation_input_tokens ?? 0) +
+        (reported.cache_read_input_tokens ?? 0);
+  const outputTokens = reported.output_tokens ?? previous?.outputTokens ?? 0;
+  const cachedTokens = reported.cache_read_input_tokens ?? previous?.cachedTokens;
+  const usage: Usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+  if (typeof cachedTokens === 'number') usage.cachedTokens = cachedTokens;
+  return usage;
+}
+
+const blockKey = (index: number) => String(index);
+
+/** Anthropic Messages: event in, turn out. */
+export function reduceMessages(turn: Turn, event: MessagesEvent): Turn {
+  switch (event.type) {
+    case 'message_start': {
+      const next = setIdentity(turn, event.message?.id, event.message?.model);
+      const usage = mergeMessagesUsage(next.usage, event.message?.usage);
+      return usage ? setUsage(next, usage) : next;
+    }
+    case 'content_block_start': {
+      const block = event.content_block;
+      const key = blockKey(event.index);
+      switch (block.type) {
+        case 'text':
+          return appendText(turn, 'text', key, block.text ?? '');
+        case 'thinking':
+          return appendText(turn, 'reasoning', key, block.thinking ?? '');
+        case 'tool_use': {
+          // Input normally streams as JSON text; a non-empty `input` here means it came whole.
+          const whole = block.input && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
+          return startToolCall(turn, key, block.id, block.name, whole);
+        }
+        default:
+          return turn;
+      }
+    }
+    case 'content_block_delta': {
+      const key = blockKey(event.index);
+      const delta = event.delta;
+      switch (delta.type) {
+        case 'text_delta':
+          return appendText(turn, 'text', key, delta.text);
+        case 'thinking_delta':
+          return appendText(turn, 'reasoning', key, delta.thinking);
+        case 'input_json_delta':
+          // Server tool input streams too, but is not ours to answer: only client tool calls are kept.
+          return hasToolCall(turn, key) ? appendToolArguments(turn, key, delta.partial_json) : turn;
+        default:
+          return turn;
+      }
+    }
+    case 'message_delta': {
+      const stop = event.delta?.stop_reason;
+      const next = stop ? setFinish(turn, stopReasons[stop] ?? 'other', stop) : turn;
+      const usage = mergeMessagesUsage(next.usage, event.usage);
+      return usage ? setUsage(next, usage) : next;
+    }
+    case 'message_stop':
+      return complete(turn);
+    case 'error':
+      return fail(
+        turn,
+        event.error?.type ?? 'error',
+        event.error?.message ?? 'The server reported an error.',
+      );
+    default:
+      return turn;
+  }
+}

@@ -1,0 +1,55 @@
+import { parseToolArguments, type TurnRequest, withAnsweredToolCalls } from '../../conversation.ts';
+
+/** Anthropic requires `max_tokens`; this is what we send when the person set no limit. */
+export const DEFAULT_MAX_TOKENS = 4096;
+
+type Block = Record<string, unknown>;
+
+export function buildMessagesBody(request: TurnRequest): Record<string, unknown> {
+  // Roles must alternate and tool results ride in a user turn: consecutive same-role content is merged.
+  const messages: { role: 'user' | 'assistant'; content: Block[] }[] = [];
+  const push = (role: 'user' | 'assistant', blocks: Block[]) => {
+    if (blocks.length === 0) return;
+    const last = messages[messages.length - 1];
+    if (last?.role === role) last.content.push(...blocks);
+    else messages.push({ role, content: blocks });
+  };
+  for (const m of withAnsweredToolCalls(request.messages)) {
+    if (m.role === 'user') push('user', m.text ? [{ type: 'text', text: m.text }] : []);
+    else if (m.role === 'tool') {
+      push('user', [
+        {
+          type: 'tool_result',
+          tool_use_id: m.toolCallId,
+          content: m.content,
+          ...(m.isError && { is_error: true }),
+        },
+      ]);
+    } else {
+      push('assistant', [
+        ...(m.text ? [{ type: 'text', text: m.text }] : []),
+        ...(m.toolCalls ?? []).map((call) => ({
+          type: 'tool_use',
+          id: call.id,
+          name: call.name,
+          input: parseToolArguments(call.arguments),
+        })),
+      ]);
+    }
+  }
+  return {
+    model: request.model,
+    max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
+    stream: true,
+    ...(request.system && { system: request.system }),
+    messages,
+    ...(request.tools?.length && {
+      tools: request.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.parameters,
+      })),
+    }),
+    ...(request.temperature !== undefined && { temperature: request.temperature }),
+  };
+}

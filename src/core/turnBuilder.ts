@@ -1,0 +1,121 @@
+import type { FinishReason, ToolCall, Turn, TurnPart, Usage } from './turn.ts';
+
+/**
+ * Pure state transitions shared by the three protocol reducers: each reducer only decides which
+ * of these an event means. Every function returns a new Turn (or the same one when nothing changes).
+ * `text`, `reasoning`, `refusal` and `toolCalls` are kept in step with `parts` here, in one place,
+ * so that reading them stays O(1) while a long answer streams.
+ */
+
+type TextKind = 'text' | 'reasoning' | 'refusal';
+
+// Reasoning arrives in paragraphs (summary parts, thinking blocks): keep them apart in the flat string.
+const separator: Record<TextKind, string> = { text: '', reasoning: '\n\n', refusal: '' };
+
+function findPart(parts: TurnPart[], kind: TurnPart['kind'], key: string): number {
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = parts[i]!;
+    if (part.key === key && part.kind === kind) return i;
+  }
+  return -1;
+}
+
+function replaceAt<T>(items: T[], index: number, item: T): T[] {
+  const copy = items.slice();
+  copy[index] = item;
+  return copy;
+}
+
+function joinKind(parts: TurnPart[], kind: TextKind): string {
+  let out = '';
+  for (const part of parts) {
+    if (part.kind === kind && part.text !== '')
+      out = out === '' ? part.text : out + separator[kind] + part.text;
+  }
+  return out;
+}
+
+export function appendText(turn: Turn, kind: TextKind, key: string, delta: string): Turn {
+  const index = findPart(turn.parts, kind, key);
+  if (delta === '' && index !== -1) return turn;
+  const previous = index === -1 ? '' : (turn.parts[index] as { text: string }).text;
+  const part = { kind, key, text: previous + delta } as TurnPart;
+  const parts = index === -1 ? [...turn.parts, part] : replaceAt(turn.parts, index, part);
+  const flat = turn[kind];
+  const joined =
+    previous === '' && flat !== '' && delta !== '' ? flat + separator[kind] + delta : flat + delta;
+  return { ...turn, parts, [kind]: joined };
+}
+
+/** A `.done` event's full text: normally equal to the deltas, but authoritative when they differ or never came. */
+export function setText(turn: Turn, kind: TextKind, key: string, full: string): Turn {
+  const index = findPart(turn.parts, kind, key);
+  if (index === -1) return appendText(turn, kind, key, full);
+  if ((turn.parts[index] as { text: string }).text === full) return turn;
+  const parts = replaceAt(turn.parts, index, { kind, key, text: full } as TurnPart);
+  return { ...turn, parts, [kind]: joinKind(parts, kind) };
+}
+
+function withToolCall(turn: Turn, key: string, update: (call: ToolCall | undefined) => ToolCall): Turn {
+  const index = findPart(turn.parts, 'tool_call', key);
+  const current = index === -1 ? undefined : (turn.parts[index] as { call: ToolCall }).call;
+  const call = update(current);
+  if (call === current) return turn;
+  const part: TurnPart = { kind: 'tool_call', key, call };
+  const parts = index === -1 ? [...turn.parts, part] : replaceAt(turn.parts, index, part);
+  const toolCalls: ToolCall[] = [];
+  for (const p of parts) if (p.kind === 'tool_call') toolCalls.push(p.call);
+  return { ...turn, parts, toolCalls };
+}
+
+/** Opens a tool call, or fills in the id and name on a call whose arguments arrived first. */
+export function startToolCall(turn: Turn, key: string, id: string, name: string, args = ''): Turn {
+  return withToolCall(turn, key, (call) =>
+    call
+      ? { id: call.id || id, name: call.name || name, arguments: call.arguments + args }
+      : { id, name, arguments: args },
+  );
+}
+
+export function appendToolArguments(turn: Turn, key: string, delta: string): Turn {
+  if (delta === '') return turn;
+  return withToolCall(turn, key, (call) =>
+    call ? { ...call, arguments: call.arguments + delta } : { id: '', name: '', arguments: delta },
+  );
+}
+
+export function setToolArguments(turn: Turn, key: string, full: string): Turn {
+  return withToolCall(turn, key, (call) =>
+    call?.arguments === full ? call : { id: call?.id ?? '', name: call?.name ?? '', arguments: full },
+  );
+}
+
+export function hasToolCall(turn: Turn, key: string): boolean {
+  return findPart(turn.parts, 'tool_call', key) !== -1;
+}
+
+export function setUsage(turn: Turn, usage: Usage): Turn {
+  return { ...turn, usage };
+}
+
+export function setIdentity(
+  turn: Turn,
+  responseId: string | null | undefined,
+  model: string | null | undefined,
+): Turn {
+  const id = responseId || turn.responseId;
+  const m = model || turn.model;
+  return id === turn.responseId && m === turn.model ? turn : { ...turn, responseId: id, model: m };
+}
+
+export function setFinish(turn: Turn, finishReason: FinishReason, raw: string): Turn {
+  return { ...turn, finishReason, rawFinishReason: raw };
+}
+
+export function complete(turn: Turn): Turn {
+  return { ...turn, status: 'complete' };
+}
+
+export function fail(turn: Turn, code: string, message: string): Turn {
+  return { ...turn, status: 'error', error: { code, message } };
+}
