@@ -6,11 +6,13 @@ export type {
   TurnRequest,
 } from './conversation.ts';
 export { parseToolArguments } from './conversation.ts';
+export { adviseFailure, type FailureAdvice } from './failureAdvice.ts';
 export type { HttpError } from './httpError.ts';
 export { parseHttpError, retryAfterSeconds } from './httpError.ts';
 export { adapters, authHeaders, buildRequest, protocols } from './protocols/index.ts';
 export type { ReadTurnOptions } from './readTurn.ts';
 export { readTurn } from './readTurn.ts';
+export { automaticRetryDelayMs, maxAutomaticRetries } from './retryPolicy.ts';
 export { createSseParser, type SseParser, SseParserStream } from './sse/parser.ts';
 export type { SseComment, SseEvent, SseItem } from './sse/types.ts';
 export type {

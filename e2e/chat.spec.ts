@@ -1,0 +1,142 @@
+import { expect, test } from '@playwright/test';
+import {
+  artifactsDir,
+  choose,
+  openApp,
+  protocolKeys,
+  protocolLabels,
+  requestsContaining,
+  send,
+  turns,
+  uniqueText,
+  waitForAnswer,
+} from './helpers.ts';
+
+const usagePattern = /^[1-9][\d,]* in · [1-9][\d,]* out · [1-9][\d,]* total/;
+
+for (const protocol of protocolKeys) {
+  test(`${protocolLabels[protocol]}: a message streams into an answer with its usage`, async ({ page }) => {
+    await openApp(page);
+    if (protocol === 'chat') await page.screenshot({ path: `${artifactsDir}/empty.png` });
+    await choose(page, protocol, 'sim-echo');
+    const text = uniqueText('Tell me about streaming');
+    await send(page, text);
+
+    const turn = turns(page).last();
+    await expect(turn).toHaveAttribute('aria-busy', 'true');
+    if (protocol === 'chat') await page.screenshot({ path: `${artifactsDir}/streaming.png` });
+    await waitForAnswer(page);
+    await expect(turn.getByRole('table')).toBeVisible();
+    await expect(turn.getByRole('heading').first()).toBeVisible();
+    await expect(turn.getByTestId('turn-usage')).toHaveText(usagePattern);
+    await expect(turn).toContainText(protocolLabels[protocol]);
+    await page.screenshot({ path: `${artifactsDir}/finished-${protocol}.png` });
+
+    // What the app sent is the protocol's own request shape.
+    const [request] = await requestsContaining(page, text);
+    expect(request?.path).toBe({ chat: '/v1/chat/completions', responses: '/v1/responses', messages: '/v1/messages' }[protocol]);
+    const body = request?.body as Record<string, unknown>;
+    expect(body.stream).toBe(true);
+    if (protocol === 'chat') expect(body.stream_options).toEqual({ include_usage: true });
+    if (protocol === 'messages') expect(body.max_tokens).toBeGreaterThan(0);
+  });
+}
+
+test('switching protocol mid-conversation converts the history and continues', async ({ page }) => {
+  await openApp(page);
+  const first = uniqueText('First question');
+  await choose(page, 'chat', 'sim-echo');
+  await send(page, first);
+  await waitForAnswer(page);
+
+  for (const protocol of ['responses', 'messages'] as const) {
+    await choose(page, protocol, 'sim-echo');
+    const next = uniqueText(`Follow-up via ${protocol}`);
+    await send(page, next);
+    const turn = await waitForAnswer(page);
+    await expect(turn).toContainText(protocolLabels[protocol]);
+    await expect(turn.getByTestId('turn-usage')).toHaveText(usagePattern);
+    const [request] = await requestsContaining(page, next);
+    const history = JSON.stringify(request?.body);
+    expect(history).toContain(first);
+  }
+  await expect(turns(page)).toHaveCount(3);
+  await expect(turns(page).nth(0)).toContainText('Chat Completions');
+  await expect(turns(page).nth(2)).toContainText('Anthropic Messages');
+});
+
+for (const protocol of protocolKeys) {
+  test(`${protocolLabels[protocol]}: a full tool loop on sim-tools`, async ({ page }) => {
+    await openApp(page);
+    await choose(page, protocol, 'sim-tools');
+    await send(page, uniqueText("What's the weather in Paris?"));
+    const turn = await waitForAnswer(page);
+    const card = turn.getByRole('region', { name: /Tool call get_weather/ });
+    await expect(card).toBeVisible();
+    await expect(card).toContainText('"city"');
+    if (protocol === 'chat') await page.screenshot({ path: `${artifactsDir}/tool-call.png` });
+
+    await card.getByRole('textbox', { name: 'Result for get_weather' }).fill('{"temperature": 21, "sky": "clear"}');
+    await card.getByRole('button', { name: 'Send result' }).click();
+    await expect(turns(page)).toHaveCount(2);
+    const final = await waitForAnswer(page);
+    await expect(final).toContainText('21');
+    await expect(final.getByTestId('turn-usage')).toHaveText(usagePattern);
+  });
+}
+
+test('a reload keeps the conversation intact', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'responses', 'sim-echo');
+  const text = uniqueText('Remember this');
+  await send(page, text);
+  const turn = await waitForAnswer(page);
+  const answer = await turn.getByTestId('turn-text').innerText();
+  const usage = await turn.getByTestId('turn-usage').innerText();
+  await page.waitForTimeout(700); // persistence writes at most every 400 ms
+
+  await page.reload();
+  await expect(page.getByTestId('user-message')).toContainText(text);
+  const restored = turns(page).last();
+  await expect(restored.getByTestId('turn-text')).toHaveText(answer);
+  await expect(restored.getByTestId('turn-usage')).toHaveText(usage);
+  await expect(page.getByRole('navigation', { name: 'Conversations' })).toContainText(text.slice(0, 20));
+});
+
+test('stop keeps the partial answer', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'messages', 'sim-long');
+  await send(page, uniqueText('Write a lot'));
+  const turn = turns(page).last();
+  await expect(turn.getByTestId('turn-text')).toContainText(/\w{3,}/);
+  await page.getByRole('button', { name: 'Stop' }).first().click();
+  await expect(turn).toHaveAttribute('aria-busy', 'false');
+  await expect(turn.getByRole('alert')).toContainText('Stopped');
+  await expect(turn.getByTestId('turn-text')).toContainText(/\w{3,}/);
+});
+
+test('dark mode follows the system setting', async ({ browser }) => {
+  const context = await browser.newContext({ colorScheme: 'dark' });
+  const page = await context.newPage();
+  await openApp(page);
+  await choose(page, 'chat', 'sim-reasoning');
+  await send(page, uniqueText('Explain SSE'));
+  await waitForAnswer(page);
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(background).not.toBe('rgb(250, 250, 250)');
+  await page.screenshot({ path: `${artifactsDir}/dark.png` });
+  await context.close();
+});
+
+test('a phone-sized screen still chats', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 780 } });
+  const page = await context.newPage();
+  await openApp(page);
+  await send(page, uniqueText('Hello from a phone'));
+  const turn = await waitForAnswer(page);
+  await expect(turn.getByTestId('turn-usage')).toHaveText(usagePattern);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+  expect(overflow).toBe(false);
+  await page.screenshot({ path: `${artifactsDir}/phone.png` });
+  await context.close();
+});

@@ -1,0 +1,63 @@
+import { useCallback, useState } from 'react';
+import { Composer } from '../components/composer/Composer.tsx';
+import { ConversationView } from '../components/conversation/ConversationView.tsx';
+import { Toolbar } from '../components/header/Toolbar.tsx';
+import { SettingsDialog } from '../components/settings/SettingsDialog.tsx';
+import { ConversationList } from '../components/sidebar/ConversationList.tsx';
+import {
+  useChatCompletionsStream,
+  useMessagesStream,
+  useResponsesStream,
+} from '../hooks/useProtocolStream.ts';
+import { useConversationStore } from '../state/conversationStore.ts';
+import { useLiveStore } from '../state/liveStore.ts';
+import { useSettingsStore } from '../state/settingsStore.ts';
+import './app.css';
+
+export function App() {
+  const protocol = useSettingsStore((s) => s.settings.protocol);
+  const streams = {
+    chat: useChatCompletionsStream(),
+    responses: useResponsesStream(),
+    messages: useMessagesStream(),
+  };
+  const stream = streams[protocol];
+  const conversation = useConversationStore((s) =>
+    s.activeId ? (s.conversations[s.activeId] ?? null) : null,
+  );
+  const streamingMessageId = useLiveStore(
+    (s) =>
+      Object.entries(s.streams).find(([, live]) => live.conversationId === conversation?.id)?.[0] ?? null,
+  );
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [sidebarOpen, setSidebarOpen] = useState(false);
+  const closeSettings = useCallback(() => setSettingsOpen(false), []);
+
+  return (
+    <div className="app" data-sidebar={sidebarOpen ? 'open' : 'closed'}>
+      <ConversationList onNavigate={() => setSidebarOpen(false)} />
+      <main className="main">
+        <Toolbar
+          conversation={conversation}
+          onToggleSidebar={() => setSidebarOpen((open) => !open)}
+          onOpenSettings={() => setSettingsOpen(true)}
+        />
+        <ConversationView
+          conversation={conversation}
+          onRetry={(messageId) => conversation && stream.retry(conversation.id, messageId)}
+          onStop={stream.stop}
+          onToolResult={(toolCallId, name, content) =>
+            conversation && stream.submitToolResult(conversation.id, toolCallId, name, content)
+          }
+          onExample={(text) => stream.send(text)}
+        />
+        <Composer
+          streaming={streamingMessageId !== null}
+          onSend={(text) => stream.send(text)}
+          onStop={() => streamingMessageId && stream.stop(streamingMessageId)}
+        />
+      </main>
+      {settingsOpen ? <SettingsDialog onClose={closeSettings} /> : null}
+    </div>
+  );
+}

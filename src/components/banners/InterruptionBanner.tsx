@@ -1,0 +1,49 @@
+import { adviseFailure, type HttpError, type Turn } from '../../core/index.ts';
+import { useNow } from '../../hooks/useNow.ts';
+import './banners.css';
+
+export interface InterruptionBannerProps {
+  turn: Turn;
+  httpError: HttpError | null;
+  /** When the failure happened (epoch ms): the Retry-After countdown starts there. */
+  failedAt: number;
+  onRetry(): void;
+}
+
+/** Why an answer ended badly, what to do, and the protocol's own words; Retry re-sends the whole request. */
+export function InterruptionBanner({ turn, httpError, failedAt, onRetry }: InterruptionBannerProps) {
+  const advice = adviseFailure(turn, httpError);
+  const waitUntil = httpError?.retryAfterSeconds ? failedAt + httpError.retryAfterSeconds * 1000 : 0;
+  const now = useNow(waitUntil > Date.now());
+  if (!advice) return null;
+  const remaining = Math.ceil((waitUntil - now) / 1000);
+  const hasOutput = turn.parts.length > 0;
+  const code = httpError ? `HTTP ${httpError.status} · ${httpError.code}` : turn.error?.code;
+  const message = httpError?.message ?? turn.error?.message;
+  return (
+    <div role="alert" className="banner banner-danger" data-testid="interruption-banner">
+      <div className="banner-text">
+        <strong>{advice.title}.</strong> {advice.advice}
+        {hasOutput ? ' The partial answer above is kept, and what was produced is billed.' : ''}
+        {message ? (
+          <details className="banner-details">
+            <summary>Details</summary>
+            <code>{code}</code>: {message}
+            {httpError?.requestId ? <div>Request id: {httpError.requestId}</div> : null}
+          </details>
+        ) : null}
+      </div>
+      <div className="banner-actions">
+        {remaining > 0 ? (
+          <span className="countdown" role="timer" aria-live="polite">
+            You can retry in {remaining} s
+          </span>
+        ) : (
+          <button type="button" className="btn btn-small btn-primary" onClick={onRetry}>
+            Retry
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+import { memo } from 'react';
+import { adapters } from '../../core/index.ts';
+import { useLiveStore } from '../../state/liveStore.ts';
+import { useSettingsStore } from '../../state/settingsStore.ts';
+import type { AssistantMessage, Attempt } from '../../state/types.ts';
+import { AutoRetryBanner } from '../banners/AutoRetryBanner.tsx';
+import { InterruptionBanner } from '../banners/InterruptionBanner.tsx';
+import { StallBanner } from '../banners/StallBanner.tsx';
+import { Markdown } from '../markdown/Markdown.tsx';
+import { ReasoningSection } from '../turn/ReasoningSection.tsx';
+import { ToolCallCard } from '../turn/ToolCallCard.tsx';
+import { UsageLine } from '../turn/UsageLine.tsx';
+
+export interface AssistantTurnProps {
+  message: AssistantMessage;
+  /** Results already sent, by tool call id. */
+  toolResults: Record<string, string>;
+  onRetry(): void;
+  onStop(): void;
+  onToolResult(toolCallId: string, name: string, content: string): void;
+  onInspect?(): void;
+}
+
+const statusLabel = {
+  streaming: 'streaming',
+  complete: '',
+  error: 'failed',
+  interrupted: 'incomplete',
+  aborted: 'stopped',
+};
+
+function outputTokens(attempt: Attempt): string {
+  const n = attempt.turn.usage?.outputTokens;
+  return n === undefined ? 'usage unknown' : `${n.toLocaleString('en-US')} tokens`;
+}
+
+/** One answer: its content as it streams, what went wrong if anything, and what it cost. */
+export const AssistantTurn = memo(function AssistantTurn(props: AssistantTurnProps) {
+  const { message, toolResults, onRetry, onStop, onToolResult, onInspect } = props;
+  const live = useLiveStore((s) => s.streams[message.id]);
+  const silentModelMs = useSettingsStore((s) => s.settings.stallSilentSeconds * 1000);
+  const deadConnectionMs = useSettingsStore((s) => s.settings.stallDeadSeconds * 1000);
+  const attempt = message.attempts[message.attempts.length - 1];
+  if (!attempt) return null;
+  const { turn } = attempt;
+  const streaming = turn.status === 'streaming';
+  const earlier = message.attempts.slice(0, -1);
+  const billed = message.attempts.reduce(
+    (sum, a) => ({
+      input: sum.input + (a.turn.usage?.inputTokens ?? 0),
+      output: sum.output + (a.turn.usage?.outputTokens ?? 0),
+    }),
+    { input: 0, output: 0 },
+  );
+  const label = adapters[message.protocol].label;
+
+  return (
+    <article
+      data-testid="assistant-turn"
+      className={`turn turn-${turn.status}`}
+      aria-label={`Answer from ${message.model} via ${label}`}
+      aria-busy={streaming || live !== undefined}
+    >
+      <header className="turn-header">
+        <span className="badge">{label}</span>
+        <span className="turn-model">{message.model}</span>
+        {statusLabel[turn.status] ? (
+          <span className={`status status-${turn.status}`}>{statusLabel[turn.status]}</span>
+        ) : null}
+        {onInspect ? (
+          <button type="button" className="btn btn-small turn-inspect" onClick={onInspect}>
+            Inspect
+          </button>
+        ) : null}
+      </header>
+
+      {earlier.length > 0 ? (
+        <details className="attempts">
+          <summary>
+            Attempt {message.attempts.length} of {message.attempts.length}
+          </summary>
+          <ol>
+            {earlier.map((a, i) => (
+              <li key={a.id}>
+                attempt {i + 1} of {message.attempts.length}: {statusLabel[a.turn.status] || a.turn.status}{' '}
+                after {outputTokens(a)}
+                {a.turn.text ? (
+                  <blockquote>
+                    {a.turn.text.length > 400 ? `${a.turn.text.slice(0, 400)}…` : a.turn.text}
+                  </blockquote>
+                ) : null}
+              </li>
+            ))}
+          </ol>
+        </details>
+      ) : null}
+
+      {turn.reasoning ? <ReasoningSection text={turn.reasoning} streaming={streaming && !turn.text} /> : null}
+      {turn.text ? (
+        <div data-testid="turn-text">
+          <Markdown text={turn.text} streaming={streaming} />
+        </div>
+      ) : null}
+      {turn.refusal ? <p className="refusal">The model refused: {turn.refusal}</p> : null}
+      {turn.toolCalls.map((call) => (
+        <ToolCallCard
+          key={call.id || call.name}
+          call={call}
+          streaming={streaming}
+          result={toolResults[call.id]}
+          onSubmitResult={
+            turn.status === 'complete' ? (content) => onToolResult(call.id, call.name, content) : undefined
+          }
+        />
+      ))}
+      {streaming && turn.parts.length === 0 && !live?.retryAt ? (
+        <p className="typing" role="status" aria-label="Waiting for the answer">
+          <span />
+          <span />
+          <span />
+        </p>
+      ) : null}
+
+      {live?.retryAt ? (
+        <AutoRetryBanner retryAt={live.retryAt} attempt={message.attempts.length} onCancel={onStop} />
+      ) : null}
+      {live && streaming && !live.retryAt ? (
+        <StallBanner
+          watch={live.watch}
+          thresholds={{ silentModelMs, deadConnectionMs }}
+          onRetry={onRetry}
+          onStop={onStop}
+        />
+      ) : null}
+      {!streaming && !live?.retryAt ? (
+        <InterruptionBanner
+          turn={turn}
+          httpError={attempt.httpError}
+          failedAt={attempt.startedAt + (attempt.trace.endedAt ?? 0)}
+          onRetry={onRetry}
+        />
+      ) : null}
+
+      <footer className="turn-footer">
+        <UsageLine usage={turn.usage} status={turn.status} />
+        {earlier.length > 0 ? (
+          <p className="billed">
+            Billed over {message.attempts.length} attempts: {billed.input.toLocaleString('en-US')} in ·{' '}
+            {billed.output.toLocaleString('en-US')} out
+          </p>
+        ) : null}
+      </footer>
+    </article>
+  );
+});

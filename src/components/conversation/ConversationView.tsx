@@ -1,0 +1,93 @@
+import { useLayoutEffect, useRef } from 'react';
+import type { Conversation } from '../../state/types.ts';
+import { AssistantTurn } from './AssistantTurn.tsx';
+import './conversation.css';
+
+export interface ConversationViewProps {
+  conversation: Conversation | null;
+  onRetry(messageId: string): void;
+  onStop(messageId: string): void;
+  onToolResult(toolCallId: string, name: string, content: string): void;
+  onInspect?(messageId: string): void;
+  onExample(text: string): void;
+}
+
+const examples = [
+  'Explain server-sent events with a table and a code sample',
+  "What's the weather in Paris? Use the tool.",
+  'Write a short haiku about streaming',
+];
+
+function EmptyState({ onExample }: { onExample(text: string): void }) {
+  return (
+    <div className="empty">
+      <h1>HopBase Chat</h1>
+      <p>
+        Streams from Chat Completions, Responses and Anthropic Messages, with every token counted and every
+        stall explained. Pick a protocol and a model above — the <code>sim-*</code> models are the built-in
+        simulator, with faults on demand.
+      </p>
+      <ul className="examples">
+        {examples.map((text) => (
+          <li key={text}>
+            <button type="button" className="btn" onClick={() => onExample(text)}>
+              {text}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The messages of one conversation; keeps the newest output in view unless the person scrolled up. */
+export function ConversationView(props: ConversationViewProps) {
+  const { conversation, onRetry, onStop, onToolResult, onInspect, onExample } = props;
+  const scroller = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-pin on every content change of this conversation
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  }, [conversation]);
+
+  const toolResults: Record<string, string> = {};
+  for (const m of conversation?.messages ?? []) if (m.role === 'tool') toolResults[m.toolCallId] = m.content;
+
+  return (
+    <div
+      className="scroller"
+      ref={scroller}
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+      }}
+    >
+      <div className="messages">
+        {!conversation || conversation.messages.length === 0 ? <EmptyState onExample={onExample} /> : null}
+        {conversation?.messages.map((m) => {
+          if (m.role === 'user') {
+            return (
+              <div key={m.id} className="user-message" data-testid="user-message">
+                <p>{m.text}</p>
+              </div>
+            );
+          }
+          if (m.role === 'tool') return null;
+          return (
+            <AssistantTurn
+              key={m.id}
+              message={m}
+              toolResults={toolResults}
+              onRetry={() => onRetry(m.id)}
+              onStop={() => onStop(m.id)}
+              onToolResult={onToolResult}
+              onInspect={onInspect ? () => onInspect(m.id) : undefined}
+            />
+          );
+        })}
+      </div>
+    </div>
+  );
+}

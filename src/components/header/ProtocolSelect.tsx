@@ -1,0 +1,25 @@
+import { adapters, type Protocol, protocols } from '../../core/index.ts';
+import { useSettingsStore } from '../../state/settingsStore.ts';
+
+/** Switching protocol at any point: the next request converts the whole history to it. */
+export function ProtocolSelect() {
+  const protocol = useSettingsStore((s) => s.settings.protocol);
+  const update = useSettingsStore((s) => s.update);
+  return (
+    <label className="toolbar-field">
+      <span>Protocol</span>
+      <select
+        className="select"
+        aria-label="Protocol"
+        value={protocol}
+        onChange={(e) => update({ protocol: e.target.value as Protocol })}
+      >
+        {protocols.map((p) => (
+          <option key={p} value={p}>
+            {adapters[p].label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

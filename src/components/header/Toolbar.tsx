@@ -1,0 +1,38 @@
+import { conversationUsage } from '../../state/conversationStore.ts';
+import type { Conversation } from '../../state/types.ts';
+import { ModelSelect } from './ModelSelect.tsx';
+import { ProtocolSelect } from './ProtocolSelect.tsx';
+import './toolbar.css';
+
+export interface ToolbarProps {
+  conversation: Conversation | null;
+  onToggleSidebar(): void;
+  onOpenSettings(): void;
+}
+
+export function Toolbar({ conversation, onToggleSidebar, onOpenSettings }: ToolbarProps) {
+  const usage = conversation ? conversationUsage(conversation) : null;
+  return (
+    <header className="toolbar">
+      <button type="button" className="btn btn-small sidebar-toggle" onClick={onToggleSidebar}>
+        Conversations
+      </button>
+      <ProtocolSelect />
+      <ModelSelect />
+      <span className="toolbar-spacer" />
+      {usage ? (
+        <span
+          className="conversation-usage"
+          data-testid="conversation-usage"
+          title="Tokens billed in this conversation, every attempt included"
+        >
+          Conversation: {usage.input.toLocaleString('en-US')} in · {usage.output.toLocaleString('en-US')} out
+          · {usage.total.toLocaleString('en-US')} total
+        </span>
+      ) : null}
+      <button type="button" className="btn" onClick={onOpenSettings}>
+        Settings
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,201 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import ReactMarkdown from 'react-markdown';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { Markdown } from './Markdown.tsx';
+
+// Wrap the real parser so tests can count which sources get parsed.
+vi.mock('react-markdown', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('react-markdown')>();
+  const Real = actual.default;
+  return { ...actual, default: vi.fn((props: Parameters<typeof Real>[0]) => Real(props)) };
+});
+
+const parser = vi.mocked(ReactMarkdown);
+const parsedSources = () => parser.mock.calls.map(([props]) => props.children);
+
+beforeEach(() => {
+  parser.mockClear();
+});
+
+describe('Markdown rendering', () => {
+  it('renders GFM: tables, strikethrough, task lists, autolinks', () => {
+    const { container } = render(
+      <Markdown
+        text={[
+          '| Name | Qty |',
+          '| ---- | --: |',
+          '| pear | 3 |',
+          '',
+          '~~old~~ new',
+          '',
+          '- [x] done',
+          '- [ ] todo',
+          '',
+          'See www.example.com now',
+        ].join('\n')}
+      />,
+    );
+    const table = screen.getByRole('table');
+    expect(within(table).getByRole('columnheader', { name: 'Name' })).toBeInTheDocument();
+    expect(within(table).getByRole('cell', { name: 'pear' })).toBeInTheDocument();
+    expect(container.querySelector('del')).toHaveTextContent('old');
+    const boxes = screen.getAllByRole('checkbox');
+    expect(boxes.map((box) => (box as HTMLInputElement).checked)).toEqual([true, false]);
+    expect(screen.getByRole('link', { name: 'www.example.com' })).toHaveAttribute(
+      'href',
+      'http://www.example.com',
+    );
+  });
+
+  it('highlights fenced code and labels its language', () => {
+    const { container } = render(<Markdown text={'```js\nconst answer = 42; // yes\n```'} />);
+    const code = container.querySelector('pre code');
+    expect(code).toHaveClass('hljs', 'language-js');
+    expect(code?.querySelector('.hljs-keyword')).toHaveTextContent('const');
+    expect(code?.querySelector('.hljs-number')).toHaveTextContent('42');
+    expect(code?.querySelector('.hljs-comment')).toHaveTextContent('// yes');
+    expect(container.querySelector('.md-code-lang')).toHaveTextContent('js');
+  });
+
+  it('labels a code block without a language as text and leaves unknown languages unhighlighted', () => {
+    const { container } = render(<Markdown text={'```\nplain\n```\n\n```nosuchlang\nx = 1\n```'} />);
+    const labels = [...container.querySelectorAll('.md-code-lang')].map((el) => el.textContent);
+    expect(labels).toEqual(['text', 'nosuchlang']);
+    expect(container.querySelectorAll('pre code')[1]).toHaveTextContent('x = 1');
+  });
+
+  it('opens links in a new tab without an opener, and neutralizes javascript: URLs', () => {
+    render(<Markdown text={'[docs](https://example.com/docs) and [bad](javascript:alert(1))'} />);
+    const link = screen.getByRole('link', { name: 'docs' });
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(screen.queryByRole('link', { name: 'bad' })).toBeNull();
+    expect(screen.getByText('bad')).toBeInTheDocument();
+    expect(document.body.innerHTML).not.toContain('javascript:');
+  });
+});
+
+describe('Markdown security', () => {
+  it('shows raw HTML as text instead of rendering it', () => {
+    const payloads = [
+      '<script>alert(1)</script>',
+      'Inline <img src=x onerror=alert(1)> here',
+      '<iframe src="https://evil.example"></iframe>',
+    ];
+    const { container } = render(<Markdown text={payloads.join('\n\n')} />);
+    expect(container.querySelector('script, img, iframe')).toBeNull();
+    expect(container.querySelector('[onerror]')).toBeNull();
+    expect(container).toHaveTextContent('<script>alert(1)</script>');
+    expect(container).toHaveTextContent('Inline <img src=x onerror=alert(1)> here');
+    expect(container).toHaveTextContent('<iframe src="https://evil.example"></iframe>');
+  });
+
+  it('keeps a multi-line HTML block as one text block with its line breaks', () => {
+    const { container } = render(<Markdown text={'<div>\n<b>bold?</b>\n</div>'} />);
+    expect(container.querySelector('b, div.md > div')).toBeNull();
+    const raw = container.querySelector('.md-raw-html');
+    expect(raw?.textContent).toBe('<div>\n<b>bold?</b>\n</div>');
+  });
+});
+
+describe('copy code', () => {
+  const writeText = vi.fn<(text: string) => Promise<void>>();
+
+  /** user-event installs its own clipboard stub in `setup()`, so ours goes in after it. */
+  function setupWithClipboard() {
+    const user = userEvent.setup();
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    return user;
+  }
+
+  beforeEach(() => {
+    writeText.mockReset();
+  });
+
+  it('copies the code text and briefly reads "Copied"', async () => {
+    writeText.mockResolvedValue(undefined);
+    const user = setupWithClipboard();
+    render(<Markdown text={'Two blocks:\n\n```py\nprint("a")\nprint("b")\n```\n\n```sh\nls\n```'} />);
+    const buttons = screen.getAllByRole('button', { name: 'Copy code' });
+    expect(buttons).toHaveLength(2);
+
+    await user.click(buttons[0]!);
+    expect(writeText).toHaveBeenCalledWith('print("a")\nprint("b")');
+    expect(buttons[0]).toHaveTextContent('Copied');
+    expect(buttons[1]).toHaveTextContent('Copy code');
+
+    // Back to its name after a moment.
+    await waitFor(() => expect(buttons[0]).toHaveTextContent('Copy code'), { timeout: 3000 });
+  });
+
+  it('says so when the clipboard refuses', async () => {
+    writeText.mockRejectedValue(new Error('denied'));
+    const user = setupWithClipboard();
+    render(<Markdown text={'```\nx\n```'} />);
+    await user.click(screen.getByRole('button', { name: 'Copy code' }));
+    expect(screen.getByRole('button', { name: 'Copy failed' })).toBeInTheDocument();
+  });
+});
+
+describe('streaming', () => {
+  it('does not re-parse finished blocks when text is appended', () => {
+    const { rerender, container } = render(<Markdown streaming text={'First paragraph.\n\nSecond'} />);
+    expect(parsedSources()).toEqual(['First paragraph.', 'Second']);
+
+    parser.mockClear();
+    rerender(<Markdown streaming text={'First paragraph.\n\nSecond, growing'} />);
+    rerender(<Markdown streaming text={'First paragraph.\n\nSecond, growing more'} />);
+    expect(parsedSources()).toEqual(['Second, growing', 'Second, growing more']);
+
+    // A new block starts: the finished one is parsed once in its final form, the first never again.
+    parser.mockClear();
+    rerender(<Markdown streaming text={'First paragraph.\n\nSecond, growing more.\n\nThi'} />);
+    expect(parsedSources()).toEqual(['Second, growing more.', 'Thi']);
+    expect(container.querySelectorAll('p')).toHaveLength(3);
+  });
+
+  it('keeps per-delta parsing independent of answer length', () => {
+    const prefix = Array.from({ length: 200 }, (_, i) => `Paragraph ${i} with **bold** text.`).join('\n\n');
+    let text = `${prefix}\n\nTail:`;
+    const { rerender, container } = render(<Markdown streaming text={text} />);
+    parser.mockClear();
+    for (const word of 'the last block keeps growing word by word'.split(' ')) {
+      text += `${word} `;
+      rerender(<Markdown streaming text={text} />);
+    }
+    // One parse per delta, each of the tail alone.
+    expect(parsedSources()).toHaveLength(8);
+    for (const source of parsedSources()) expect(source).not.toContain('Paragraph');
+    expect(container.querySelectorAll('p')).toHaveLength(201);
+  });
+
+  it('renders a half-finished fenced code block as code while streaming', () => {
+    const { container, rerender } = render(
+      <Markdown streaming text={'Here:\n\n```python\ndef greet(name):\n    return f"hi {name}'} />,
+    );
+    const code = container.querySelector('pre code');
+    expect(code).toHaveClass('language-python');
+    expect(code).toHaveTextContent('def greet(name): return f"hi {name}', { normalizeWhitespace: true });
+    expect(code?.querySelector('.hljs-keyword')).toHaveTextContent('def');
+    expect(screen.getByRole('button', { name: 'Copy code' })).toBeInTheDocument();
+    expect(container).not.toHaveTextContent('```');
+    expect(container.firstChild).toHaveAttribute('aria-busy', 'true');
+
+    // Blank lines inside the open fence stay inside the code block.
+    rerender(<Markdown streaming text={'Here:\n\n```python\ndef greet(name):\n\n\n    return 1'} />);
+    expect(container.querySelectorAll('pre')).toHaveLength(1);
+    expect(container.querySelector('pre code')).toHaveTextContent('return 1');
+
+    rerender(<Markdown text={'Here:\n\n```python\ndef greet(name):\n\n\n    return 1\n```\n\nDone.'} />);
+    expect(container.querySelectorAll('pre')).toHaveLength(1);
+    expect(screen.getByText('Done.')).toBeInTheDocument();
+    expect(container.firstChild).not.toHaveAttribute('aria-busy');
+  });
+
+  it('starts over when given a different text', () => {
+    const { rerender, container } = render(<Markdown text={'Alpha\n\nBeta'} />);
+    rerender(<Markdown text={'Gamma'} />);
+    expect(container).toHaveTextContent(/^Gamma$/);
+  });
+});

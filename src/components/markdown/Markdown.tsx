@@ -1,0 +1,75 @@
+import { type ComponentProps, memo, useState } from 'react';
+import ReactMarkdown, { type Components, type ExtraProps } from 'react-markdown';
+import rehypeHighlight from 'rehype-highlight';
+import remarkGfm from 'remark-gfm';
+import { type BlockScan, scanMarkdownBlocks } from './blocks.ts';
+import { CodeBlock } from './CodeBlock.tsx';
+import { remarkHtmlAsText } from './remarkHtmlAsText.ts';
+import './highlight.css';
+import './markdown.css';
+
+// Module-level constants so every block gets the same plugin and component identities.
+const remarkPlugins = [remarkGfm, remarkHtmlAsText];
+const rehypePlugins = [rehypeHighlight];
+
+/** External links open in a new tab without handing it our window. */
+function Link({ node: _node, href, children, ...rest }: ComponentProps<'a'> & ExtraProps) {
+  // react-markdown's default urlTransform empties dangerous URLs (`javascript:` …): show plain text.
+  if (!href) return <span className="md-neutralized-link">{children}</span>;
+  const inPage = href.startsWith('#');
+  return (
+    <a href={href} {...rest} {...(inPage ? {} : { target: '_blank', rel: 'noopener noreferrer' })}>
+      {children}
+    </a>
+  );
+}
+
+/** Wide tables scroll sideways on narrow screens instead of widening the page. */
+function Table({ node: _node, ...rest }: ComponentProps<'table'> & ExtraProps) {
+  return (
+    <div className="md-table-wrap">
+      <table {...rest} />
+    </div>
+  );
+}
+
+const components: Components = { a: Link, pre: CodeBlock, table: Table };
+
+/** One top-level block. Memoized on its source, so a finished block is parsed exactly once. */
+const MarkdownBlock = memo(function MarkdownBlock({ source }: { source: string }) {
+  return (
+    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
+      {source}
+    </ReactMarkdown>
+  );
+});
+
+/**
+ * All finished blocks. The scan hands back the same array until another block finishes, so while the
+ * last block grows this is skipped entirely: per-delta work does not depend on how many blocks precede it.
+ */
+const FinishedBlocks = memo(function FinishedBlocks({ blocks }: { blocks: readonly string[] }) {
+  return blocks.map((source, index) => (
+    // Finished blocks are only ever appended, so the index identifies a block for good.
+    // biome-ignore lint/suspicious/noArrayIndexKey: append-only list, see above
+    <MarkdownBlock key={index} source={source} />
+  ));
+});
+
+/** Model output as GFM markdown, rendered block by block so a streaming answer stays cheap to update. */
+export function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  // The previous scan lets the next one resume from the open block instead of rescanning everything.
+  // Kept in state and updated during render (React's "adjust state on prop change" pattern).
+  const [cached, setCached] = useState<BlockScan | null>(null);
+  let scan = cached;
+  if (scan === null || scan.text !== text) {
+    scan = scanMarkdownBlocks(text, cached);
+    setCached(scan);
+  }
+  return (
+    <div className={streaming ? 'md md-streaming' : 'md'} aria-busy={streaming || undefined}>
+      <FinishedBlocks blocks={scan.closed} />
+      {scan.tail !== '' && <MarkdownBlock source={scan.tail} />}
+    </div>
+  );
+}

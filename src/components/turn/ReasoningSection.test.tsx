@@ -1,0 +1,51 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { ReasoningSection } from './ReasoningSection.tsx';
+
+const details = () => screen.getByRole('group') as HTMLDetailsElement;
+
+describe('ReasoningSection', () => {
+  it('is open with "Thinking…" while streaming, collapsed "Reasoning" afterwards', () => {
+    const { rerender } = render(<ReasoningSection text="Let me **check** the units." streaming />);
+    expect(details().open).toBe(true);
+    expect(screen.getByText('Thinking…').tagName).toBe('SUMMARY');
+    expect(screen.getByText('check').tagName).toBe('STRONG');
+
+    rerender(<ReasoningSection text="Let me **check** the units. Done." streaming={false} />);
+    expect(details().open).toBe(false);
+    expect(screen.getByText('Reasoning').tagName).toBe('SUMMARY');
+    expect(details()).toHaveTextContent('Done.');
+  });
+
+  it('stays open after completion if the person reopened it', async () => {
+    const user = userEvent.setup();
+    const { rerender } = render(<ReasoningSection text="Step one" streaming />);
+    await user.click(screen.getByText('Thinking…'));
+    expect(details().open).toBe(false);
+    await user.click(screen.getByText('Thinking…'));
+    expect(details().open).toBe(true);
+
+    rerender(<ReasoningSection text="Step one, two" streaming={false} />);
+    expect(details().open).toBe(true);
+  });
+
+  it('can be opened after completion', async () => {
+    const user = userEvent.setup();
+    render(<ReasoningSection text="Hidden thoughts" streaming={false} />);
+    expect(details().open).toBe(false);
+    await user.click(screen.getByText('Reasoning'));
+    expect(details().open).toBe(true);
+  });
+
+  it('renders raw HTML in reasoning as text', () => {
+    const { container } = render(<ReasoningSection text="<img src=x onerror=alert(1)>" streaming={false} />);
+    expect(container.querySelector('img')).toBeNull();
+    expect(container).toHaveTextContent('<img src=x onerror=alert(1)>');
+  });
+
+  it('renders nothing for empty finished reasoning', () => {
+    const { container } = render(<ReasoningSection text="" streaming={false} />);
+    expect(container).toBeEmptyDOMElement();
+  });
+});

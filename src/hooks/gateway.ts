@@ -1,0 +1,15 @@
+import type { Settings } from '../state/settingsStore.ts';
+
+/** The gateway's `/v1` base: the configured URL, or the same origin (simulator or dev proxy). */
+export function gatewayBase(settings: Pick<Settings, 'baseUrl'>): string {
+  const base = settings.baseUrl.trim().replace(/\/+$/, '');
+  return base === '' ? '/v1' : base;
+}
+
+/** Calling another origin from the browser: CORS applies and Anthropic wants its browser header. */
+export function isDirect(settings: Pick<Settings, 'baseUrl'>): boolean {
+  return settings.baseUrl.trim() !== '';
+}
+
+export const corsAdvice =
+  'The browser could not reach the gateway. If it is on another origin it may not allow this page (CORS): leave the base URL empty and start the app with HOPBASE_BASE_URL set, so the dev server proxies /v1 to the gateway.';

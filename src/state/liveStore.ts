@@ -1,0 +1,31 @@
+import { create } from 'zustand';
+import type { WatchState } from '../core/index.ts';
+
+/** Runtime state of answers being streamed right now: never persisted (a reload ends every stream). */
+export interface LiveStream {
+  conversationId: string;
+  attemptId: string;
+  watch: WatchState;
+  /** Set while an automatic retry waits: when (epoch ms) the next attempt starts. */
+  retryAt: number | null;
+}
+
+export interface LiveState {
+  /** Keyed by assistant message id. */
+  streams: Record<string, LiveStream>;
+  put(messageId: string, stream: LiveStream): void;
+  remove(messageId: string): void;
+}
+
+export const useLiveStore = create<LiveState>()((set) => ({
+  streams: {},
+  put(messageId, stream) {
+    set((state) => ({ streams: { ...state.streams, [messageId]: stream } }));
+  },
+  remove(messageId) {
+    set((state) => {
+      const { [messageId]: _gone, ...streams } = state.streams;
+      return { streams };
+    });
+  },
+}));

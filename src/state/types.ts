@@ -1,0 +1,81 @@
+import type { HttpError, Protocol, Turn } from '../core/index.ts';
+
+/** One SSE item of an attempt as recorded for the inspector: offsets are ms from the request start. */
+export interface TraceItem {
+  t: number;
+  kind: 'event' | 'comment';
+  /** Event name (`message` when none was sent); empty for comments. */
+  event: string;
+  /** Event data, or the comment's text. */
+  data: string;
+}
+
+/** What came down the wire for one attempt, kept compactly and capped. */
+export interface AttemptTrace {
+  /** Time to response headers, first output and end, in ms from the request start. */
+  headersAt: number | null;
+  firstOutputAt: number | null;
+  endedAt: number | null;
+  bytes: number;
+  items: TraceItem[];
+  /** The body text exactly as received, for `.sse` export. */
+  raw: string;
+  /** Set when the per-attempt cap was reached and later items were not kept. */
+  truncated: boolean;
+}
+
+/** The exact request of an attempt: retry sends this body again, byte for byte. */
+export interface SentRequest {
+  url: string;
+  path: string;
+  /** Headers as sent, with credentials removed: they are never stored. */
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+export interface Attempt {
+  id: string;
+  /** Wall-clock start, for display and ordering. */
+  startedAt: number;
+  request: SentRequest;
+  turn: Turn;
+  /** Set when the gateway refused the request before streaming (HTTP status ≥ 400). */
+  httpError: HttpError | null;
+  trace: AttemptTrace;
+}
+
+export interface UserMessage {
+  id: string;
+  role: 'user';
+  text: string;
+  createdAt: number;
+}
+
+export interface AssistantMessage {
+  id: string;
+  role: 'assistant';
+  protocol: Protocol;
+  model: string;
+  createdAt: number;
+  /** Every attempt at this answer, oldest first; the last one is what the conversation continues from. */
+  attempts: Attempt[];
+}
+
+export interface ToolResultMessage {
+  id: string;
+  role: 'tool';
+  toolCallId: string;
+  name: string;
+  content: string;
+  createdAt: number;
+}
+
+export type ChatMessage = UserMessage | AssistantMessage | ToolResultMessage;
+
+export interface Conversation {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  messages: ChatMessage[];
+}
