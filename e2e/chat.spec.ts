@@ -91,7 +91,7 @@ test('a reload keeps the conversation intact', async ({ page }) => {
   const text = uniqueText('Remember this');
   await send(page, text);
   const turn = await waitForAnswer(page);
-  const answer = await turn.getByTestId('turn-text').innerText();
+  const answer = (await turn.getByTestId('turn-text').textContent()) ?? '';
   const usage = await turn.getByTestId('turn-usage').innerText();
   await page.waitForTimeout(700); // persistence writes at most every 400 ms
 

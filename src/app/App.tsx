@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { Composer } from '../components/composer/Composer.tsx';
 import { ConversationView } from '../components/conversation/ConversationView.tsx';
 import { Toolbar } from '../components/header/Toolbar.tsx';
+import { Inspector, type InspectorTarget } from '../components/inspector/Inspector.tsx';
 import { SettingsDialog } from '../components/settings/SettingsDialog.tsx';
 import { ConversationList } from '../components/sidebar/ConversationList.tsx';
 import {
@@ -32,15 +33,22 @@ export function App() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const closeSettings = useCallback(() => setSettingsOpen(false), []);
+  // `undefined`: closed; `null`: open without a turn (to import a recording).
+  const [inspecting, setInspecting] = useState<InspectorTarget | null | undefined>(undefined);
 
   return (
-    <div className="app" data-sidebar={sidebarOpen ? 'open' : 'closed'}>
+    <div
+      className="app"
+      data-sidebar={sidebarOpen ? 'open' : 'closed'}
+      data-inspector={inspecting === undefined ? 'closed' : 'open'}
+    >
       <ConversationList onNavigate={() => setSidebarOpen(false)} />
       <main className="main">
         <Toolbar
           conversation={conversation}
           onToggleSidebar={() => setSidebarOpen((open) => !open)}
           onOpenSettings={() => setSettingsOpen(true)}
+          onOpenReplay={() => setInspecting(null)}
         />
         <ConversationView
           conversation={conversation}
@@ -50,6 +58,9 @@ export function App() {
             conversation && stream.submitToolResult(conversation.id, toolCallId, name, content)
           }
           onExample={(text) => stream.send(text)}
+          onInspect={(messageId) =>
+            conversation && setInspecting({ conversationId: conversation.id, messageId })
+          }
         />
         <Composer
           streaming={streamingMessageId !== null}
@@ -57,6 +68,9 @@ export function App() {
           onStop={() => streamingMessageId && stream.stop(streamingMessageId)}
         />
       </main>
+      {inspecting !== undefined ? (
+        <Inspector target={inspecting} onClose={() => setInspecting(undefined)} />
+      ) : null}
       {settingsOpen ? <SettingsDialog onClose={closeSettings} /> : null}
     </div>
   );

@@ -10,6 +10,7 @@ import { toConversationMessages, useConversationStore } from '../state/conversat
 import { newId } from '../state/ids.ts';
 import { useLiveStore } from '../state/liveStore.ts';
 import { useSettingsStore } from '../state/settingsStore.ts';
+import { isReplayRequest } from '../state/traceExport.ts';
 import type { Attempt, SentRequest } from '../state/types.ts';
 import { createFrameBatcher } from './frameBatcher.ts';
 import { gatewayBase, isDirect } from './gateway.ts';
@@ -147,6 +148,18 @@ export function continueConversation(
   return stream(conversationId, messageId, protocol, request, deps);
 }
 
+/** Streams a request of the caller's making (a replayed recording) into a new message of its own. */
+export function streamInto(
+  conversationId: string,
+  protocol: Protocol,
+  model: string,
+  request: SentRequest,
+  deps: ActionDeps = {},
+): Promise<void> {
+  const messageId = useConversationStore.getState().addAssistantMessage(conversationId, protocol, model);
+  return stream(conversationId, messageId, protocol, request, deps);
+}
+
 export function sendMessage(text: string, protocol: Protocol, deps: ActionDeps = {}): Promise<void> {
   const store = useConversationStore.getState();
   const conversationId = store.activeId ?? store.newConversation();
@@ -164,7 +177,7 @@ export function retryMessage(
     .getState()
     .conversations[conversationId]?.messages.find((m) => m.id === messageId);
   const last = message?.role === 'assistant' ? message.attempts[message.attempts.length - 1] : undefined;
-  if (message?.role !== 'assistant' || !last) return Promise.resolve();
+  if (message?.role !== 'assistant' || !last || isReplayRequest(last.request)) return Promise.resolve();
   return stream(conversationId, messageId, message.protocol, last.request, deps);
 }
 

@@ -23,6 +23,7 @@ export function emptyTrace(): AttemptTrace {
     firstOutputAt: null,
     endedAt: null,
     bytes: 0,
+    deltaEvents: 0,
     items: [],
     raw: '',
     truncated: false,
@@ -126,7 +127,11 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptOut
       if (item.type === 'comment') {
         watch = noteKeepalive(watch, item.at);
         record({ t: since(item.at), kind: 'comment', event: '', data: item.text });
-      } else record({ t: since(item.at), kind: 'event', event: item.event, data: item.data });
+      } else {
+        // Every protocol's output events carry a `delta` field (Chat chunks, Responses and Anthropic deltas).
+        if (item.data.includes('"delta"')) trace.deltaEvents++;
+        record({ t: since(item.at), kind: 'event', event: item.event, data: item.data });
+      }
     },
     onUpdate(next) {
       // New content (not just usage or ids) is what proves the model is producing.

@@ -17,6 +17,8 @@ export interface AttemptTrace {
   firstOutputAt: number | null;
   endedAt: number | null;
   bytes: number;
+  /** Events that carried a delta: the output rate's fallback when no usage was reported. */
+  deltaEvents: number;
   items: TraceItem[];
   /** The body text exactly as received, for `.sse` export. */
   raw: string;

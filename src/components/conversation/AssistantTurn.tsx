@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { adapters } from '../../core/index.ts';
+import { adapters, type Turn } from '../../core/index.ts';
 import { useLiveStore } from '../../state/liveStore.ts';
 import { useSettingsStore } from '../../state/settingsStore.ts';
 import type { AssistantMessage, Attempt } from '../../state/types.ts';
@@ -21,17 +21,25 @@ export interface AssistantTurnProps {
   onInspect?(): void;
 }
 
-const statusLabel = {
-  streaming: 'streaming',
-  complete: '',
-  error: 'failed',
-  interrupted: 'incomplete',
-  aborted: 'stopped',
-};
+/** A failed answer that produced something is marked incomplete: the partial output is kept. */
+function statusLabel(turn: Turn): string {
+  const hasOutput = turn.parts.length > 0;
+  switch (turn.status) {
+    case 'complete':
+      return '';
+    case 'streaming':
+      return 'streaming';
+    case 'aborted':
+      return hasOutput ? 'stopped · incomplete' : 'stopped';
+    default:
+      return hasOutput ? 'incomplete' : 'failed';
+  }
+}
 
-function outputTokens(attempt: Attempt): string {
+function producedBefore(attempt: Attempt): string {
   const n = attempt.turn.usage?.outputTokens;
-  return n === undefined ? 'usage unknown' : `${n.toLocaleString('en-US')} tokens`;
+  if (n !== undefined) return `${n.toLocaleString('en-US')} tokens`;
+  return `${attempt.turn.text.length.toLocaleString('en-US')} characters (usage not reported)`;
 }
 
 /** One answer: its content as it streams, what went wrong if anything, and what it cost. */
@@ -64,8 +72,8 @@ export const AssistantTurn = memo(function AssistantTurn(props: AssistantTurnPro
       <header className="turn-header">
         <span className="badge">{label}</span>
         <span className="turn-model">{message.model}</span>
-        {statusLabel[turn.status] ? (
-          <span className={`status status-${turn.status}`}>{statusLabel[turn.status]}</span>
+        {statusLabel(turn) ? (
+          <span className={`status status-${turn.status}`}>{statusLabel(turn)}</span>
         ) : null}
         {onInspect ? (
           <button type="button" className="btn btn-small turn-inspect" onClick={onInspect}>
@@ -82,8 +90,8 @@ export const AssistantTurn = memo(function AssistantTurn(props: AssistantTurnPro
           <ol>
             {earlier.map((a, i) => (
               <li key={a.id}>
-                attempt {i + 1} of {message.attempts.length}: {statusLabel[a.turn.status] || a.turn.status}{' '}
-                after {outputTokens(a)}
+                attempt {i + 1} of {message.attempts.length}: {statusLabel(a.turn) || 'complete'} after{' '}
+                {producedBefore(a)}
                 {a.turn.text ? (
                   <blockquote>
                     {a.turn.text.length > 400 ? `${a.turn.text.slice(0, 400)}…` : a.turn.text}

@@ -8,9 +8,10 @@ export interface ToolbarProps {
   conversation: Conversation | null;
   onToggleSidebar(): void;
   onOpenSettings(): void;
+  onOpenReplay(): void;
 }
 
-export function Toolbar({ conversation, onToggleSidebar, onOpenSettings }: ToolbarProps) {
+export function Toolbar({ conversation, onToggleSidebar, onOpenSettings, onOpenReplay }: ToolbarProps) {
   const usage = conversation ? conversationUsage(conversation) : null;
   return (
     <header className="toolbar">
@@ -30,6 +31,9 @@ export function Toolbar({ conversation, onToggleSidebar, onOpenSettings }: Toolb
           · {usage.total.toLocaleString('en-US')} total
         </span>
       ) : null}
+      <button type="button" className="btn" onClick={onOpenReplay}>
+        Replay a recording
+      </button>
       <button type="button" className="btn" onClick={onOpenSettings}>
         Settings
       </button>

@@ -1,0 +1,231 @@
+import {
+  type Conversation,
+  invalid,
+  isObject,
+  isPositiveInteger,
+  type Json,
+  type LastTurn,
+  type Parsed,
+  type ToolSpec,
+  textOf,
+} from '../conversation.ts';
+import { ids } from '../ids.ts';
+import {
+  type Block,
+  type Encoder,
+  type FinishReason,
+  INTERRUPTED_MESSAGE,
+  type Transcript,
+} from '../script.ts';
+import type { SseEvent } from '../sse-writer.ts';
+import { estimateTokens } from '../tokens.ts';
+import { type Protocol, typedEvent } from './protocol.ts';
+
+/** Anthropic Messages: `POST /v1/messages` (protocols.md §5). */
+function parseTools(body: Json): ToolSpec[] {
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  const specs = tools.flatMap((t): ToolSpec[] =>
+    isObject(t) && typeof t.name === 'string' && isObject(t.input_schema)
+      ? [{ name: t.name, schema: t.input_schema }]
+      : [],
+  );
+  const choice = isObject(body.tool_choice) ? body.tool_choice : {};
+  if (choice.type === 'none') return [];
+  const forced = choice.type === 'tool' && typeof choice.name === 'string' ? choice.name : undefined;
+  return forced
+    ? [...specs.filter((s) => s.name === forced), ...specs.filter((s) => s.name !== forced)]
+    : specs;
+}
+
+function blocksOf(content: unknown): Json[] {
+  return Array.isArray(content) ? content.filter(isObject) : [];
+}
+
+function lastTurn(messages: Json[]): LastTurn {
+  const last = messages.at(-1);
+  const results = last?.role === 'user' ? blocksOf(last.content).filter((b) => b.type === 'tool_result') : [];
+  if (results.length > 0) {
+    const names = new Map(
+      messages
+        .flatMap((m) => blocksOf(m.content))
+        .filter((b) => b.type === 'tool_use')
+        .map((b) => [String(b.id), String(b.name)]),
+    );
+    return {
+      kind: 'tool_results',
+      results: results.map((r) => ({
+        name: names.get(String(r.tool_use_id)) ?? 'tool',
+        content: textOf(r.content),
+      })),
+    };
+  }
+  const user = messages.findLast((m) => m.role === 'user');
+  return { kind: 'user', text: user ? textOf(user.content) : '' };
+}
+
+/** Messages are validated in the order and wording the real API uses for its most common mistakes. */
+function parse(body: unknown): Parsed {
+  if (!isObject(body)) return invalid('Input should be a valid dictionary or object to extract fields from');
+  if (typeof body.model !== 'string' || body.model === '') return invalid('model: Field required');
+  if (body.max_tokens === undefined) return invalid('max_tokens: Field required');
+  if (!isPositiveInteger(body.max_tokens))
+    return invalid('max_tokens: Input should be greater than or equal to 1');
+  const { messages } = body;
+  if (messages === undefined) return invalid('messages: Field required');
+  if (!Array.isArray(messages)) return invalid('messages: Input should be a valid list');
+  if (messages.length === 0) return invalid('messages: at least one message is required');
+  for (const [i, m] of messages.entries()) {
+    if (!isObject(m)) return invalid(`messages.${i}: Input should be a valid dictionary`);
+    if (m.role !== 'user' && m.role !== 'assistant') {
+      return invalid(`messages.${i}.role: Input should be 'user' or 'assistant'`);
+    }
+  }
+  return {
+    ok: true,
+    conversation: {
+      model: body.model,
+      stream: body.stream === true,
+      maxOutputTokens: body.max_tokens,
+      tools: parseTools(body),
+      toolRequired:
+        isObject(body.tool_choice) && (body.tool_choice.type === 'any' || body.tool_choice.type === 'tool'),
+      lastTurn: lastTurn(messages as Json[]),
+      inputTokens: estimateTokens(JSON.stringify([body.system ?? '', messages, body.tools ?? []]).length),
+    },
+  };
+}
+
+const STOP: Record<FinishReason, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' };
+
+function usage(t: Transcript, outputTokens: number): Json {
+  return {
+    input_tokens: t.inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+    output_tokens: outputTokens,
+    service_tier: 'standard',
+  };
+}
+
+/** Reasoning is a `thinking` block (with a `signature_delta` before it closes); tool calls are `tool_use` blocks. */
+class MessagesEncoder implements Encoder {
+  private readonly id = ids.anthropicMessage();
+  private readonly extras = new Map<number, string>();
+
+  constructor(private readonly model: string) {}
+
+  open(t: Transcript): SseEvent[] {
+    const message = {
+      id: this.id,
+      type: 'message',
+      role: 'assistant',
+      model: this.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: usage(t, 1),
+    };
+    return [typedEvent('message_start', { message })];
+  }
+
+  blockStart(block: Block): SseEvent[] {
+    const events = [
+      typedEvent('content_block_start', { index: block.index, content_block: this.start(block) }),
+    ];
+    // The real API sends a ping right after the first block opens.
+    if (block.index === 0) events.push({ event: 'ping', data: '{"type": "ping"}' });
+    if (block.kind === 'tool_call')
+      events.push(this.delta(block, { type: 'input_json_delta', partial_json: '' }));
+    return events;
+  }
+
+  blockDelta(block: Block, piece: string): SseEvent[] {
+    switch (block.kind) {
+      case 'reasoning':
+        return [this.delta(block, { type: 'thinking_delta', thinking: piece })];
+      case 'text':
+        return [this.delta(block, { type: 'text_delta', text: piece })];
+      case 'tool_call':
+        return [this.delta(block, { type: 'input_json_delta', partial_json: piece })];
+    }
+  }
+
+  blockEnd(block: Block): SseEvent[] {
+    const stop = typedEvent('content_block_stop', { index: block.index });
+    if (block.kind !== 'reasoning') return [stop];
+    return [this.delta(block, { type: 'signature_delta', signature: this.extras.get(block.index) }), stop];
+  }
+
+  finish(reason: FinishReason, t: Transcript): SseEvent[] {
+    return [
+      typedEvent('message_delta', {
+        delta: { stop_reason: STOP[reason], stop_sequence: null },
+        usage: { output_tokens: t.outputTokens },
+      }),
+      typedEvent('message_stop', {}),
+    ];
+  }
+
+  /** Whatever broke (an interruption or a stall), HopBase sends exactly this one event and ends the stream. */
+  fail(): SseEvent[] {
+    return [typedEvent('error', { error: { type: 'api_error', message: INTERRUPTED_MESSAGE } })];
+  }
+
+  body(reason: FinishReason, t: Transcript): unknown {
+    return {
+      id: this.id,
+      type: 'message',
+      role: 'assistant',
+      model: this.model,
+      content: t.blocks.map((b) => this.complete(b)),
+      stop_reason: STOP[reason],
+      stop_sequence: null,
+      usage: usage(t, t.outputTokens),
+    };
+  }
+
+  private start(block: Block): Json {
+    switch (block.kind) {
+      case 'reasoning':
+        this.extras.set(block.index, ids.thinkingSignature());
+        return { type: 'thinking', thinking: '', signature: '' };
+      case 'text':
+        return { type: 'text', text: '' };
+      case 'tool_call':
+        this.extras.set(block.index, ids.toolUse());
+        return { type: 'tool_use', id: this.extras.get(block.index), name: block.name, input: {} };
+    }
+  }
+
+  private complete(block: Block): Json {
+    const extra = this.extras.get(block.index);
+    switch (block.kind) {
+      case 'reasoning':
+        return { type: 'thinking', thinking: block.text, signature: extra };
+      case 'text':
+        return { type: 'text', text: block.text };
+      case 'tool_call':
+        return { type: 'tool_use', id: extra, name: block.name, input: parseInput(block.text) };
+    }
+  }
+
+  private delta(block: Block, delta: Json): SseEvent {
+    return typedEvent('content_block_delta', { index: block.index, delta });
+  }
+}
+
+/** Arguments cut short by `max_tokens` are not valid JSON; report an empty input rather than fail. */
+function parseInput(text: string): unknown {
+  try {
+    return text === '' ? {} : JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+export const messagesProtocol: Protocol = {
+  family: 'anthropic',
+  parse,
+  encoder: (conv: Conversation) => new MessagesEncoder(conv.model),
+};

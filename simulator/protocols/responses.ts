@@ -1,0 +1,358 @@
+import {
+  type Conversation,
+  invalid,
+  isObject,
+  isPositiveInteger,
+  type Json,
+  jsonTypeName,
+  type LastTurn,
+  type Parsed,
+  type ToolSpec,
+  textOf,
+} from '../conversation.ts';
+import { ids, nowSeconds } from '../ids.ts';
+import type { Block, Encoder, FinishReason, Transcript } from '../script.ts';
+import type { SseEvent } from '../sse-writer.ts';
+import { estimateTokens } from '../tokens.ts';
+import { type Protocol, typedEvent } from './protocol.ts';
+
+/** OpenAI Responses: `POST /v1/responses` (protocols.md §4). */
+const ROLES = ['user', 'assistant', 'system', 'developer'];
+
+function parseTools(body: Json): ToolSpec[] {
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  const specs = tools.flatMap((t): ToolSpec[] =>
+    isObject(t) && t.type === 'function' && typeof t.name === 'string'
+      ? [{ name: t.name, schema: t.parameters ?? { type: 'object', properties: {} } }]
+      : [],
+  );
+  const choice = body.tool_choice;
+  if (choice === 'none') return [];
+  const forced = isObject(choice) && typeof choice.name === 'string' ? choice.name : undefined;
+  return forced
+    ? [...specs.filter((s) => s.name === forced), ...specs.filter((s) => s.name !== forced)]
+    : specs;
+}
+
+function lastTurn(items: Json[]): LastTurn {
+  const outputs: Json[] = [];
+  for (let i = items.length - 1; i >= 0 && items[i]?.type === 'function_call_output'; i--) {
+    outputs.unshift(items[i] as Json);
+  }
+  if (outputs.length > 0) {
+    const names = new Map(
+      items.filter((it) => it.type === 'function_call').map((it) => [String(it.call_id), String(it.name)]),
+    );
+    return {
+      kind: 'tool_results',
+      results: outputs.map((o) => ({
+        name: names.get(String(o.call_id)) ?? 'tool',
+        content: typeof o.output === 'string' ? o.output : textOf(o.output),
+      })),
+    };
+  }
+  const user = items.findLast((it) => it.role === 'user');
+  return { kind: 'user', text: user ? textOf(user.content) : '' };
+}
+
+function parse(body: unknown): Parsed {
+  if (!isObject(body)) return invalid('Invalid request body: expected a JSON object.');
+  if (typeof body.model !== 'string' || body.model === '') {
+    return invalid("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
+  }
+  const { input } = body;
+  if (input === undefined)
+    return invalid("Missing required parameter: 'input'.", 'input', 'missing_required_parameter');
+  if (typeof input !== 'string' && !Array.isArray(input)) {
+    return invalid(
+      `Invalid type for 'input': expected a string or an array of input items, but got ${jsonTypeName(input)} instead.`,
+      'input',
+      'invalid_type',
+    );
+  }
+  if (input.length === 0) {
+    return invalid(
+      "Invalid 'input': empty input. Expected a non-empty string or an array with minimum length 1.",
+      'input',
+      'empty_array',
+    );
+  }
+  const items: Json[] = typeof input === 'string' ? [{ role: 'user', content: input }] : [];
+  for (const [i, item] of (Array.isArray(input) ? input : []).entries()) {
+    if (!isObject(item)) {
+      return invalid(
+        `Invalid type for 'input[${i}]': expected an object, but got ${jsonTypeName(item)} instead.`,
+        `input[${i}]`,
+        'invalid_type',
+      );
+    }
+    if ((item.type === undefined || item.type === 'message') && !ROLES.includes(String(item.role))) {
+      return invalid(
+        `Invalid value: '${String(item.role)}'. Supported values are: 'assistant', 'system', 'developer', and 'user'.`,
+        `input[${i}].role`,
+        'invalid_value',
+      );
+    }
+    if (item.type === 'function_call_output' && typeof item.call_id !== 'string') {
+      return invalid(
+        `Missing required parameter: 'input[${i}].call_id'.`,
+        `input[${i}].call_id`,
+        'missing_required_parameter',
+      );
+    }
+    items.push(item);
+  }
+  const limit = body.max_output_tokens ?? undefined;
+  if (limit !== undefined && !isPositiveInteger(limit)) {
+    return invalid(
+      `Invalid 'max_output_tokens': expected an integer >= 1, but got ${JSON.stringify(limit)} instead.`,
+      'max_output_tokens',
+      'invalid_value',
+    );
+  }
+  return {
+    ok: true,
+    conversation: {
+      model: body.model,
+      stream: body.stream === true,
+      maxOutputTokens: limit,
+      tools: parseTools(body),
+      toolRequired: body.tool_choice === 'required' || isObject(body.tool_choice),
+      lastTurn: lastTurn(items),
+      inputTokens: estimateTokens(JSON.stringify([body.instructions ?? '', input, body.tools ?? []]).length),
+    },
+  };
+}
+
+interface ItemIds {
+  id: string;
+  callId: string;
+}
+
+/** Every neutral block is one output item: reasoning → `reasoning`, text → `message`, tool call → `function_call`. */
+class ResponsesEncoder implements Encoder {
+  private readonly id = ids.response();
+  private readonly createdAt = nowSeconds();
+  private sequence = 0;
+  private readonly items = new Map<number, ItemIds>();
+  private readonly truncated = new Set<number>();
+
+  constructor(
+    private readonly model: string,
+    private readonly request: Json,
+  ) {}
+
+  open(): SseEvent[] {
+    const response = this.response('in_progress', []);
+    return [this.event('response.created', { response }), this.event('response.in_progress', { response })];
+  }
+
+  blockStart(block: Block): SseEvent[] {
+    const prefix = { reasoning: ids.reasoning, text: ids.responseMessage, tool_call: ids.functionCall }[
+      block.kind
+    ];
+    this.items.set(block.index, { id: prefix(), callId: ids.toolCall() });
+    const events = [
+      this.event('response.output_item.added', { output_index: block.index, item: this.item(block) }),
+    ];
+    const where = this.where(block);
+    if (block.kind === 'reasoning') {
+      events.push(
+        this.event('response.reasoning_summary_part.added', {
+          ...where,
+          summary_index: 0,
+          part: { type: 'summary_text', text: '' },
+        }),
+      );
+    } else if (block.kind === 'text') {
+      events.push(
+        this.event('response.content_part.added', { ...where, content_index: 0, part: outputText('') }),
+      );
+    }
+    return events;
+  }
+
+  blockDelta(block: Block, piece: string): SseEvent[] {
+    const where = this.where(block);
+    switch (block.kind) {
+      case 'reasoning':
+        return [
+          this.event('response.reasoning_summary_text.delta', { ...where, summary_index: 0, delta: piece }),
+        ];
+      case 'text':
+        return [
+          this.event('response.output_text.delta', {
+            ...where,
+            content_index: 0,
+            delta: piece,
+            logprobs: [],
+          }),
+        ];
+      case 'tool_call':
+        return [this.event('response.function_call_arguments.delta', { ...where, delta: piece })];
+    }
+  }
+
+  blockEnd(block: Block, truncated: boolean): SseEvent[] {
+    if (truncated) this.truncated.add(block.index);
+    const where = this.where(block);
+    const events: SseEvent[] = [];
+    switch (block.kind) {
+      case 'reasoning': {
+        const part = { type: 'summary_text', text: block.text };
+        events.push(
+          this.event('response.reasoning_summary_text.done', {
+            ...where,
+            summary_index: 0,
+            text: block.text,
+          }),
+          this.event('response.reasoning_summary_part.done', { ...where, summary_index: 0, part }),
+        );
+        break;
+      }
+      case 'text':
+        events.push(
+          this.event('response.output_text.done', {
+            ...where,
+            content_index: 0,
+            text: block.text,
+            logprobs: [],
+          }),
+          this.event('response.content_part.done', {
+            ...where,
+            content_index: 0,
+            part: outputText(block.text),
+          }),
+        );
+        break;
+      case 'tool_call':
+        events.push(this.event('response.function_call_arguments.done', { ...where, arguments: block.text }));
+        break;
+    }
+    events.push(
+      this.event('response.output_item.done', { output_index: block.index, item: this.item(block) }),
+    );
+    return events;
+  }
+
+  finish(reason: FinishReason, t: Transcript): SseEvent[] {
+    const response = this.final(reason, t);
+    const type = reason === 'length' ? 'response.incomplete' : 'response.completed';
+    return [this.event(type, { response })];
+  }
+
+  /** HopBase's Responses mid-stream error: `response.failed` with `response.error.code`, partial output, no usage. */
+  fail({ message }: { message: string }, t: Transcript): SseEvent[] {
+    const response = this.response(
+      'failed',
+      t.blocks.map((b) => this.item(b)),
+      { error: { code: 'server_error', message } },
+    );
+    return [this.event('response.failed', { response })];
+  }
+
+  body(reason: FinishReason, t: Transcript): unknown {
+    return this.final(reason, t);
+  }
+
+  private final(reason: FinishReason, t: Transcript): Json {
+    const output = t.blocks.map((b) => this.item(b));
+    const usage = {
+      input_tokens: t.inputTokens,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: t.outputTokens,
+      output_tokens_details: { reasoning_tokens: t.reasoningTokens },
+      total_tokens: t.inputTokens + t.outputTokens,
+    };
+    if (reason === 'length') {
+      return this.response('incomplete', output, {
+        incomplete_details: { reason: 'max_output_tokens' },
+        usage,
+      });
+    }
+    return this.response('completed', output, { completed_at: nowSeconds(), usage });
+  }
+
+  private item(block: Block): Json {
+    const known = this.items.get(block.index);
+    const status = block.open ? 'in_progress' : this.truncated.has(block.index) ? 'incomplete' : 'completed';
+    switch (block.kind) {
+      case 'reasoning':
+        return {
+          id: known?.id,
+          type: 'reasoning',
+          summary: block.open ? [] : [{ type: 'summary_text', text: block.text }],
+        };
+      case 'text':
+        return {
+          id: known?.id,
+          type: 'message',
+          status,
+          content: block.open ? [] : [outputText(block.text)],
+          role: 'assistant',
+        };
+      case 'tool_call':
+        return {
+          id: known?.id,
+          type: 'function_call',
+          status,
+          arguments: block.open ? '' : block.text,
+          call_id: known?.callId,
+          name: block.name,
+        };
+    }
+  }
+
+  private where(block: Block): Json {
+    return { item_id: this.items.get(block.index)?.id, output_index: block.index };
+  }
+
+  /** The full response object, echoing the request's settings the way the real API does. */
+  private response(status: string, output: Json[], extra: Json = {}): Json {
+    const b = this.request;
+    const reasoning = isObject(b.reasoning) ? b.reasoning : {};
+    return {
+      id: this.id,
+      object: 'response',
+      created_at: this.createdAt,
+      status,
+      background: false,
+      completed_at: null,
+      error: null,
+      incomplete_details: null,
+      instructions: b.instructions ?? null,
+      max_output_tokens: b.max_output_tokens ?? null,
+      model: this.model,
+      output,
+      parallel_tool_calls: b.parallel_tool_calls ?? true,
+      previous_response_id: b.previous_response_id ?? null,
+      reasoning: { effort: reasoning.effort ?? null, summary: reasoning.summary ?? null },
+      service_tier: 'default',
+      store: b.store ?? true,
+      temperature: b.temperature ?? 1,
+      text: { format: { type: 'text' }, verbosity: 'medium' },
+      tool_choice: b.tool_choice ?? 'auto',
+      tools: Array.isArray(b.tools) ? b.tools : [],
+      top_p: b.top_p ?? 1,
+      truncation: 'disabled',
+      usage: null,
+      user: null,
+      metadata: b.metadata ?? {},
+      ...extra,
+    };
+  }
+
+  private event(type: string, payload: Json): SseEvent {
+    return typedEvent(type, { sequence_number: this.sequence++, ...payload });
+  }
+}
+
+function outputText(text: string): Json {
+  return { type: 'output_text', annotations: [], logprobs: [], text };
+}
+
+export const responsesProtocol: Protocol = {
+  family: 'openai',
+  parse,
+  encoder: (conv: Conversation, body: Json) => new ResponsesEncoder(conv.model, body),
+};

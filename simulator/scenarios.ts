@@ -1,0 +1,165 @@
+import { demoAnswer, longAnswer, oneLine, reasoningText, toolPreamble, toolResultAnswer } from './answer.ts';
+import type { Conversation } from './conversation.ts';
+import { countTokens, type FinishReason, INTERRUPTED_MESSAGE, type Step } from './script.ts';
+import { splitFragments, splitTokens } from './tokens.ts';
+import { sampleFromSchema } from './tool-args.ts';
+
+type Fault = 'none' | 'stall' | 'interrupt' | 'drop' | 'rate_limit' | 'flaky';
+
+export interface Scenario {
+  id: string;
+  description: string;
+  reasoning: boolean;
+  callsTools: boolean;
+  long: boolean;
+  fault: Fault;
+}
+
+const plain = { reasoning: false, callsTools: false, long: false };
+
+/** Behaviours chosen by model id; `/v1/models` lists them so the app's model picker doubles as a fault picker. */
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    id: 'sim-echo',
+    description: 'Markdown answer built from your message (heading, list, table, code)',
+    ...plain,
+    fault: 'none',
+  },
+  {
+    id: 'sim-reasoning',
+    description: 'Thinks first (reasoning / thinking text), then answers; calls a tool if offered',
+    ...plain,
+    reasoning: true,
+    callsTools: true,
+    fault: 'none',
+  },
+  {
+    id: 'sim-tools',
+    description: 'Calls the first offered tool with arguments from its schema, then answers with its result',
+    ...plain,
+    callsTools: true,
+    fault: 'none',
+  },
+  {
+    id: 'sim-long',
+    description: 'A few thousand tokens streamed at a steady rate',
+    ...plain,
+    long: true,
+    fault: 'none',
+  },
+  {
+    id: 'sim-stall',
+    description: 'Some output, then only keepalives until the stall timeout, then a mid-stream error',
+    ...plain,
+    fault: 'stall',
+  },
+  {
+    id: 'sim-interrupt',
+    description: 'Some output, then the mid-stream error event, then the stream ends',
+    ...plain,
+    fault: 'interrupt',
+  },
+  {
+    id: 'sim-drop',
+    description: 'Some output, then the connection is cut with no terminal event',
+    ...plain,
+    fault: 'drop',
+  },
+  {
+    id: 'sim-rate-limit',
+    description: '429 with Retry-After before any output',
+    ...plain,
+    fault: 'rate_limit',
+  },
+  {
+    id: 'sim-flaky',
+    description: 'First attempt of a request is interrupted midway; the identical retry succeeds',
+    ...plain,
+    fault: 'flaky',
+  },
+];
+
+const DEFAULT_SCENARIO = SCENARIOS[0] as Scenario;
+
+/** Unknown model ids behave like `sim-echo`, so any client works against the simulator unchanged. */
+export function scenarioFor(model: string): Scenario {
+  return SCENARIOS.find((s) => s.id === model) ?? DEFAULT_SCENARIO;
+}
+
+export function stalledMessage(stallMs: number): string {
+  const silence = stallMs < 1000 ? `${stallMs} ms` : `${Math.round(stallMs / 1000)} s`;
+  return `The model produced no output for ${silence}; the stream was stopped, please retry`;
+}
+
+export type Plan = { kind: 'rate_limit' } | { kind: 'script'; steps: Step[] };
+
+export interface PlanContext {
+  stallMs: number;
+  /** For `sim-flaky`: whether this attempt is the one that breaks. */
+  flakyAttemptFails: boolean;
+}
+
+function pieces(kind: 'reasoning' | 'text', text: string): Step[] {
+  return splitTokens(text).map((piece) => ({ kind, piece }));
+}
+
+/** The model's complete output for this turn, before limits and faults. */
+function answer(conv: Conversation, scenario: Scenario): { steps: Step[]; reason: FinishReason } {
+  const turn = conv.lastTurn;
+  const userText = turn.kind === 'user' ? turn.text : '';
+  const steps: Step[] = scenario.reasoning
+    ? pieces('reasoning', reasoningText(userText, turn.kind !== 'user'))
+    : [];
+  if (turn.kind === 'tool_results') {
+    return { steps: [...steps, ...pieces('text', toolResultAnswer(turn.results))], reason: 'stop' };
+  }
+  const tool = scenario.callsTools || conv.toolRequired ? conv.tools[0] : undefined;
+  if (tool) {
+    const args = JSON.stringify(sampleFromSchema(tool.schema, oneLine(userText, 60) || 'example'));
+    steps.push(...pieces('text', toolPreamble(tool.name)), { kind: 'tool_call', name: tool.name });
+    steps.push(...splitFragments(args).map((piece): Step => ({ kind: 'tool_args', piece })));
+    return { steps, reason: 'tool_calls' };
+  }
+  steps.push(...pieces('text', scenario.long ? longAnswer(userText) : demoAnswer(userText)));
+  return { steps, reason: 'stop' };
+}
+
+/** The steps holding the first `tokens` tokens (a tool call's opening step counts as none). */
+function firstTokens(steps: readonly Step[], tokens: number): Step[] {
+  let seen = 0;
+  const end = steps.findIndex((s) => s.kind !== 'tool_call' && ++seen > tokens);
+  return end === -1 ? [...steps] : steps.slice(0, end);
+}
+
+/** Builds the script for one request: the answer, cut at the token limit, with the scenario's fault. */
+export function planResponse(conv: Conversation, scenario: Scenario, ctx: PlanContext): Plan {
+  if (scenario.fault === 'rate_limit') return { kind: 'rate_limit' };
+  const full = answer(conv, scenario);
+  const total = countTokens(full.steps);
+  const limited = conv.maxOutputTokens !== undefined && total > conv.maxOutputTokens;
+  const steps = limited ? firstTokens(full.steps, conv.maxOutputTokens ?? 0) : full.steps;
+  const reason: FinishReason = limited ? 'length' : full.reason;
+  const midway = firstTokens(steps, Math.max(1, Math.floor(countTokens(steps) / 2)));
+  // A flaky request breaks like sim-interrupt on its first attempt and behaves normally on the retry.
+  const fault = scenario.fault === 'flaky' ? (ctx.flakyAttemptFails ? 'interrupt' : 'none') : scenario.fault;
+  switch (fault) {
+    case 'stall':
+      return {
+        kind: 'script',
+        steps: [
+          ...firstTokens(steps, 5),
+          { kind: 'pause', ms: ctx.stallMs },
+          { kind: 'fail', failure: 'stalled', message: stalledMessage(ctx.stallMs) },
+        ],
+      };
+    case 'interrupt':
+      return {
+        kind: 'script',
+        steps: [...midway, { kind: 'fail', failure: 'interrupted', message: INTERRUPTED_MESSAGE }],
+      };
+    case 'drop':
+      return { kind: 'script', steps: [...midway, { kind: 'drop' }] };
+    case 'none':
+      return { kind: 'script', steps: [...steps, { kind: 'finish', reason }] };
+  }
+}

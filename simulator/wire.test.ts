@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSimulator, startSimulator } from './server.ts';
+import { frames, payloads, postJson, readText } from './testing.ts';
+
+// Raw wire checks: framing byte for byte, keepalive placement and the exact mid-stream error forms.
+let sim: RunningSimulator;
+const KEEPALIVE_MS = 10;
+const STALL_MS = 150;
+
+beforeAll(async () => {
+  sim = await startSimulator({ deltaMs: 2, keepaliveMs: KEEPALIVE_MS, stallMs: STALL_MS, apiKey: undefined });
+});
+afterAll(() => sim.close());
+
+type Proto = 'chat' | 'responses' | 'messages';
+const PATHS: Record<Proto, string> = {
+  chat: '/v1/chat/completions',
+  responses: '/v1/responses',
+  messages: '/v1/messages',
+};
+
+function request(proto: Proto, model: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const text = 'Tell me about streams';
+  if (proto === 'responses') return { model, stream: true, input: text, ...extra };
+  const base = { model, stream: true, messages: [{ role: 'user', content: text }], ...extra };
+  return proto === 'messages' ? { max_tokens: 1024, ...base } : base;
+}
+
+async function streamText(proto: Proto, model: string, extra: Record<string, unknown> = {}) {
+  const res = await postJson(`${sim.url}${PATHS[proto]}`, request(proto, model, extra));
+  return { res, ...(await readText(res)) };
+}
+
+const INTERRUPTED_ANTHROPIC =
+  'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"Response stream interrupted, please retry"}}\n\n';
+
+describe('keepalive comments', () => {
+  it.each(['chat', 'responses', 'messages'] as const)('appear only between events (%s)', async (proto) => {
+    const { text } = await streamText(proto, 'sim-echo');
+    const count = text.match(/: hopbase-keepalive/g)?.length ?? 0;
+    expect(count).toBeGreaterThan(3);
+    // Every comment is a whole frame of its own: at the start or after a blank line, and followed by one.
+    expect(text.match(/(?:^|\n\n): hopbase-keepalive\n\n/g)?.length).toBe(count);
+    expect(text).not.toMatch(/[^\n]\n: hopbase-keepalive|: hopbase-keepalive\n[^\n]/);
+    expect(() => frames(text)).not.toThrow();
+  });
+
+  it('keep coming while the model is silent', async () => {
+    const { text } = await streamText('messages', 'sim-stall');
+    const silence = text.slice(text.lastIndexOf('text_delta'), text.indexOf('event: error'));
+    const during = silence.match(/: hopbase-keepalive\n\n/g)?.length ?? 0;
+    expect(during).toBeGreaterThanOrEqual(Math.floor(STALL_MS / KEEPALIVE_MS / 2));
+  });
+});
+
+describe('normal streams', () => {
+  it('Chat: data-only chunks, usage only with include_usage, then [DONE]', async () => {
+    const { res, text } = await streamText('chat', 'sim-echo');
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    const all = frames(text);
+    expect(all.every((f) => f.event === undefined)).toBe(true);
+    expect(all.at(-1)?.data).toBe('[DONE]');
+    expect(payloads(text).some((p) => 'usage' in p)).toBe(false);
+
+    const withUsage = await streamText('chat', 'sim-echo', { stream_options: { include_usage: true } });
+    const chunks = payloads(withUsage.text);
+    const last = chunks.at(-1) as { choices: unknown[]; usage: Record<string, number> };
+    expect(last.choices).toEqual([]);
+    expect(last.usage.total_tokens).toBe(
+      (last.usage.prompt_tokens ?? 0) + (last.usage.completion_tokens ?? 0),
+    );
+    expect(chunks.slice(0, -1).every((c) => c.usage === null)).toBe(true);
+    const first = chunks[0] as Record<string, unknown>;
+    expect(Object.keys(first)).toEqual([
+      'id',
+      'object',
+      'created',
+      'model',
+      'service_tier',
+      'system_fingerprint',
+      'usage',
+      'choices',
+    ]);
+  });
+
+  it('Responses: event name equals type, sequence_number counts from 0, ends with response.completed', async () => {
+    const { text } = await streamText('responses', 'sim-echo');
+    const all = frames(text);
+    const data = all.map((f) => JSON.parse(f.data) as { type: string; sequence_number: number });
+    expect(all.every((f, i) => f.event === data[i]?.type)).toBe(true);
+    expect(data.map((d) => d.sequence_number)).toEqual(data.map((_, i) => i));
+    expect(data.map((d) => d.type).slice(0, 4)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+    ]);
+    expect(data.at(-1)?.type).toBe('response.completed');
+    expect(text).not.toContain('[DONE]');
+  });
+
+  it('Messages: message_start … message_stop with cumulative output usage', async () => {
+    const { res, text } = await streamText('messages', 'sim-echo');
+    expect(res.headers.get('request-id')).toMatch(/^req_011C/);
+    const all = frames(text);
+    const types = all.map((f) => (JSON.parse(f.data) as { type: string }).type);
+    expect(all.every((f, i) => f.event === types[i])).toBe(true);
+    expect(types.slice(0, 3)).toEqual(['message_start', 'content_block_start', 'ping']);
+    expect(types.slice(-3)).toEqual(['content_block_stop', 'message_delta', 'message_stop']);
+    const deltas = types.filter((t) => t === 'content_block_delta').length;
+    const messageDelta = payloads(text).find((p) => p.type === 'message_delta') as {
+      usage: { output_tokens: number };
+    };
+    expect(messageDelta.usage.output_tokens).toBe(deltas);
+  });
+});
+
+describe('mid-stream errors', () => {
+  it('Chat: one data-only error chunk with no event line and no [DONE]', async () => {
+    const { text } = await streamText('chat', 'sim-interrupt');
+    expect(text).not.toContain('event:');
+    expect(text).not.toContain('[DONE]');
+    expect(
+      text.endsWith(
+        'data: {"error":{"message":"Response stream interrupted, please retry","type":"server_error","param":null,"code":null}}\n\n',
+      ),
+    ).toBe(true);
+    expect(payloads(text).filter((p) => 'error' in p)).toHaveLength(1);
+    expect(
+      payloads(text).some(
+        (p) => (p.choices as { delta: { content?: string } }[] | undefined)?.[0]?.delta.content,
+      ),
+    ).toBe(true);
+  });
+
+  it('Chat: a stall ends with a stream_stalled error chunk', async () => {
+    const { text } = await streamText('chat', 'sim-stall');
+    const last = frames(text).at(-1);
+    expect(last?.event).toBeUndefined();
+    expect(JSON.parse(last?.data ?? '')).toEqual({
+      error: {
+        message: 'The model produced no output for 150 ms; the stream was stopped, please retry',
+        type: 'server_error',
+        param: null,
+        code: 'stream_stalled',
+      },
+    });
+  });
+
+  it.each(['sim-interrupt', 'sim-stall'])(
+    'Responses: %s ends with event: response.failed and error.code',
+    async (model) => {
+      const { text } = await streamText('responses', model);
+      const last = frames(text).at(-1);
+      expect(last?.event).toBe('response.failed');
+      const failed = JSON.parse(last?.data ?? '') as { type: string; response: Record<string, unknown> };
+      expect(failed.type).toBe('response.failed');
+      expect(failed.response.status).toBe('failed');
+      expect((failed.response.error as { code: string }).code).toBe('server_error');
+      expect(failed.response.output).toEqual([
+        expect.objectContaining({ type: 'message', status: 'in_progress' }),
+      ]);
+      expect(text).not.toContain('response.completed');
+    },
+  );
+
+  it.each(['sim-interrupt', 'sim-stall'])(
+    'Messages: %s ends with exactly one event: error',
+    async (model) => {
+      const { text } = await streamText('messages', model);
+      expect(text.endsWith(INTERRUPTED_ANTHROPIC)).toBe(true);
+      expect(text.match(/event: error/g)).toHaveLength(1);
+      expect(text).not.toContain('message_stop');
+    },
+  );
+
+  it('the stall lasts the stall timeout', async () => {
+    const started = Date.now();
+    await streamText('messages', 'sim-stall');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(STALL_MS);
+  });
+
+  it.each(['chat', 'responses', 'messages'] as const)(
+    'sim-drop cuts the connection with no terminal event (%s)',
+    async (proto) => {
+      const { text, cut } = await streamText(proto, 'sim-drop');
+      expect(cut).toBe(true);
+      expect(text.length).toBeGreaterThan(100);
+      expect(text).not.toMatch(
+        /\[DONE\]|response\.completed|response\.failed|message_stop|event: error|"error":\{/,
+      );
+    },
+  );
+});

@@ -1,0 +1,132 @@
+import { useState } from 'react';
+import { traceFigures } from '../../core/index.ts';
+import { replayRecording } from '../../hooks/replay.ts';
+import { traceLimits } from '../../hooks/runAttempt.ts';
+import { useConversationStore } from '../../state/conversationStore.ts';
+import { useSettingsStore } from '../../state/settingsStore.ts';
+import { exportFileName, exportJsonTrace, exportSse } from '../../state/traceExport.ts';
+import type { AssistantMessage } from '../../state/types.ts';
+import { EventList } from './EventList.tsx';
+import { Figures } from './Figures.tsx';
+import { ImportZone } from './ImportZone.tsx';
+import { Timeline } from './Timeline.tsx';
+import './inspector.css';
+
+export interface InspectorTarget {
+  conversationId: string;
+  messageId: string;
+}
+
+function download(name: string, text: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function AttemptView({ message }: { message: AssistantMessage }) {
+  const [chosen, setChosen] = useState<number | null>(null);
+  const apiKey = useSettingsStore((s) => s.settings.apiKey);
+  const index = chosen ?? message.attempts.length - 1;
+  const attempt = message.attempts[index];
+  if (!attempt) return <p>No attempt recorded yet.</p>;
+  const { trace, turn, request } = attempt;
+  const figures = traceFigures(trace, turn.usage?.outputTokens ?? null, trace.deltaEvents);
+
+  return (
+    <>
+      {message.attempts.length > 1 ? (
+        <div className="attempt-tabs" role="tablist" aria-label="Attempts">
+          {message.attempts.map((a, i) => (
+            <button
+              key={a.id}
+              type="button"
+              role="tab"
+              aria-selected={i === index}
+              className="btn btn-small"
+              onClick={() => setChosen(i)}
+            >
+              Attempt {i + 1} · {a.turn.status}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      <Figures figures={figures} />
+      <Timeline items={trace.items} endedAt={trace.endedAt} />
+      {trace.truncated ? (
+        <p className="cap-note" role="note">
+          Recording capped at {traceLimits.items.toLocaleString('en-US')} events /{' '}
+          {(traceLimits.rawChars / 1_000_000).toFixed(0)} MB of raw stream: later items were not kept.
+        </p>
+      ) : null}
+      <div className="export-actions">
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() =>
+            download(exportFileName(message, attempt, 'sse'), exportSse(attempt, apiKey), 'text/event-stream')
+          }
+        >
+          Export
+        </button>
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() =>
+            download(
+              exportFileName(message, attempt, 'json'),
+              exportJsonTrace(message, attempt, apiKey),
+              'application/json',
+            )
+          }
+        >
+          JSON trace
+        </button>
+      </div>
+      <details className="request">
+        <summary>Request: POST {request.path}</summary>
+        <p className="request-url">{request.url}</p>
+        <pre>
+          {Object.entries({ ...request.headers, ...(apiKey ? { authorization: '[redacted]' } : {}) })
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('\n')}
+        </pre>
+        <pre>{JSON.stringify(request.body, null, 2)}</pre>
+      </details>
+      <EventList items={trace.items} />
+    </>
+  );
+}
+
+/** The raw stream of a turn, its timings and its request; also where recordings are imported and replayed. */
+export function Inspector({ target, onClose }: { target: InspectorTarget | null; onClose(): void }) {
+  const message = useConversationStore((s) =>
+    target
+      ? s.conversations[target.conversationId]?.messages.find((m) => m.id === target.messageId)
+      : undefined,
+  );
+  const protocol = useSettingsStore((s) => s.settings.protocol);
+  return (
+    <aside className="inspector" aria-label="Inspector">
+      <header className="inspector-header">
+        <h2>Inspector</h2>
+        {message?.role === 'assistant' ? (
+          <span className="inspector-subject">
+            {message.protocol} · {message.model}
+          </span>
+        ) : null}
+        <button type="button" className="btn btn-small" onClick={onClose}>
+          Close inspector
+        </button>
+      </header>
+      {message?.role === 'assistant' ? (
+        <AttemptView key={message.id} message={message} />
+      ) : (
+        <p className="inspector-empty">Choose “Inspect” on an answer to see what came down the wire.</p>
+      )}
+      <ImportZone onImport={(name, text, speed) => void replayRecording(name, text, speed, protocol)} />
+    </aside>
+  );
+}

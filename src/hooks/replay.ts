@@ -1,0 +1,97 @@
+import type { Protocol } from '../core/index.ts';
+import { useConversationStore } from '../state/conversationStore.ts';
+import { detectProtocol, isJsonTrace, type JsonTrace } from '../state/traceExport.ts';
+import { streamInto } from './conversationActions.ts';
+
+export type ReplaySpeed = 'recorded' | 'instant';
+
+/** Chunks of text, each to be delivered `delayMs` after the previous one. */
+type Schedule = { delayMs: number; text: string }[];
+
+/** The SSE text of recorded events, at their recorded offsets. */
+function scheduleFromTrace(trace: JsonTrace): Schedule {
+  let previous = 0;
+  return trace.events.map((item) => {
+    const text =
+      item.kind === 'comment'
+        ? `: ${item.data}\n\n`
+        : `${item.event === 'message' ? '' : `event: ${item.event}\n`}${item.data
+            .split('\n')
+            .map((line) => `data: ${line}\n`)
+            .join('')}\n`;
+    const delayMs = Math.max(0, item.t - previous);
+    previous = item.t;
+    return { delayMs, text };
+  });
+}
+
+/** A raw `.sse` file has no timings: "recorded speed" paces it one event every 20 ms, as if it streamed. */
+function scheduleFromSse(sse: string, speed: ReplaySpeed): Schedule {
+  if (speed === 'instant') return [{ delayMs: 0, text: sse }];
+  return (sse.match(/[\s\S]*?(\r\n\r\n|\n\n|\r\r|$)/g) ?? [])
+    .filter((block) => block !== '')
+    .map((text) => ({ delayMs: 20, text }));
+}
+
+function streamFrom(schedule: Schedule, speed: ReplaySpeed): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let index = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = schedule[index++];
+      if (!next) {
+        controller.close();
+        return;
+      }
+      const delay = speed === 'instant' ? 0 : next.delayMs;
+      return new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          controller.enqueue(encoder.encode(next.text));
+          resolve();
+        }, delay);
+      });
+    },
+    cancel() {
+      clearTimeout(timer);
+    },
+  });
+}
+
+/**
+ * Replays a recorded stream (`.sse` as exported, or a JSON trace) through the same reader and protocol
+ * adapter as a live answer, as a turn of its own in the active conversation.
+ */
+export function replayRecording(
+  fileName: string,
+  text: string,
+  speed: ReplaySpeed,
+  fallback: Protocol,
+): Promise<void> {
+  let trace: JsonTrace | null = null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (isJsonTrace(parsed)) trace = parsed;
+  } catch {
+    trace = null;
+  }
+  const schedule = trace ? scheduleFromTrace(trace) : scheduleFromSse(text, speed);
+  const protocol = trace?.protocol ?? detectProtocol(text) ?? fallback;
+  const store = useConversationStore.getState();
+  const conversationId = store.activeId ?? store.newConversation();
+  return streamInto(
+    conversationId,
+    protocol,
+    `replay: ${fileName}`,
+    {
+      url: `replay:${fileName}`,
+      path: fileName,
+      headers: {},
+      body: { replayOf: fileName, speed },
+    },
+    {
+      fetchImpl: async () =>
+        new Response(streamFrom(schedule, speed), { headers: { 'content-type': 'text/event-stream' } }),
+    },
+  );
+}

@@ -1,0 +1,84 @@
+import type { Protocol, Turn } from '../core/index.ts';
+import type { AssistantMessage, Attempt } from './types.ts';
+
+/**
+ * A turn as files a person can attach to a bug report: the raw stream exactly as received, and a JSON
+ * trace with the request, timings and events. Credentials are never recorded with a request; as a second
+ * guard, the current API key is scrubbed from anything exported.
+ */
+
+function scrub(text: string, secret: string): string {
+  return secret.length >= 4 ? text.replaceAll(secret, '[redacted]') : text;
+}
+
+export function exportSse(attempt: Attempt, apiKey: string): string {
+  return scrub(attempt.trace.raw, apiKey);
+}
+
+export interface JsonTrace {
+  format: 'hopbase-chat-trace';
+  version: 1;
+  protocol: Protocol;
+  model: string;
+  startedAt: string;
+  request: Attempt['request'];
+  timings: { headersAtMs: number | null; firstOutputAtMs: number | null; endedAtMs: number | null };
+  bytes: number;
+  truncated: boolean;
+  events: Attempt['trace']['items'];
+  result: Pick<Turn, 'status' | 'text' | 'reasoning' | 'toolCalls' | 'usage' | 'finishReason' | 'error'>;
+}
+
+export function exportJsonTrace(message: AssistantMessage, attempt: Attempt, apiKey: string): string {
+  const { turn, trace } = attempt;
+  const document: JsonTrace = {
+    format: 'hopbase-chat-trace',
+    version: 1,
+    protocol: message.protocol,
+    model: message.model,
+    startedAt: new Date(attempt.startedAt).toISOString(),
+    request: attempt.request,
+    timings: { headersAtMs: trace.headersAt, firstOutputAtMs: trace.firstOutputAt, endedAtMs: trace.endedAt },
+    bytes: trace.bytes,
+    truncated: trace.truncated,
+    events: trace.items,
+    result: {
+      status: turn.status,
+      text: turn.text,
+      reasoning: turn.reasoning,
+      toolCalls: turn.toolCalls,
+      usage: turn.usage,
+      finishReason: turn.finishReason,
+      error: turn.error,
+    },
+  };
+  return scrub(JSON.stringify(document, null, 2), apiKey);
+}
+
+export function isJsonTrace(value: unknown): value is JsonTrace {
+  return (
+    (value as JsonTrace | null)?.format === 'hopbase-chat-trace' && Array.isArray((value as JsonTrace).events)
+  );
+}
+
+/** Which protocol a recorded stream speaks, from the event types it holds. */
+export function detectProtocol(sse: string): Protocol | null {
+  if (/"type"\s*:\s*"(message_start|content_block_start|content_block_delta)"/.test(sse)) return 'messages';
+  if (/"type"\s*:\s*"response\./.test(sse)) return 'responses';
+  if (sse.includes('chat.completion.chunk') || /"choices"\s*:/.test(sse)) return 'chat';
+  return null;
+}
+
+export function exportFileName(
+  message: AssistantMessage,
+  attempt: Attempt,
+  extension: 'sse' | 'json',
+): string {
+  const stamp = new Date(attempt.startedAt).toISOString().replaceAll(':', '-').slice(0, 19);
+  return `hopbase-${message.protocol}-${message.model}-${stamp}.${extension}`;
+}
+
+/** Replayed recordings carry their file name instead of a gateway URL; they cannot be re-sent. */
+export function isReplayRequest(request: Attempt['request']): boolean {
+  return request.url.startsWith('replay:');
+}
