@@ -19,7 +19,7 @@ export interface TraceFigures {
   tokensPerSecond: number | null;
   /** Whether tokens/s comes from reported usage or from counted output events. */
   tokensPerSecondSource: 'usage' | 'events' | null;
-  /** The longest stretch without any event or comment, and where it started. */
+  /** The longest stretch without an event (keepalive comments do not break it: the model was silent), and where it started. */
   longestSilenceMs: number;
   longestSilenceStartMs: number;
   keepalives: number;
@@ -45,8 +45,11 @@ export function traceFigures(
     }
   };
   for (const item of trace.items) {
-    if (item.kind === 'comment') keepalives++;
-    else events++;
+    if (item.kind === 'comment') {
+      keepalives++;
+      continue;
+    }
+    events++;
     gap(previous, item.t);
     previous = item.t;
   }

@@ -14,7 +14,8 @@ function bars(counts: Uint32Array, y: number, height: number): string {
 const gapMs = 1000;
 
 /**
- * The attempt at a glance: events and keepalives as ticks on one strip, silences over a second as
+ * The attempt at a glance: events and keepalives as ticks on one strip, model silences (no event for
+ * over a second, keepalives or not) as
  * shaded bands, so a stall is seen rather than read. Ticks are bucketed, so a huge trace draws fast.
  */
 export function Timeline({ items, endedAt }: { items: readonly TraceItem[]; endedAt: number | null }) {
@@ -25,8 +26,11 @@ export function Timeline({ items, endedAt }: { items: readonly TraceItem[]; ende
   let previous = 0;
   for (const item of items) {
     const bucket = Math.min(buckets - 1, Math.floor((item.t / span) * buckets));
-    if (item.kind === 'comment') comments[bucket]! += 1;
-    else events[bucket]! += 1;
+    if (item.kind === 'comment') {
+      comments[bucket]! += 1;
+      continue;
+    }
+    events[bucket]! += 1;
     if (item.t - previous > gapMs) gaps.push([previous, item.t]);
     previous = item.t;
   }

@@ -1,0 +1,59 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import { artifactsDir, choose, openApp, send, setSettings, turns, uniqueText, waitForAnswer } from './helpers.ts';
+
+const stallMs = 5000; // HOPBASE_SIM_STALL_MS in playwright.config.ts
+
+test('sim-stall: the inspector shows keepalives through the silence and its length', async ({ page }) => {
+  await openApp(page);
+  await setSettings(page, {
+    'Stall warning after (seconds without output)': '2',
+    'Dead connection after (seconds without any byte)': '4',
+  });
+  await choose(page, 'chat', 'sim-stall');
+  await send(page, uniqueText('Stall for the inspector'));
+  const turn = turns(page).last();
+  await expect(turn.getByRole('alert')).toBeVisible({ timeout: 20_000 });
+
+  await turn.getByRole('button', { name: 'Inspect' }).click();
+  const inspector = page.getByRole('complementary', { name: 'Inspector' });
+  await expect(inspector).toBeVisible();
+  const keepalives = inspector.getByRole('listitem').filter({ hasText: ': hopbase-keepalive' });
+  await expect(keepalives.first()).toBeVisible();
+  expect(await keepalives.count()).toBeGreaterThanOrEqual(5);
+
+  const silence = await inspector.getByTestId('figure-longest-silence').innerText();
+  const seconds = Number(silence.match(/^([\d.]+) s/)?.[1] ?? Number(silence.match(/^(\d+) ms/)?.[1]) / 1000);
+  expect(seconds * 1000).toBeGreaterThan(stallMs - 500);
+  expect(seconds * 1000).toBeLessThan(stallMs + 1500);
+  const count = Number((await inspector.getByTestId('figure-keepalives').innerText()).replace(/,/g, ''));
+  expect(count).toBeGreaterThanOrEqual(Math.floor(stallMs / 400) - 2);
+  await page.screenshot({ path: `${artifactsDir}/inspector-stall.png` });
+});
+
+test('export a turn, import the file, and the replay has the same text', async ({ page }, testInfo) => {
+  await openApp(page);
+  await choose(page, 'messages', 'sim-echo');
+  await send(page, uniqueText('Record me'));
+  const original = await waitForAnswer(page);
+  const text = await original.getByTestId('turn-text').textContent();
+
+  await original.getByRole('button', { name: 'Inspect' }).click();
+  const inspector = page.getByRole('complementary', { name: 'Inspector' });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    inspector.getByRole('button', { name: 'Export', exact: true }).click(),
+  ]);
+  const file = testInfo.outputPath('turn.sse');
+  await download.saveAs(file);
+  const sse = await readFile(file, 'utf8');
+  expect(sse).toContain('event: message_stop');
+
+  await inspector.getByRole('radio', { name: 'Instantly' }).check();
+  await inspector.getByLabel('Import .sse').setInputFiles(file);
+  await expect(turns(page)).toHaveCount(2);
+  const replayed = await waitForAnswer(page);
+  await expect(replayed).toContainText('replay: turn.sse');
+  expect(await replayed.getByTestId('turn-text').textContent()).toBe(text);
+  await expect(replayed.getByTestId('turn-usage')).toHaveText(await original.getByTestId('turn-usage').innerText());
+});
