@@ -19,7 +19,10 @@ export interface Usage {
   outputTokens: number;
   totalTokens: number;
   reasoningTokens?: number;
+  /** Prompt tokens read from a cache (included in inputTokens). */
   cachedTokens?: number;
+  /** Anthropic: prompt tokens written to the cache (included in inputTokens). */
+  cacheWriteTokens?: number;
 }
 
 export interface TurnError {

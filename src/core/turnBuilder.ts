@@ -35,16 +35,55 @@ function joinKind(parts: TurnPart[], kind: TextKind): string {
   return out;
 }
 
+/**
+ * The next Turn with every field written out. Content changes on every delta; one object shape for
+ * all of them (no spread with a computed key) keeps that path fast.
+ */
+function withContent(
+  turn: Turn,
+  parts: TurnPart[],
+  kind: TextKind | null,
+  flat: string,
+  toolCalls: ToolCall[],
+): Turn {
+  return {
+    status: turn.status,
+    text: kind === 'text' ? flat : turn.text,
+    reasoning: kind === 'reasoning' ? flat : turn.reasoning,
+    refusal: kind === 'refusal' ? flat : turn.refusal,
+    toolCalls,
+    parts,
+    usage: turn.usage,
+    finishReason: turn.finishReason,
+    rawFinishReason: turn.rawFinishReason,
+    error: turn.error,
+    responseId: turn.responseId,
+    model: turn.model,
+  };
+}
+
+function hasLaterText(parts: TurnPart[], kind: TextKind, index: number): boolean {
+  for (let i = index + 1; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part.kind === kind && part.text !== '') return true;
+  }
+  return false;
+}
+
 export function appendText(turn: Turn, kind: TextKind, key: string, delta: string): Turn {
   const index = findPart(turn.parts, kind, key);
   if (delta === '' && index !== -1) return turn;
   const previous = index === -1 ? '' : (turn.parts[index] as { text: string }).text;
   const part = { kind, key, text: previous + delta } as TurnPart;
   const parts = index === -1 ? [...turn.parts, part] : replaceAt(turn.parts, index, part);
+  // Growing a part that a later same-kind part already follows: the flat string must be rebuilt in part order.
+  if (index !== -1 && hasLaterText(parts, kind, index)) {
+    return withContent(turn, parts, kind, joinKind(parts, kind), turn.toolCalls);
+  }
   const flat = turn[kind];
   const joined =
     previous === '' && flat !== '' && delta !== '' ? flat + separator[kind] + delta : flat + delta;
-  return { ...turn, parts, [kind]: joined };
+  return withContent(turn, parts, kind, joined, turn.toolCalls);
 }
 
 /** A `.done` event's full text: normally equal to the deltas, but authoritative when they differ or never came. */
@@ -53,7 +92,7 @@ export function setText(turn: Turn, kind: TextKind, key: string, full: string): 
   if (index === -1) return appendText(turn, kind, key, full);
   if ((turn.parts[index] as { text: string }).text === full) return turn;
   const parts = replaceAt(turn.parts, index, { kind, key, text: full } as TurnPart);
-  return { ...turn, parts, [kind]: joinKind(parts, kind) };
+  return withContent(turn, parts, kind, joinKind(parts, kind), turn.toolCalls);
 }
 
 function withToolCall(turn: Turn, key: string, update: (call: ToolCall | undefined) => ToolCall): Turn {
@@ -65,7 +104,7 @@ function withToolCall(turn: Turn, key: string, update: (call: ToolCall | undefin
   const parts = index === -1 ? [...turn.parts, part] : replaceAt(turn.parts, index, part);
   const toolCalls: ToolCall[] = [];
   for (const p of parts) if (p.kind === 'tool_call') toolCalls.push(p.call);
-  return { ...turn, parts, toolCalls };
+  return withContent(turn, parts, null, '', toolCalls);
 }
 
 /** Opens a tool call, or fills in the id and name on a call whose arguments arrived first. */

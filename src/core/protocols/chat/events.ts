@@ -1,7 +1,7 @@
 /** OpenAI Chat Completions stream events, as they arrive on the wire (only the fields we read). */
 
 export interface ChatToolCallDelta {
-  index: number;
+  index?: number;
   id?: string;
   type?: 'function';
   function?: { name?: string; arguments?: string };
@@ -45,5 +45,6 @@ export interface ChatChunk {
 
 export type ChatEvent =
   | { type: 'chunk'; chunk: ChatChunk }
-  | { type: 'error'; error: ChatWireError }
+  /** OpenRouter's error chunk also reports usage: output before the break is billed, so it is kept. */
+  | { type: 'error'; error: ChatWireError; usage?: ChatUsage | null }
   | { type: 'done' };

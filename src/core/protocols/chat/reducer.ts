@@ -19,7 +19,7 @@ export function decodeChatEvent(sse: SseEvent): Decoded<ChatEvent> {
   if (!parsed.ok) return parsed;
   const chunk = parsed.event;
   // Any chunk with `error` is fatal whatever else it holds (OpenRouter), and Groq names the event `error`.
-  if (chunk.error) return { ok: true, event: { type: 'error', error: chunk.error } };
+  if (chunk.error) return { ok: true, event: { type: 'error', error: chunk.error, usage: chunk.usage } };
   if (sse.event === 'error') return { ok: true, event: { type: 'error', error: chunk as ChatWireError } };
   return { ok: true, event: { type: 'chunk', chunk } };
 }
@@ -50,6 +50,14 @@ export function chatErrorCode(error: ChatWireError): string {
   return code === undefined || code === null ? 'error' : String(code);
 }
 
+function lastToolKey(turn: Turn): string {
+  for (let i = turn.parts.length - 1; i >= 0; i--) {
+    const part = turn.parts[i]!;
+    if (part.kind === 'tool_call') return part.key;
+  }
+  return '0';
+}
+
 function reduceChunk(turn: Turn, chunk: ChatChunk): Turn {
   let next = setIdentity(turn, chunk.id, chunk.model);
   for (const choice of chunk.choices ?? []) {
@@ -62,7 +70,9 @@ function reduceChunk(turn: Turn, chunk: ChatChunk): Turn {
       if (delta.content) next = appendText(next, 'text', 'content', delta.content);
       if (delta.refusal) next = appendText(next, 'refusal', 'refusal', delta.refusal);
       for (const call of delta.tool_calls ?? []) {
-        const key = String(call.index ?? 0);
+        // Calls are keyed by `index`; a provider that omits it is keyed by id, its later pieces by the last call.
+        const key =
+          call.index !== undefined ? String(call.index) : call.id ? `id:${call.id}` : lastToolKey(next);
         const args = call.function?.arguments ?? '';
         next =
           call.id || call.function?.name
@@ -85,8 +95,10 @@ export function reduceChat(turn: Turn, event: ChatEvent): Turn {
   switch (event.type) {
     case 'chunk':
       return reduceChunk(turn, event.chunk);
-    case 'error':
-      return fail(turn, chatErrorCode(event.error), event.error.message ?? 'The server reported an error.');
+    case 'error': {
+      const billed = event.usage ? setUsage(turn, chatUsage(event.usage)) : turn;
+      return fail(billed, chatErrorCode(event.error), event.error.message ?? 'The server reported an error.');
+    }
     case 'done':
       return complete(turn);
   }

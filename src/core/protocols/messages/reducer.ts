@@ -37,16 +37,16 @@ export function mergeMessagesUsage(
   reported: MessagesUsage | undefined,
 ): Usage | null {
   if (!reported) return previous;
+  const cacheRead = reported.cache_read_input_tokens ?? previous?.cachedTokens;
+  const cacheWrite = reported.cache_creation_input_tokens ?? previous?.cacheWriteTokens;
   const inputTokens =
     reported.input_tokens === undefined || reported.input_tokens === null
       ? (previous?.inputTokens ?? 0)
-      : reported.input_tokens +
-        (reported.cache_creation_input_tokens ?? 0) +
-        (reported.cache_read_input_tokens ?? 0);
+      : reported.input_tokens + (cacheRead ?? 0) + (cacheWrite ?? 0);
   const outputTokens = reported.output_tokens ?? previous?.outputTokens ?? 0;
-  const cachedTokens = reported.cache_read_input_tokens ?? previous?.cachedTokens;
   const usage: Usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
-  if (typeof cachedTokens === 'number') usage.cachedTokens = cachedTokens;
+  if (typeof cacheRead === 'number') usage.cachedTokens = cacheRead;
+  if (cacheWrite) usage.cacheWriteTokens = cacheWrite;
   return usage;
 }
 

@@ -72,7 +72,8 @@ function finishResponse(turn: Turn, response: ResponsesObject, terminal: string)
   if (response.usage) next = setUsage(next, responsesUsage(response.usage));
   if (terminal === 'response.failed') {
     const error = response.error;
-    return fail(next, error?.code ?? 'response_failed', error?.message ?? 'The response failed.');
+    const failed = { ...next, rawFinishReason: response.status ?? 'failed' };
+    return fail(failed, error?.code ?? 'response_failed', error?.message ?? 'The response failed.');
   }
   if (terminal === 'response.incomplete') {
     const reason = response.incomplete_details?.reason ?? 'incomplete';

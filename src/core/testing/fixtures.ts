@@ -1,0 +1,162 @@
+/**
+ * Test-only loader for the recorded SSE fixtures in `shared/fixtures/`.
+ *
+ * The fixtures live beside the repository (`<repo>/../shared/fixtures`); CI copies `shared/` next to a
+ * fresh clone, so the same relative path works there. `HOPBASE_FIXTURES_DIR` overrides it.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Protocol } from '../turn.ts';
+
+/** Repository root, found from this file's location (`src/core/testing/fixtures.ts`). */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export const fixturesDir = process.env.HOPBASE_FIXTURES_DIR
+  ? path.resolve(process.env.HOPBASE_FIXTURES_DIR)
+  : path.resolve(repoRoot, '../shared/fixtures');
+
+/** A recorded (or hand-made) protocol stream. */
+export interface StreamFixture {
+  /** Path relative to the fixtures dir, e.g. `chat/openai-parallel-tool-calls.sse`. */
+  name: string;
+  protocol: Protocol;
+  synthetic: boolean;
+  file: string;
+  bytes: Uint8Array;
+}
+
+/** One event as listed in a framing fixture's `.expected.json`. */
+export interface ExpectedSseEvent {
+  event: string;
+  data: string;
+  lastEventId: string;
+}
+
+export interface FramingFixture {
+  /** e.g. `synthetic/framing/crlf.sse` */
+  name: string;
+  file: string;
+  bytes: Uint8Array;
+  expected: ExpectedSseEvent[];
+}
+
+/** Directory (relative to the fixtures dir) → protocol. */
+const PROTOCOL_DIRS: ReadonlyArray<readonly [string, Protocol, boolean]> = [
+  ['chat', 'chat', false],
+  ['synthetic/chat', 'chat', true],
+  ['responses', 'responses', false],
+  ['synthetic/responses', 'responses', true],
+  ['anthropic', 'messages', false],
+  ['synthetic/anthropic', 'messages', true],
+];
+
+function assertFixturesDir(): void {
+  if (!existsSync(fixturesDir)) {
+    throw new Error(
+      `SSE fixtures not found at ${fixturesDir}. Copy shared/ beside the repository or set HOPBASE_FIXTURES_DIR.`,
+    );
+  }
+}
+
+function listSse(dir: string): string[] {
+  const abs = path.join(fixturesDir, dir);
+  if (!existsSync(abs)) return [];
+  return readdirSync(abs)
+    .filter((f) => f.endsWith('.sse'))
+    .sort();
+}
+
+function readBytes(file: string): Uint8Array {
+  const buf = readFileSync(file);
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+let streamCache: StreamFixture[] | undefined;
+let framingCache: FramingFixture[] | undefined;
+
+/** Every protocol stream fixture (recorded and synthetic, framing vectors excluded), sorted by name. */
+export function loadStreamFixtures(): StreamFixture[] {
+  if (streamCache) return streamCache;
+  assertFixturesDir();
+  const out: StreamFixture[] = [];
+  for (const [dir, protocol, synthetic] of PROTOCOL_DIRS) {
+    for (const f of listSse(dir)) {
+      const file = path.join(fixturesDir, dir, f);
+      out.push({ name: `${dir}/${f}`, protocol, synthetic, file, bytes: readBytes(file) });
+    }
+  }
+  if (out.length === 0) throw new Error(`no .sse fixtures under ${fixturesDir}`);
+  streamCache = out;
+  return out;
+}
+
+/** The `synthetic/framing/*.sse` vectors with their expected event lists. */
+export function loadFramingFixtures(): FramingFixture[] {
+  if (framingCache) return framingCache;
+  assertFixturesDir();
+  const dir = 'synthetic/framing';
+  const out: FramingFixture[] = [];
+  for (const f of listSse(dir)) {
+    const file = path.join(fixturesDir, dir, f);
+    const expectedFile = file.replace(/\.sse$/, '.expected.json');
+    if (!existsSync(expectedFile)) throw new Error(`framing fixture ${f} has no .expected.json`);
+    const expected = JSON.parse(readFileSync(expectedFile, 'utf8')) as ExpectedSseEvent[];
+    out.push({ name: `${dir}/${f}`, file, bytes: readBytes(file), expected });
+  }
+  if (out.length === 0) throw new Error(`no framing fixtures under ${path.join(fixturesDir, dir)}`);
+  framingCache = out;
+  return out;
+}
+
+/** `reduced-summaries.json`: a reference reducer's view of each non-framing fixture (a cross-check only). */
+export function loadReducedSummaries(): Record<string, Record<string, unknown>> {
+  assertFixturesDir();
+  return JSON.parse(readFileSync(path.join(fixturesDir, 'reduced-summaries.json'), 'utf8')) as Record<
+    string,
+    Record<string, unknown>
+  >;
+}
+
+/**
+ * Cuts `bytes` at the given offsets (any order, duplicates and out-of-range values ignored).
+ * No offsets → one chunk. Chunks are copies, so a consumer may keep or transfer them.
+ */
+export function splitBytes(bytes: Uint8Array, offsets: readonly number[] = []): Uint8Array[] {
+  const cuts = [...new Set(offsets.filter((o) => o > 0 && o < bytes.length))].sort((a, b) => a - b);
+  const chunks: Uint8Array[] = [];
+  let start = 0;
+  for (const cut of cuts) {
+    chunks.push(bytes.slice(start, cut));
+    start = cut;
+  }
+  chunks.push(bytes.slice(start));
+  return chunks.filter((c) => c.length > 0);
+}
+
+/** Offsets that cut `length` bytes into chunks of exactly `size` bytes (size 1 → every byte on its own). */
+export function everyNBytes(length: number, size = 1): number[] {
+  const out: number[] = [];
+  for (let i = size; i < length; i += size) out.push(i);
+  return out;
+}
+
+/** A body stream that delivers `chunks` one `read()` at a time. */
+export function streamFromChunks(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  let i = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = chunks[i++];
+      if (chunk === undefined) controller.close();
+      else controller.enqueue(chunk);
+    },
+  });
+}
+
+/** A body stream of `bytes` split at the given offsets (see `splitBytes`). */
+export function streamFromBytes(
+  bytes: Uint8Array,
+  offsets: readonly number[] = [],
+): ReadableStream<Uint8Array> {
+  return streamFromChunks(splitBytes(bytes, offsets));
+}
