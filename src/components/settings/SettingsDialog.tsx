@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { type Settings, useSettingsStore } from '../../state/settingsStore.ts';
 import './settings.css';
 
@@ -6,6 +6,38 @@ function numberOrNull(value: string): number | null {
   if (value.trim() === '') return null;
   const n = Number(value);
   return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * A required number of seconds (at least 1). The text is kept while it is being edited, so the field
+ * can be emptied and retyped; only valid values reach the store, and leaving the field shows the stored one.
+ */
+function SecondsField({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: number;
+  onChange(n: number): void;
+}) {
+  const [text, setText] = useState(String(value));
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <input
+        type="number"
+        min={1}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          const n = numberOrNull(e.target.value);
+          if (n !== null && n >= 1) onChange(n);
+        }}
+        onBlur={() => setText(String(value))}
+      />
+    </label>
+  );
 }
 
 /** Every setting applies at once; nothing here needs saving. */
@@ -112,24 +144,16 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
         <fieldset>
           <legend>Stalls and retries</legend>
           <div className="row">
-            <label className="field">
-              <span>Stall warning after (seconds without output)</span>
-              <input
-                type="number"
-                min={1}
-                value={settings.stallSilentSeconds}
-                onChange={(e) => set({ stallSilentSeconds: numberOrNull(e.target.value) ?? 20 })}
-              />
-            </label>
-            <label className="field">
-              <span>Dead connection after (seconds without any byte)</span>
-              <input
-                type="number"
-                min={1}
-                value={settings.stallDeadSeconds}
-                onChange={(e) => set({ stallDeadSeconds: numberOrNull(e.target.value) ?? 25 })}
-              />
-            </label>
+            <SecondsField
+              label="Stall warning after (seconds without output)"
+              value={settings.stallSilentSeconds}
+              onChange={(stallSilentSeconds) => set({ stallSilentSeconds })}
+            />
+            <SecondsField
+              label="Dead connection after (seconds without any byte)"
+              value={settings.stallDeadSeconds}
+              onChange={(stallDeadSeconds) => set({ stallDeadSeconds })}
+            />
           </div>
           <label className="check">
             <input
