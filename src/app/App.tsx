@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { Composer } from '../components/composer/Composer.tsx';
 import { ConversationView } from '../components/conversation/ConversationView.tsx';
 import { Toolbar } from '../components/header/Toolbar.tsx';
@@ -36,6 +36,24 @@ export function App() {
   // `undefined`: closed; `null`: open without a turn (to import a recording).
   const [inspecting, setInspecting] = useState<InspectorTarget | null | undefined>(undefined);
 
+  // Answers are memoized and keep the callbacks they first got: those read the current protocol's
+  // stream and the current conversation at call time, never a stale one.
+  const latest = useRef({ stream, conversationId: conversation?.id });
+  latest.current = { stream, conversationId: conversation?.id };
+  const onRetry = useCallback((messageId: string) => {
+    const { stream, conversationId } = latest.current;
+    if (conversationId) void stream.retry(conversationId, messageId);
+  }, []);
+  const onStop = useCallback((messageId: string) => latest.current.stream.stop(messageId), []);
+  const onToolResult = useCallback((toolCallId: string, name: string, content: string) => {
+    const { stream, conversationId } = latest.current;
+    if (conversationId) void stream.submitToolResult(conversationId, toolCallId, name, content);
+  }, []);
+  const onInspect = useCallback((messageId: string) => {
+    const { conversationId } = latest.current;
+    if (conversationId) setInspecting({ conversationId, messageId });
+  }, []);
+
   return (
     <div
       className="app"
@@ -52,15 +70,11 @@ export function App() {
         />
         <ConversationView
           conversation={conversation}
-          onRetry={(messageId) => conversation && stream.retry(conversation.id, messageId)}
-          onStop={stream.stop}
-          onToolResult={(toolCallId, name, content) =>
-            conversation && stream.submitToolResult(conversation.id, toolCallId, name, content)
-          }
+          onRetry={onRetry}
+          onStop={onStop}
+          onToolResult={onToolResult}
           onExample={(text) => stream.send(text)}
-          onInspect={(messageId) =>
-            conversation && setInspecting({ conversationId: conversation.id, messageId })
-          }
+          onInspect={onInspect}
         />
         <Composer
           streaming={streamingMessageId !== null}

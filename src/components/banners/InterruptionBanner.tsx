@@ -7,7 +7,8 @@ export interface InterruptionBannerProps {
   httpError: HttpError | null;
   /** When the failure happened (epoch ms): the Retry-After countdown starts there. */
   failedAt: number;
-  onRetry(): void;
+  /** Absent for a replayed recording, which cannot be sent again. */
+  onRetry?(): void;
 }
 
 /** Why an answer ended badly, what to do, and the protocol's own words; Retry re-sends the whole request. */
@@ -34,7 +35,7 @@ export function InterruptionBanner({ turn, httpError, failedAt, onRetry }: Inter
         ) : null}
       </div>
       <div className="banner-actions">
-        {remaining > 0 ? (
+        {!onRetry ? null : remaining > 0 ? (
           <span className="countdown" role="timer" aria-live="polite">
             You can retry in {remaining} s
           </span>

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { adapters, type Turn } from '../../core/index.ts';
 import { useLiveStore } from '../../state/liveStore.ts';
 import { useSettingsStore } from '../../state/settingsStore.ts';
+import { isReplayRequest } from '../../state/traceExport.ts';
 import type { AssistantMessage, Attempt } from '../../state/types.ts';
 import { AutoRetryBanner } from '../banners/AutoRetryBanner.tsx';
 import { InterruptionBanner } from '../banners/InterruptionBanner.tsx';
@@ -15,10 +16,11 @@ export interface AssistantTurnProps {
   message: AssistantMessage;
   /** Results already sent, by tool call id. */
   toolResults: Record<string, string>;
-  onRetry(): void;
-  onStop(): void;
+  /** Each takes the id of the message it acts on. */
+  onRetry(messageId: string): void;
+  onStop(messageId: string): void;
   onToolResult(toolCallId: string, name: string, content: string): void;
-  onInspect?(): void;
+  onInspect?(messageId: string): void;
 }
 
 /** A failed answer that produced something is marked incomplete: the partial output is kept. */
@@ -43,8 +45,10 @@ function producedBefore(attempt: Attempt): string {
 }
 
 /** One answer: its content as it streams, what went wrong if anything, and what it cost. */
-export const AssistantTurn = memo(function AssistantTurn(props: AssistantTurnProps) {
-  const { message, toolResults, onRetry, onStop, onToolResult, onInspect } = props;
+function AssistantTurnView(props: AssistantTurnProps) {
+  const { message, toolResults, onToolResult, onInspect } = props;
+  const retry = () => props.onRetry(message.id);
+  const stop = () => props.onStop(message.id);
   const live = useLiveStore((s) => s.streams[message.id]);
   const silentModelMs = useSettingsStore((s) => s.settings.stallSilentSeconds * 1000);
   const deadConnectionMs = useSettingsStore((s) => s.settings.stallDeadSeconds * 1000);
@@ -76,7 +80,7 @@ export const AssistantTurn = memo(function AssistantTurn(props: AssistantTurnPro
           <span className={`status status-${turn.status}`}>{statusLabel(turn)}</span>
         ) : null}
         {onInspect ? (
-          <button type="button" className="btn btn-small turn-inspect" onClick={onInspect}>
+          <button type="button" className="btn btn-small turn-inspect" onClick={() => onInspect(message.id)}>
             Inspect
           </button>
         ) : null}
@@ -130,14 +134,14 @@ export const AssistantTurn = memo(function AssistantTurn(props: AssistantTurnPro
       ) : null}
 
       {live?.retryAt ? (
-        <AutoRetryBanner retryAt={live.retryAt} attempt={message.attempts.length} onCancel={onStop} />
+        <AutoRetryBanner retryAt={live.retryAt} attempt={message.attempts.length} onCancel={stop} />
       ) : null}
       {live && streaming && !live.retryAt ? (
         <StallBanner
           watch={live.watch}
           thresholds={{ silentModelMs, deadConnectionMs }}
-          onRetry={onRetry}
-          onStop={onStop}
+          onRetry={retry}
+          onStop={stop}
         />
       ) : null}
       {!streaming && !live?.retryAt ? (
@@ -145,7 +149,7 @@ export const AssistantTurn = memo(function AssistantTurn(props: AssistantTurnPro
           turn={turn}
           httpError={attempt.httpError}
           failedAt={attempt.startedAt + (attempt.trace.endedAt ?? 0)}
-          onRetry={onRetry}
+          onRetry={isReplayRequest(attempt.request) ? undefined : retry}
         />
       ) : null}
 
@@ -160,4 +164,18 @@ export const AssistantTurn = memo(function AssistantTurn(props: AssistantTurnPro
       </footer>
     </article>
   );
-});
+}
+
+/**
+ * While one answer streams, the others must not re-render on every frame: a turn re-renders when its
+ * message or the results of its own tool calls change. Callbacks are not compared: they always act on
+ * the message they are given.
+ */
+function sameTurn(previous: AssistantTurnProps, next: AssistantTurnProps): boolean {
+  if (previous.message !== next.message || Boolean(previous.onInspect) !== Boolean(next.onInspect))
+    return false;
+  const calls = next.message.attempts.at(-1)?.turn.toolCalls ?? [];
+  return calls.every((call) => previous.toolResults[call.id] === next.toolResults[call.id]);
+}
+
+export const AssistantTurn = memo(AssistantTurnView, sameTurn);

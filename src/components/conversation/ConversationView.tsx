@@ -80,10 +80,10 @@ export function ConversationView(props: ConversationViewProps) {
               key={m.id}
               message={m}
               toolResults={toolResults}
-              onRetry={() => onRetry(m.id)}
-              onStop={() => onStop(m.id)}
+              onRetry={onRetry}
+              onStop={onStop}
               onToolResult={onToolResult}
-              onInspect={onInspect ? () => onInspect(m.id) : undefined}
+              onInspect={onInspect}
             />
           );
         })}

@@ -1,0 +1,72 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { Composer } from './Composer.tsx';
+
+function setup(streaming = false) {
+  const onSend = vi.fn();
+  const onStop = vi.fn();
+  const view = render(<Composer streaming={streaming} onSend={onSend} onStop={onStop} />);
+  return {
+    onSend,
+    onStop,
+    user: userEvent.setup(),
+    box: screen.getByRole('textbox', { name: 'Message' }),
+    ...view,
+  };
+}
+
+describe('Composer', () => {
+  it('sends on Enter and clears the box', async () => {
+    const { onSend, user, box } = setup();
+    await user.type(box, 'Hello there{Enter}');
+    expect(onSend).toHaveBeenCalledTimes(1);
+    expect(onSend).toHaveBeenCalledWith('Hello there');
+    expect(box).toHaveValue('');
+  });
+
+  it('adds a new line on Shift+Enter without sending', async () => {
+    const { onSend, user, box } = setup();
+    await user.type(box, 'line one{Shift>}{Enter}{/Shift}line two');
+    expect(onSend).not.toHaveBeenCalled();
+    expect(box).toHaveValue('line one\nline two');
+    expect(box).toHaveAttribute('rows', '2');
+    await user.keyboard('{Enter}');
+    expect(onSend).toHaveBeenCalledWith('line one\nline two');
+  });
+
+  it('sends with the Send button, which is disabled while the box is empty', async () => {
+    const { onSend, user, box } = setup();
+    const send = screen.getByRole('button', { name: 'Send' });
+    expect(send).toBeDisabled();
+    await user.type(box, 'Hi');
+    expect(send).toBeEnabled();
+    await user.click(send);
+    expect(onSend).toHaveBeenCalledWith('Hi');
+    expect(box).toHaveValue('');
+  });
+
+  it('does not send an empty or blank message', async () => {
+    const { onSend, user, box } = setup();
+    await user.type(box, '{Enter}');
+    await user.type(box, '   {Enter}');
+    expect(onSend).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+  });
+
+  it('shows Stop instead of Send while streaming, calls onStop, and does not send', async () => {
+    const { onSend, onStop, user, box, rerender } = setup(true);
+    expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
+    await user.type(box, 'next question{Enter}');
+    expect(onSend).not.toHaveBeenCalled();
+    // What was typed is kept for when the answer ends.
+    expect(box).toHaveValue('next question');
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(onStop).toHaveBeenCalledTimes(1);
+
+    rerender(<Composer streaming={false} onSend={onSend} onStop={onStop} />);
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    await user.type(box, '{Enter}');
+    expect(onSend).toHaveBeenCalledWith('next question');
+  });
+});

@@ -1,0 +1,147 @@
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { emptyTurn } from '../../core/index.ts';
+import { emptyTrace } from '../../hooks/runAttempt.ts';
+import { useConversationStore } from '../../state/conversationStore.ts';
+import { useLiveStore } from '../../state/liveStore.ts';
+import { ConversationList } from './ConversationList.tsx';
+
+const initial = useConversationStore.getState();
+const initialLive = useLiveStore.getState();
+const store = () => useConversationStore.getState();
+
+beforeEach(() => {
+  useConversationStore.setState(initial, true);
+  useLiveStore.setState(initialLive, true);
+});
+
+/** Two conversations: "Older" then "Newer" (active). */
+function seed() {
+  const older = store().newConversation();
+  store().addUserMessage(older, 'Older');
+  const newer = store().newConversation();
+  store().addUserMessage(newer, 'Newer');
+  return { older, newer };
+}
+
+const items = () =>
+  within(screen.getByRole('list'))
+    .queryAllByRole('listitem')
+    .map((li) => li.querySelector('.conversation-title')?.textContent);
+
+describe('ConversationList', () => {
+  it('says when there is nothing yet, and creates a conversation with "New chat"', async () => {
+    const user = userEvent.setup();
+    const onNavigate = vi.fn();
+    render(<ConversationList onNavigate={onNavigate} />);
+    expect(screen.getByRole('navigation', { name: 'Conversations' })).toBeInTheDocument();
+    expect(screen.getByText('No conversations yet.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'New chat' }));
+    expect(store().order).toHaveLength(1);
+    expect(store().activeId).toBe(store().order[0]);
+    expect(onNavigate).toHaveBeenCalledTimes(1);
+    expect(screen.queryByText('No conversations yet.')).toBeNull();
+    const item = within(screen.getByRole('list')).getByRole('button', { name: /^New chat/ });
+    expect(item).toHaveTextContent('0 tokens');
+    expect(item).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('lists newest first and switches with aria-current', async () => {
+    const { older, newer } = seed();
+    const user = userEvent.setup();
+    const onNavigate = vi.fn();
+    render(<ConversationList onNavigate={onNavigate} />);
+    expect(items()).toEqual(['Newer', 'Older']);
+    const newerButton = screen.getByRole('button', { name: /^Newer/ });
+    const olderButton = screen.getByRole('button', { name: /^Older/ });
+    expect(newerButton).toHaveAttribute('aria-current', 'page');
+    expect(olderButton).not.toHaveAttribute('aria-current');
+
+    await user.click(olderButton);
+    expect(store().activeId).toBe(older);
+    expect(olderButton).toHaveAttribute('aria-current', 'page');
+    expect(newerButton).not.toHaveAttribute('aria-current');
+    expect(onNavigate).toHaveBeenCalledTimes(1);
+    expect(store().activeId).not.toBe(newer);
+  });
+
+  it('renames through "Rename <title>" and the "Conversation title" box', async () => {
+    const { older } = seed();
+    const user = userEvent.setup();
+    render(<ConversationList />);
+    await user.click(screen.getByRole('button', { name: 'Rename Older' }));
+    const box = screen.getByRole('textbox', { name: 'Conversation title' });
+    expect(box).toHaveValue('Older');
+    expect(box).toHaveFocus();
+    await user.clear(box);
+    await user.type(box, '  Holiday plans {Enter}');
+    expect(store().conversations[older]?.title).toBe('Holiday plans');
+    expect(screen.queryByRole('textbox', { name: 'Conversation title' })).toBeNull();
+    expect(items()).toEqual(['Newer', 'Holiday plans']);
+    expect(screen.getByRole('button', { name: 'Rename Holiday plans' })).toBeInTheDocument();
+  });
+
+  it('keeps the title when the rename is emptied or cancelled with Escape', async () => {
+    const { older } = seed();
+    const user = userEvent.setup();
+    render(<ConversationList />);
+    await user.click(screen.getByRole('button', { name: 'Rename Older' }));
+    await user.clear(screen.getByRole('textbox', { name: 'Conversation title' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(store().conversations[older]?.title).toBe('Older');
+
+    await user.click(screen.getByRole('button', { name: 'Rename Older' }));
+    await user.type(screen.getByRole('textbox', { name: 'Conversation title' }), ' changed{Escape}');
+    expect(screen.queryByRole('textbox', { name: 'Conversation title' })).toBeNull();
+    expect(store().conversations[older]?.title).toBe('Older');
+  });
+
+  it('deletes a conversation; deleting the active one activates the next', async () => {
+    const { older, newer } = seed();
+    const user = userEvent.setup();
+    render(<ConversationList />);
+    await user.click(screen.getByRole('button', { name: 'Delete Newer' }));
+    expect(store().conversations[newer]).toBeUndefined();
+    expect(store().activeId).toBe(older);
+    expect(items()).toEqual(['Older']);
+    expect(screen.getByRole('button', { name: /^Older/ })).toHaveAttribute('aria-current', 'page');
+    await user.click(screen.getByRole('button', { name: 'Delete Older' }));
+    expect(screen.getByText('No conversations yet.')).toBeInTheDocument();
+  });
+
+  it('shows token totals and which conversation is streaming', () => {
+    const { older } = seed();
+    const messageId = store().addAssistantMessage(older, 'chat', 'm');
+    store().addAttempt(older, messageId, {
+      id: 'att_1',
+      startedAt: 0,
+      request: { url: '', path: '', headers: {}, body: {} },
+      turn: {
+        ...emptyTurn,
+        status: 'complete',
+        usage: { inputTokens: 1000, outputTokens: 234, totalTokens: 1234 },
+      },
+      httpError: null,
+      trace: emptyTrace(),
+    });
+    render(<ConversationList />);
+    const olderButton = screen.getByRole('button', { name: /^Older/ });
+    expect(olderButton).toHaveTextContent('1,234 tokens');
+    expect(olderButton).not.toHaveTextContent('streaming');
+
+    act(() =>
+      useLiveStore.getState().put(messageId, {
+        conversationId: older,
+        attemptId: 'att_2',
+        watch: { startedAt: 0, lastOutputAt: null, lastByteAt: null, lastKeepaliveAt: null },
+        retryAt: null,
+      }),
+    );
+    expect(olderButton).toHaveTextContent('streaming… · 1,234 tokens');
+    expect(screen.getByRole('button', { name: /^Newer/ })).not.toHaveTextContent('streaming');
+    act(() => useLiveStore.getState().remove(messageId));
+    expect(olderButton).not.toHaveTextContent('streaming');
+  });
+});

@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createFrameBatcher } from './frameBatcher.ts';
+
+/** Frames run only when the test says so. */
+function manualFrames() {
+  let queue: FrameRequestCallback[] = [];
+  const raf = vi.fn((callback: FrameRequestCallback) => {
+    queue.push(callback);
+    return queue.length;
+  });
+  vi.stubGlobal('requestAnimationFrame', raf);
+  return {
+    raf,
+    runFrame() {
+      const run = queue;
+      queue = [];
+      for (const callback of run) callback(performance.now());
+    },
+  };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe('createFrameBatcher', () => {
+  it('applies many pushes within one frame once, with the last value', () => {
+    const frames = manualFrames();
+    const apply = vi.fn();
+    const batcher = createFrameBatcher<number>(apply);
+    for (let i = 1; i <= 100; i++) batcher.push(i);
+    expect(apply).not.toHaveBeenCalled();
+    expect(frames.raf).toHaveBeenCalledTimes(1);
+    frames.runFrame();
+    expect(apply).toHaveBeenCalledTimes(1);
+    expect(apply).toHaveBeenCalledWith(100);
+
+    // The next frame starts a new batch.
+    batcher.push(101);
+    batcher.push(102);
+    expect(frames.raf).toHaveBeenCalledTimes(2);
+    frames.runFrame();
+    expect(apply).toHaveBeenCalledTimes(2);
+    expect(apply).toHaveBeenLastCalledWith(102);
+  });
+
+  it('does nothing on a frame without pushes', () => {
+    const frames = manualFrames();
+    const apply = vi.fn();
+    createFrameBatcher<number>(apply);
+    frames.runFrame();
+    expect(apply).not.toHaveBeenCalled();
+    expect(frames.raf).not.toHaveBeenCalled();
+  });
+
+  it('flush applies the pending value immediately, and the scheduled frame then has nothing to do', () => {
+    const frames = manualFrames();
+    const apply = vi.fn();
+    const batcher = createFrameBatcher<string>(apply);
+    batcher.push('a');
+    batcher.push('b');
+    batcher.flush();
+    expect(apply).toHaveBeenCalledTimes(1);
+    expect(apply).toHaveBeenCalledWith('b');
+    frames.runFrame();
+    expect(apply).toHaveBeenCalledTimes(1);
+    // Flushing with nothing pending applies nothing.
+    batcher.flush();
+    expect(apply).toHaveBeenCalledTimes(1);
+  });
+
+  it('a push after a flush is applied on a later frame', () => {
+    const frames = manualFrames();
+    const apply = vi.fn();
+    const batcher = createFrameBatcher<number>(apply);
+    batcher.push(1);
+    batcher.flush();
+    batcher.push(2);
+    frames.runFrame();
+    expect(apply.mock.calls).toEqual([[1], [2]]);
+  });
+
+  it('falls back to a timer when there is no requestAnimationFrame', () => {
+    vi.stubGlobal('requestAnimationFrame', undefined);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const apply = vi.fn();
+    const batcher = createFrameBatcher<number>(apply);
+    batcher.push(1);
+    batcher.push(2);
+    vi.advanceTimersByTime(15);
+    expect(apply).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(apply).toHaveBeenCalledTimes(1);
+    expect(apply).toHaveBeenCalledWith(2);
+  });
+});

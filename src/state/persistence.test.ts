@@ -1,0 +1,231 @@
+import 'fake-indexeddb/auto';
+import { createStore, entries, get, keys, set, type UseStore } from 'idb-keyval';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { emptyTurn } from '../core/index.ts';
+import { emptyTrace } from '../hooks/runAttempt.ts';
+import { useConversationStore } from './conversationStore.ts';
+import { loadState, settleInterrupted, startPersisting } from './persistence.ts';
+import { defaultSettings, useSettingsStore } from './settingsStore.ts';
+import type { AssistantMessage, Conversation } from './types.ts';
+
+const initialConversations = useConversationStore.getState();
+const initialSettings = useSettingsStore.getState();
+const conversations = () => useConversationStore.getState();
+const settings = () => useSettingsStore.getState();
+
+let dbCount = 0;
+let db: UseStore;
+let writes: number;
+/** The database, wrapped to count write transactions. */
+let counted: UseStore;
+let stop: (() => Promise<void>) | null = null;
+
+function resetStores() {
+  useConversationStore.setState(initialConversations, true);
+  useSettingsStore.setState(initialSettings, true);
+}
+
+beforeEach(() => {
+  resetStores();
+  sessionStorage.clear();
+  db = createStore(`hopbase-test-${++dbCount}`, 'state');
+  writes = 0;
+  counted = (mode, callback) => {
+    if (mode === 'readwrite') writes++;
+    return db(mode, callback);
+  };
+});
+
+afterEach(async () => {
+  await stop?.();
+  stop = null;
+});
+
+/** Stops persisting (flushing what is pending) and waits for every queued transaction. */
+async function finish() {
+  await stop?.();
+  stop = null;
+  // A read queued after the writes only completes once they did.
+  await keys(db);
+}
+
+function streamingConversation(): Conversation {
+  const message: AssistantMessage = {
+    id: 'msg_1',
+    role: 'assistant',
+    protocol: 'messages',
+    model: 'claude',
+    createdAt: 1,
+    attempts: [
+      {
+        id: 'att_1',
+        startedAt: 1,
+        request: { url: '/v1/messages', path: '/messages', headers: {}, body: { model: 'claude' } },
+        turn: {
+          ...emptyTurn,
+          text: 'Half of the ans',
+          parts: [{ kind: 'text', key: 't0', text: 'Half of the ans' }],
+        },
+        httpError: null,
+        trace: emptyTrace(),
+      },
+    ],
+  };
+  return {
+    id: 'conv_streaming',
+    title: 'Streaming',
+    createdAt: 1,
+    updatedAt: 2,
+    messages: [{ id: 'msg_0', role: 'user', text: 'Tell me', createdAt: 1 }, message],
+  };
+}
+
+describe('persistence', () => {
+  it('round-trips conversations, the active one and settings through a fresh store', async () => {
+    stop = startPersisting(counted, 10);
+    const a = conversations().newConversation();
+    conversations().addUserMessage(a, 'First question');
+    const b = conversations().newConversation();
+    conversations().renameConversation(b, 'Second');
+    conversations().selectConversation(a);
+    settings().update({ protocol: 'responses', model: 'gpt-x', systemPrompt: 'Be brief', temperature: 0.3 });
+    const saved = conversations().conversations;
+    await finish();
+
+    resetStores();
+    expect(conversations().order).toEqual([]);
+    await loadState(db);
+    expect(conversations().hydrated).toBe(true);
+    expect(conversations().conversations).toEqual(saved);
+    expect(conversations().activeId).toBe(a);
+    expect(conversations().conversations[a]?.title).toBe('First question');
+    expect(settings().hydrated).toBe(true);
+    expect(settings().settings).toEqual({
+      ...defaultSettings,
+      protocol: 'responses',
+      model: 'gpt-x',
+      systemPrompt: 'Be brief',
+      temperature: 0.3,
+    });
+  });
+
+  it('loads an answer that was still streaming as interrupted, with its partial text kept', async () => {
+    await set('conversation:conv_streaming', streamingConversation(), db);
+    await loadState(db);
+    const message = conversations().conversations.conv_streaming?.messages[1] as AssistantMessage;
+    const turn = message.attempts[0]!.turn;
+    expect(turn.status).toBe('interrupted');
+    expect(turn.error?.code).toBe('page_reloaded');
+    expect(turn.text).toBe('Half of the ans');
+    expect(turn.parts).toHaveLength(1);
+    expect(conversations().activeId).toBe('conv_streaming');
+  });
+
+  it('leaves settled conversations untouched', () => {
+    const settled = streamingConversation();
+    const message = settled.messages[1] as AssistantMessage;
+    message.attempts[0]!.turn = { ...message.attempts[0]!.turn, status: 'complete' };
+    expect(settleInterrupted(settled)).toBe(settled);
+  });
+
+  it('keeps the API key out of the database unless asked to, in sessionStorage instead', async () => {
+    stop = startPersisting(counted, 10);
+    settings().update({ apiKey: 'sk-secret' });
+    await finish();
+    const stored = await get<Record<string, unknown>>('settings', db);
+    expect(stored?.apiKey).toBe('');
+    expect(JSON.stringify(await entries(db))).not.toContain('sk-secret');
+    expect(sessionStorage.getItem('hopbase-chat.api-key')).toBe('sk-secret');
+
+    // The same tab reloads: the key comes back from sessionStorage.
+    resetStores();
+    await loadState(db);
+    expect(settings().settings.apiKey).toBe('sk-secret');
+
+    // A new tab (empty sessionStorage) has no key.
+    resetStores();
+    sessionStorage.clear();
+    await loadState(db);
+    expect(settings().settings.apiKey).toBe('');
+  });
+
+  it('stores the API key in the database when rememberKey is on, and drops the session copy', async () => {
+    sessionStorage.setItem('hopbase-chat.api-key', 'sk-old');
+    stop = startPersisting(counted, 10);
+    settings().update({ apiKey: 'sk-kept', rememberKey: true });
+    await finish();
+    expect(await get<Record<string, unknown>>('settings', db)).toMatchObject({
+      apiKey: 'sk-kept',
+      rememberKey: true,
+    });
+    expect(sessionStorage.getItem('hopbase-chat.api-key')).toBeNull();
+
+    resetStores();
+    await loadState(db);
+    expect(settings().settings).toMatchObject({ apiKey: 'sk-kept', rememberKey: true });
+  });
+
+  it('removes deleted conversations from the database', async () => {
+    stop = startPersisting(counted, 10);
+    const a = conversations().newConversation();
+    const b = conversations().newConversation();
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    await keys(db);
+    expect((await keys(db)).sort()).toEqual(
+      ['active-conversation', `conversation:${a}`, `conversation:${b}`].sort(),
+    );
+
+    conversations().deleteConversation(b);
+    await finish();
+    expect(await keys(db)).not.toContain(`conversation:${b}`);
+    expect(await keys(db)).toContain(`conversation:${a}`);
+    expect(await get('active-conversation', db)).toBe(a);
+
+    resetStores();
+    await loadState(db);
+    expect(conversations().order).toEqual([a]);
+  });
+
+  it('debounces writes: a burst of updates is written once, after the delay', async () => {
+    const id = conversations().newConversation();
+    const messageId = conversations().addAssistantMessage(id, 'chat', 'm');
+    conversations().addAttempt(id, messageId, {
+      id: 'att_1',
+      startedAt: 0,
+      request: { url: '/v1/chat/completions', path: '/chat/completions', headers: {}, body: {} },
+      turn: emptyTurn,
+      httpError: null,
+      trace: emptyTrace(),
+    });
+    stop = startPersisting(counted, 50);
+    let text = '';
+    for (let i = 0; i < 200; i++) {
+      text += `token${i} `;
+      const current = text;
+      conversations().updateAttempt(id, messageId, 'att_1', (a) => ({
+        ...a,
+        turn: { ...a.turn, text: current },
+      }));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(writes).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await keys(db);
+    expect(writes).toBe(1);
+
+    const stored = await get<Conversation>(`conversation:${id}`, db);
+    expect((stored!.messages[0] as AssistantMessage).attempts[0]?.turn.text).toBe(text);
+
+    // Nothing changed since: stopping writes nothing more.
+    await finish();
+    expect(writes).toBe(1);
+  });
+
+  it('flushes pending writes when stopped before the delay', async () => {
+    stop = startPersisting(counted, 10_000);
+    const id = conversations().newConversation();
+    expect(writes).toBe(0);
+    await finish();
+    expect(await get(`conversation:${id}`, db)).toMatchObject({ id, title: 'New chat' });
+  });
+});
