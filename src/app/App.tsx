@@ -61,6 +61,14 @@ export function App() {
       data-inspector={inspecting === undefined ? 'closed' : 'open'}
     >
       <ConversationList onNavigate={() => setSidebarOpen(false)} />
+      {sidebarOpen ? (
+        <button
+          type="button"
+          className="sidebar-backdrop"
+          aria-label="Close conversations"
+          onClick={() => setSidebarOpen(false)}
+        />
+      ) : null}
       <main className="main">
         <Toolbar
           conversation={conversation}

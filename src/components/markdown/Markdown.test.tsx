@@ -19,6 +19,14 @@ beforeEach(() => {
 });
 
 describe('Markdown rendering', () => {
+  it('shows images as links instead of loading them', () => {
+    const { container } = render(<Markdown text="![chart](https://evil.example/x.png?leak=secret)" />);
+    expect(container.querySelector('img')).toBeNull();
+    const link = screen.getByRole('link', { name: 'Image: chart' });
+    expect(link).toHaveAttribute('href', 'https://evil.example/x.png?leak=secret');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+  });
+
   it('renders GFM: tables, strikethrough, task lists, autolinks', () => {
     const { container } = render(
       <Markdown

@@ -33,7 +33,21 @@ function Table({ node: _node, ...rest }: ComponentProps<'table'> & ExtraProps) {
   );
 }
 
-const components: Components = { a: Link, pre: CodeBlock, table: Table };
+/**
+ * Images in model output are not loaded: a prompt injection could use an image URL to send data out.
+ * They show as a link the person can choose to open.
+ */
+function ImageAsLink({ src, alt }: ComponentProps<'img'> & ExtraProps) {
+  const label = `Image: ${alt || 'untitled'}`;
+  if (typeof src !== 'string' || !src) return <span className="md-neutralized-link">{label}</span>;
+  return (
+    <a href={src} target="_blank" rel="noopener noreferrer">
+      {label}
+    </a>
+  );
+}
+
+const components: Components = { a: Link, img: ImageAsLink, pre: CodeBlock, table: Table };
 
 /** One top-level block. Memoized on its source, so a finished block is parsed exactly once. */
 const MarkdownBlock = memo(function MarkdownBlock({ source }: { source: string }) {
