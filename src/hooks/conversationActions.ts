@@ -29,6 +29,16 @@ export interface ActionDeps {
   random?: () => number;
 }
 
+/** The credential headers as the inspector and exports show them: named, never with their value. */
+function redacted(credentials: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(credentials).map(([name, value]) => [
+      name,
+      name.startsWith('anthropic-') ? value : '[redacted]',
+    ]),
+  );
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
@@ -58,10 +68,13 @@ async function stream(
   try {
     for (;;) {
       const attemptId = newId('att');
+      const settings = useSettingsStore.getState().settings;
+      const credentials = authHeaders(protocol, settings.apiKey, isDirect(settings));
       const attempt: Attempt = {
         id: attemptId,
         startedAt: Date.now(),
         request,
+        sentHeaders: { ...request.headers, ...redacted(credentials) },
         turn: emptyTurn,
         httpError: null,
         trace: emptyTrace(),
@@ -75,11 +88,10 @@ async function stream(
           live.put(messageId, { conversationId, attemptId, watch, retryAt: null });
         },
       );
-      const settings = useSettingsStore.getState().settings;
       const outcome = await runAttempt({
         protocol,
         request,
-        authHeaders: authHeaders(protocol, settings.apiKey, isDirect(settings)),
+        authHeaders: credentials,
         direct: isDirect(settings),
         signal: controller.signal,
         onProgress: batcher.push,

@@ -18,6 +18,7 @@ function attempt(id: string, turn: Partial<Turn>): Attempt {
     startedAt: 0,
     request: { url: '/v1/chat/completions', path: '/chat/completions', headers: {}, body: {} },
     turn: { ...emptyTurn, ...turn },
+    sentHeaders: {},
     httpError: null,
     trace: emptyTrace(),
   };

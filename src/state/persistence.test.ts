@@ -66,6 +66,7 @@ function streamingConversation(): Conversation {
           text: 'Half of the ans',
           parts: [{ kind: 'text', key: 't0', text: 'Half of the ans' }],
         },
+        sentHeaders: {},
         httpError: null,
         trace: emptyTrace(),
       },
@@ -194,6 +195,7 @@ describe('persistence', () => {
       startedAt: 0,
       request: { url: '/v1/chat/completions', path: '/chat/completions', headers: {}, body: {} },
       turn: emptyTurn,
+      sentHeaders: {},
       httpError: null,
       trace: emptyTrace(),
     });

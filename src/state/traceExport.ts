@@ -37,7 +37,7 @@ export function exportJsonTrace(message: AssistantMessage, attempt: Attempt, api
     protocol: message.protocol,
     model: message.model,
     startedAt: new Date(attempt.startedAt).toISOString(),
-    request: attempt.request,
+    request: { ...attempt.request, headers: attempt.sentHeaders ?? attempt.request.headers },
     timings: { headersAtMs: trace.headersAt, firstOutputAtMs: trace.firstOutputAt, endedAtMs: trace.endedAt },
     bytes: trace.bytes,
     truncated: trace.truncated,

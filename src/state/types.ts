@@ -40,6 +40,8 @@ export interface Attempt {
   /** Wall-clock start, for display and ordering. */
   startedAt: number;
   request: SentRequest;
+  /** The headers this attempt was sent with, credentials named but redacted. */
+  sentHeaders: Record<string, string>;
   turn: Turn;
   /** Set when the gateway refused the request before streaming (HTTP status ≥ 400). */
   httpError: HttpError | null;

@@ -23,6 +23,7 @@ function answer(id: string, turn: Partial<Turn>): AssistantMessage {
         startedAt: 0,
         request: { url: '/v1/chat/completions', path: '/chat/completions', headers: {}, body: {} },
         turn: { ...emptyTurn, ...turn },
+        sentHeaders: {},
         httpError: null,
         trace: emptyTrace(),
       },

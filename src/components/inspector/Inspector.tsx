@@ -89,8 +89,8 @@ function AttemptView({ message }: { message: AssistantMessage }) {
         <summary>Request: POST {request.path}</summary>
         <p className="request-url">{request.url}</p>
         <pre>
-          {Object.entries({ ...request.headers, ...(apiKey ? { authorization: '[redacted]' } : {}) })
-            .map(([k, v]) => `${k}: ${v}`)
+          {Object.entries(attempt.sentHeaders ?? request.headers)
+            .map(([name, value]) => `${name}: ${value}`)
             .join('\n')}
         </pre>
         <pre>{JSON.stringify(request.body, null, 2)}</pre>

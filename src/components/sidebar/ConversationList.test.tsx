@@ -123,6 +123,7 @@ describe('ConversationList', () => {
         status: 'complete',
         usage: { inputTokens: 1000, outputTokens: 234, totalTokens: 1234 },
       },
+      sentHeaders: {},
       httpError: null,
       trace: emptyTrace(),
     });
