@@ -34,7 +34,9 @@ for (const protocol of protocolKeys) {
 
     // What the app sent is the protocol's own request shape.
     const [request] = await requestsContaining(page, text);
-    expect(request?.path).toBe({ chat: '/v1/chat/completions', responses: '/v1/responses', messages: '/v1/messages' }[protocol]);
+    expect(request?.path).toBe(
+      { chat: '/v1/chat/completions', responses: '/v1/responses', messages: '/v1/messages' }[protocol],
+    );
     const body = request?.body as Record<string, unknown>;
     expect(body.stream).toBe(true);
     if (protocol === 'chat') expect(body.stream_options).toEqual({ include_usage: true });
@@ -76,7 +78,9 @@ for (const protocol of protocolKeys) {
     await expect(card).toContainText('"city"');
     if (protocol === 'chat') await page.screenshot({ path: `${artifactsDir}/tool-call.png` });
 
-    await card.getByRole('textbox', { name: 'Result for get_weather' }).fill('{"temperature": 21, "sky": "clear"}');
+    await card
+      .getByRole('textbox', { name: 'Result for get_weather' })
+      .fill('{"temperature": 21, "sky": "clear"}');
     await card.getByRole('button', { name: 'Send result' }).click();
     await expect(turns(page)).toHaveCount(2);
     const final = await waitForAnswer(page);
@@ -139,4 +143,28 @@ test('a phone-sized screen still chats', async ({ browser }) => {
   expect(overflow).toBe(false);
   await page.screenshot({ path: `${artifactsDir}/phone.png` });
   await context.close();
+});
+
+test('a reload during a stream keeps the partial answer, marked interrupted, and Retry still works', async ({
+  page,
+}) => {
+  await openApp(page);
+  await choose(page, 'chat', 'sim-long');
+  await send(page, uniqueText('A long one'));
+  const turn = turns(page).last();
+  await expect(turn.getByTestId('turn-text')).toContainText(/\w{3,}/);
+  await page.waitForTimeout(900); // let the debounced write (400 ms) land mid-stream
+
+  await page.reload();
+  const restored = turns(page).last();
+  await expect(restored).toHaveAttribute('aria-busy', 'false');
+  await expect(restored.getByRole('alert')).toContainText('Interrupted by a reload');
+  await expect(restored.getByTestId('turn-text')).toContainText(/\w{3,}/);
+
+  // The request was stored with the answer: Retry sends it again after the reload.
+  await restored.getByRole('button', { name: 'Retry' }).click();
+  await expect(restored).toContainText('Attempt 2 of 2');
+  await expect(restored).toHaveAttribute('aria-busy', 'true');
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(restored).toHaveAttribute('aria-busy', 'false');
 });

@@ -34,7 +34,9 @@ for (const protocol of protocolKeys) {
       await expect(stall).toContainText(/last keepalive \d+ s ago/);
       const first = Number((await stall.innerText()).match(/nothing for (\d+) s/)?.[1]);
       await expect
-        .poll(async () => Number((await stall.innerText()).match(/nothing for (\d+) s/)?.[1]), { timeout: 5000 })
+        .poll(async () => Number((await stall.innerText()).match(/nothing for (\d+) s/)?.[1]), {
+          timeout: 5000,
+        })
         .toBeGreaterThan(first);
       if (protocol === 'responses') await page.screenshot({ path: `${artifactsDir}/stall.png` });
 
@@ -52,7 +54,8 @@ for (const protocol of protocolKeys) {
       const turn = await waitForAnswer(page);
       const alert = turn.getByRole('alert');
       await expect(alert).toBeVisible();
-      if (protocol === 'messages') await expect(alert).toContainText('Response stream interrupted, please retry');
+      if (protocol === 'messages')
+        await expect(alert).toContainText('Response stream interrupted, please retry');
       await expect(turn.getByTestId('turn-text')).toContainText(/\w+/);
       await expect(turn).toContainText('incomplete');
       if (protocol === 'messages') await page.screenshot({ path: `${artifactsDir}/interrupted.png` });
@@ -81,7 +84,9 @@ for (const protocol of protocolKeys) {
       await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible({ timeout: 8000 });
     });
 
-    test('sim-flaky: one click on Retry gets the full answer with the identical request', async ({ page }) => {
+    test('sim-flaky: one click on Retry gets the full answer with the identical request', async ({
+      page,
+    }) => {
       await openApp(page);
       await choose(page, protocol, 'sim-flaky');
       const text = uniqueText('Flaky question');
@@ -108,7 +113,9 @@ test('automatic retries before any output are visible and end in the countdown',
   const text = uniqueText('Auto retry');
   await send(page, text);
   const turn = turns(page).last();
-  await expect(turn.getByTestId('auto-retry-banner')).toContainText(/Retrying automatically in \d+ s \(attempt 2 of 3\)/);
+  await expect(turn.getByTestId('auto-retry-banner')).toContainText(
+    /Retrying automatically in \d+ s \(attempt 2 of 3\)/,
+  );
   await expect(turn.getByTestId('auto-retry-banner')).toContainText('attempt 3 of 3', { timeout: 10_000 });
   await waitForAnswer(page);
   await expect(turn.getByRole('alert')).toContainText('Rate limit');

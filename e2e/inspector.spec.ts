@@ -1,6 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { artifactsDir, choose, openApp, send, setSettings, turns, uniqueText, waitForAnswer } from './helpers.ts';
+import {
+  artifactsDir,
+  choose,
+  openApp,
+  send,
+  setSettings,
+  turns,
+  uniqueText,
+  waitForAnswer,
+} from './helpers.ts';
 
 const stallMs = 5000; // HOPBASE_SIM_STALL_MS in playwright.config.ts
 
@@ -55,5 +64,7 @@ test('export a turn, import the file, and the replay has the same text', async (
   const replayed = await waitForAnswer(page);
   await expect(replayed).toContainText('replay: turn.sse');
   expect(await replayed.getByTestId('turn-text').textContent()).toBe(text);
-  await expect(replayed.getByTestId('turn-usage')).toHaveText(await original.getByTestId('turn-usage').innerText());
+  await expect(replayed.getByTestId('turn-usage')).toHaveText(
+    await original.getByTestId('turn-usage').innerText(),
+  );
 });
