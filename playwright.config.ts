@@ -38,7 +38,7 @@ export default defineConfig({
     env: {
       PORT: String(port),
       HOPBASE_SIM_KEEPALIVE_MS: '400',
-      HOPBASE_SIM_STALL_MS: '5000',
+      HOPBASE_SIM_STALL_MS: '8000',
       HOPBASE_SIM_DELTA_MS: '8',
       HOPBASE_SIM_RETRY_AFTER_S: '3',
     },

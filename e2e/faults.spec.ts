@@ -13,7 +13,7 @@ import {
   waitForAnswer,
 } from './helpers.ts';
 
-// The simulator runs with fast timings here (playwright.config.ts): keepalive 400 ms, stall 5 s.
+// The simulator runs with fast timings here (playwright.config.ts): keepalive 400 ms, stall 8 s.
 const fastThresholds = {
   'Stall warning after (seconds without output)': '2',
   'Dead connection after (seconds without any byte)': '4',

@@ -11,7 +11,7 @@ import {
   waitForAnswer,
 } from './helpers.ts';
 
-const stallMs = 5000; // HOPBASE_SIM_STALL_MS in playwright.config.ts
+const stallMs = 8000; // HOPBASE_SIM_STALL_MS in playwright.config.ts
 
 test('sim-stall: the inspector shows keepalives through the silence and its length', async ({ page }) => {
   await openApp(page);

@@ -7,7 +7,7 @@ import type { AssistantMessage, Attempt } from './types.ts';
  * guard, the current API key is scrubbed from anything exported.
  */
 
-function scrub(text: string, secret: string): string {
+export function scrub(text: string, secret: string): string {
   return secret.length >= 4 ? text.replaceAll(secret, '[redacted]') : text;
 }
 
@@ -26,7 +26,10 @@ export interface JsonTrace {
   bytes: number;
   truncated: boolean;
   events: Attempt['trace']['items'];
-  result: Pick<Turn, 'status' | 'text' | 'reasoning' | 'toolCalls' | 'usage' | 'finishReason' | 'error'>;
+  result: Pick<
+    Turn,
+    'status' | 'text' | 'reasoning' | 'refusal' | 'toolCalls' | 'usage' | 'finishReason' | 'error'
+  >;
 }
 
 export function exportJsonTrace(message: AssistantMessage, attempt: Attempt, apiKey: string): string {
@@ -46,6 +49,7 @@ export function exportJsonTrace(message: AssistantMessage, attempt: Attempt, api
       status: turn.status,
       text: turn.text,
       reasoning: turn.reasoning,
+      refusal: turn.refusal,
       toolCalls: turn.toolCalls,
       usage: turn.usage,
       finishReason: turn.finishReason,

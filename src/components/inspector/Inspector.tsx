@@ -4,7 +4,7 @@ import { replayRecording } from '../../hooks/replay.ts';
 import { traceLimits } from '../../hooks/runAttempt.ts';
 import { useConversationStore } from '../../state/conversationStore.ts';
 import { useSettingsStore } from '../../state/settingsStore.ts';
-import { exportFileName, exportJsonTrace, exportSse } from '../../state/traceExport.ts';
+import { exportFileName, exportJsonTrace, exportSse, scrub } from '../../state/traceExport.ts';
 import type { AssistantMessage } from '../../state/types.ts';
 import { EventList } from './EventList.tsx';
 import { Figures } from './Figures.tsx';
@@ -93,7 +93,7 @@ function AttemptView({ message }: { message: AssistantMessage }) {
             .map(([name, value]) => `${name}: ${value}`)
             .join('\n')}
         </pre>
-        <pre>{JSON.stringify(request.body, null, 2)}</pre>
+        <pre>{scrub(JSON.stringify(request.body, null, 2), apiKey)}</pre>
       </details>
       <EventList items={trace.items} />
     </>

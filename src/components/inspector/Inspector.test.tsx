@@ -1,0 +1,356 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type Protocol, readTurn } from '../../core/index.ts';
+import { fixturesDir, streamFromBytes } from '../../core/testing/fixtures.ts';
+import { sendMessage } from '../../hooks/conversationActions.ts';
+import { type AttemptOutcome, type AttemptProgress, runAttempt } from '../../hooks/runAttempt.ts';
+import { useConversationStore } from '../../state/conversationStore.ts';
+import { useLiveStore } from '../../state/liveStore.ts';
+import { useSettingsStore } from '../../state/settingsStore.ts';
+import type { AssistantMessage, SentRequest } from '../../state/types.ts';
+import { Inspector } from './Inspector.tsx';
+
+const initialConversations = useConversationStore.getState();
+const initialSettings = useSettingsStore.getState();
+const initialLive = useLiveStore.getState();
+
+const key = 'sk-test-SECRET-123';
+/** Polls often, and waits long enough for a loaded machine. */
+const waitOptions = { timeout: 5_000, interval: 5 };
+const encoder = new TextEncoder();
+
+function fixtureText(name: string): string {
+  return readFileSync(path.join(fixturesDir, name), 'utf8');
+}
+
+/** Blobs handed to `URL.createObjectURL` and the names the download links were clicked with. */
+let blobs: Blob[] = [];
+let downloads: string[] = [];
+
+beforeEach(() => {
+  useConversationStore.setState(initialConversations, true);
+  useSettingsStore.setState(initialSettings, true);
+  useLiveStore.setState(initialLive, true);
+  blobs = [];
+  downloads = [];
+  // jsdom has neither object URLs nor navigation: capture the blob and the click instead.
+  URL.createObjectURL = vi.fn((blob: Blob) => {
+    blobs.push(blob);
+    return `blob:test/${blobs.length}`;
+  });
+  URL.revokeObjectURL = vi.fn();
+  // jsdom has no layout: give the events scroller the size its stylesheet gives it (420 px high), so
+  // the virtualized list renders rows (on mount, the measured 0 × 0 client size replaces initialRect).
+  const scrollerSize = (size: number) =>
+    function (this: Element) {
+      return this.classList.contains('events-scroller') ? size : 0;
+    };
+  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(scrollerSize(420));
+  vi.spyOn(Element.prototype, 'clientWidth', 'get').mockImplementation(scrollerSize(400));
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    downloads.push(this.download);
+  });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** An assistant message in a fresh conversation, holding `outcome` as its only attempt. */
+function storeAttempt(protocol: Protocol, request: SentRequest, outcome: AttemptOutcome) {
+  const store = useConversationStore.getState();
+  const conversationId = store.newConversation();
+  store.addUserMessage(conversationId, 'What is the weather in Mexico City?');
+  const messageId = store.addAssistantMessage(conversationId, protocol, 'gpt-4o');
+  store.addAttempt(conversationId, messageId, {
+    id: 'att_1',
+    startedAt: Date.UTC(2025, 9, 2, 20, 26, 44),
+    request,
+    sentHeaders: { ...request.headers, authorization: '[redacted]' },
+    turn: outcome.turn,
+    httpError: outcome.httpError,
+    trace: outcome.trace,
+  });
+  return { conversationId, messageId };
+}
+
+function eventRows() {
+  return within(screen.getByRole('region', { name: 'Events' })).queryAllByRole('listitem');
+}
+
+describe('Inspector figures of a recorded turn (fake clock)', () => {
+  /** The fixture's events (its own keepalives left out: the test places keepalives itself). */
+  const blocks = fixtureText('synthetic/chat/hopbase-keepalive-parallel-tools.sse')
+    .split('\n\n')
+    .filter((block) => block !== '' && !block.startsWith(':'))
+    .map((block) => `${block}\n\n`);
+  const keepalive = ': hopbase-keepalive\n\n';
+  // Role chunk and first tool call at 100 ms, keepalives at 10 100 and 20 100 ms, the tool calls at
+  // 25 100 ms, the finish, usage and [DONE] at 25 200 ms.
+  const schedule: [number, string][] = [
+    [100, blocks.slice(0, 2).join('')],
+    [10_100, keepalive],
+    [20_100, keepalive],
+    [25_100, blocks.slice(2, -3).join('')],
+    [25_200, blocks.slice(-3).join('')],
+  ];
+  const sentBytes = schedule.reduce((sum, [, text]) => sum + encoder.encode(text).length, 0);
+  const request: SentRequest = {
+    url: '/v1/chat/completions',
+    path: '/chat/completions',
+    headers: { 'content-type': 'application/json' },
+    body: { model: 'gpt-4o', stream: true, messages: [] },
+  };
+
+  async function record(): Promise<AttemptOutcome> {
+    let clock = 0;
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    // No buffering (high-water mark 0): `pull` runs only while the reader waits for the next chunk, so
+    // the clock moves on only once the previous chunk (or the response headers) has been taken in.
+    let pulls = 0;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start(c) {
+          controller = c;
+        },
+        pull() {
+          pulls++;
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const progress: AttemptProgress[] = [];
+    const fetchImpl = vi.fn<typeof fetch>(async () => {
+      clock = 40;
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    });
+    const running = runAttempt({
+      protocol: 'chat',
+      request,
+      authHeaders: { authorization: `Bearer ${key}` },
+      direct: false,
+      signal: new AbortController().signal,
+      onProgress: (p) => progress.push(p),
+      fetchImpl,
+      now: () => clock,
+    });
+    let sent = 0;
+    for (const [i, [at, text]] of schedule.entries()) {
+      await vi.waitFor(() => expect(pulls).toBe(i + 1), waitOptions);
+      clock = at;
+      const bytes = encoder.encode(text);
+      sent += bytes.length;
+      controller.enqueue(bytes);
+      // Wait until the reader has taken this chunk in before the clock moves on.
+      await vi.waitFor(() => expect(progress.at(-1)?.trace.bytes).toBe(sent), waitOptions);
+    }
+    // The terminal event ends the read (and cancels the body) before the server closes it.
+    if (progress.at(-1)?.turn.status === 'streaming') controller.close();
+    const outcome = await running;
+    expect(fetchImpl.mock.calls[0]![1]!.headers).toMatchObject({ authorization: `Bearer ${key}` });
+    return outcome;
+  }
+
+  it('records the offsets of the fake clock', async () => {
+    const { turn, trace } = await record();
+    expect(turn.status).toBe('complete');
+    expect(turn.toolCalls.map((c) => c.name)).toEqual(['get_weather', 'get_product_name']);
+    expect(trace).toMatchObject({ headersAt: 40, firstOutputAt: 100, endedAt: 25_200, bytes: sentBytes });
+    expect(trace.items.filter((i) => i.kind === 'comment').map((i) => i.t)).toEqual([10_100, 20_100]);
+    expect(trace.raw).toBe(schedule.map(([, text]) => text).join(''));
+  });
+
+  it('shows TTFT, longest silence (keepalives do not break it), keepalives and bytes', async () => {
+    const outcome = await record();
+    const target = storeAttempt('chat', request, outcome);
+    render(<Inspector target={target} onClose={vi.fn()} />);
+
+    const figure = (name: string) => screen.getByTestId(`figure-${name}`);
+    expect(figure('time-to-headers')).toHaveTextContent(/^40 ms$/);
+    expect(figure('time-to-first-token')).toHaveTextContent(/^100 ms$/);
+    expect(figure('total-duration')).toHaveTextContent(/^25\.2 s$/);
+    expect(figure('longest-silence')).toHaveTextContent(/^25\.0 s at \+100 ms$/);
+    expect(figure('keepalives')).toHaveTextContent(/^2$/);
+    expect(figure('events')).toHaveTextContent(new RegExp(`^${blocks.length}$`));
+    expect(figure('bytes-received').textContent).toBe(sentBytes.toLocaleString('en-US'));
+    // 44 completion tokens reported, over 25 100 ms of generation.
+    expect(figure('output-rate')).toHaveTextContent(/^1\.8 tok\/s$/);
+  });
+
+  it('lists keepalive rows among the events, and search filters the rows', async () => {
+    const outcome = await record();
+    const target = storeAttempt('chat', request, outcome);
+    render(<Inspector target={target} onClose={vi.fn()} />);
+    const user = userEvent.setup();
+    const events = screen.getByRole('region', { name: 'Events' });
+    const total = blocks.length + 2;
+
+    expect(within(events).getByText(`${total} of ${total} items`)).toBeInTheDocument();
+    // Virtualized with an initial rect: the first rows render even without layout.
+    expect(eventRows()).toHaveLength(total);
+    const keepaliveRows = within(events).getAllByText(': hopbase-keepalive');
+    expect(keepaliveRows).toHaveLength(2);
+    expect(keepaliveRows[0]!.closest('li')).toHaveTextContent('+10100 ms');
+    expect(keepaliveRows[1]!.closest('li')).toHaveTextContent('+20100 ms');
+
+    const search = within(events).getByRole('searchbox', { name: 'Search events' });
+    await user.click(search);
+    await user.paste('get_product_name');
+    expect(within(events).getByText(`1 of ${total} items`)).toBeInTheDocument();
+    expect(eventRows()).toHaveLength(1);
+    expect(eventRows()[0]).toHaveTextContent('+25100 ms');
+    // The preview is cut at 120 characters; expanding the row shows the whole event, pretty-printed.
+    expect(eventRows()[0]).not.toHaveTextContent('get_product_name');
+    const row = within(eventRows()[0]!).getByRole('button', { expanded: false });
+    await user.click(row);
+    expect(row).toHaveAttribute('aria-expanded', 'true');
+    expect(eventRows()[0]!.querySelector('pre')).toHaveTextContent('"name": "get_product_name"');
+
+    await user.clear(search);
+    await user.click(search);
+    await user.paste('KEEPALIVE');
+    expect(eventRows()).toHaveLength(2);
+    for (const row of eventRows()) expect(row).toHaveTextContent(': hopbase-keepalive');
+
+    await user.clear(search);
+    await user.click(search);
+    await user.paste('no such thing');
+    expect(eventRows()).toHaveLength(0);
+    expect(within(events).getByText(`0 of ${total} items`)).toBeInTheDocument();
+
+    await user.clear(search);
+    expect(eventRows()).toHaveLength(total);
+  }, 15_000);
+});
+
+describe('Inspector request and exports never show the API key', () => {
+  function served(text: string): typeof fetch {
+    return vi.fn<typeof fetch>(
+      async () =>
+        new Response(streamFromBytes(encoder.encode(text)), {
+          headers: { 'content-type': 'text/event-stream' },
+        }),
+    );
+  }
+
+  function lastAssistant(): { conversationId: string; message: AssistantMessage } {
+    const { activeId, conversations } = useConversationStore.getState();
+    const message = conversations[activeId!]!.messages.findLast(
+      (m): m is AssistantMessage => m.role === 'assistant',
+    )!;
+    return { conversationId: activeId!, message };
+  }
+
+  function renderInspector() {
+    const { conversationId, message } = lastAssistant();
+    render(<Inspector target={{ conversationId, messageId: message.id }} onClose={vi.fn()} />);
+    return message;
+  }
+
+  function requestHeadersText(): string {
+    const request = screen.getByText(/^Request: POST/).closest('details')!;
+    const [headers] = request.querySelectorAll('pre');
+    return headers!.textContent ?? '';
+  }
+
+  it.each([
+    ['chat', '', 'authorization: [redacted]'],
+    ['messages', '', 'x-api-key: [redacted]'],
+    ['messages', 'https://gw.example/v1', 'x-api-key: [redacted]'],
+  ] as const)('%s (base URL %j): credential headers show as %s', async (protocol, baseUrl, line) => {
+    useSettingsStore.getState().update({ apiKey: key, baseUrl });
+    const fixture =
+      protocol === 'chat' ? 'chat/openai-text-obfuscation-usage.sse' : 'anthropic/text-padded.sse';
+    await sendMessage('Hello', protocol, { fetchImpl: served(fixtureText(fixture)) });
+    renderInspector();
+    const headers = requestHeadersText();
+    expect(headers).toContain(line);
+    expect(headers).toContain('content-type: application/json');
+    expect(headers).not.toContain(key);
+    if (baseUrl) expect(headers).toContain('anthropic-dangerous-direct-browser-access: true');
+    expect(screen.getByRole('complementary', { name: 'Inspector' })).not.toHaveTextContent(`Bearer ${key}`);
+  });
+
+  it('scrubs the key from the .sse and JSON exports; the .sse is otherwise the raw stream', async () => {
+    useSettingsStore.getState().update({ apiKey: key });
+    const fixture = fixtureText('chat/openai-text-obfuscation-usage.sse');
+    // The model echoes the key back, and the person's message holds it too.
+    const echoed = fixture.replace('"content":" capital"', `"content":" ${key}"`);
+    expect(echoed).toContain(key);
+    await sendMessage(`Please repeat ${key}`, 'chat', { fetchImpl: served(echoed) });
+    const message = renderInspector();
+    const attempt = message.attempts[0]!;
+    expect(attempt.trace.raw).toBe(echoed);
+    expect(attempt.turn.text).toContain(key);
+    expect(JSON.stringify(attempt.request.body)).toContain(key);
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    await user.click(screen.getByRole('button', { name: 'JSON trace' }));
+    expect(blobs).toHaveLength(2);
+    expect(downloads).toEqual([
+      expect.stringMatching(/^hopbase-chat-sim-echo-.*\.sse$/),
+      expect.stringMatching(/^hopbase-chat-sim-echo-.*\.json$/),
+    ]);
+    const [sseBlob, jsonBlob] = blobs as [Blob, Blob];
+    expect(sseBlob.type).toBe('text/event-stream');
+    expect(jsonBlob.type).toBe('application/json');
+
+    const sse = await sseBlob.text();
+    expect(sse).not.toContain(key);
+    expect(sse).toContain('[redacted]');
+    expect(sse).toBe(echoed.replaceAll(key, '[redacted]'));
+
+    const json = await jsonBlob.text();
+    expect(json).not.toContain(key);
+    const trace = JSON.parse(json) as {
+      request: { headers: Record<string, string>; body: unknown };
+      events: { data: string }[];
+      result: { text: string };
+    };
+    expect(trace.request.headers.authorization).toBe('[redacted]');
+    expect(JSON.stringify(trace.request.body)).toContain('Please repeat [redacted]');
+    expect(trace.events.some((e) => e.data.includes('[redacted]'))).toBe(true);
+    expect(trace.result.text).toContain('[redacted]');
+  });
+
+  it('exports a stream without the key byte for byte', async () => {
+    useSettingsStore.getState().update({ apiKey: key });
+    const bytes = new Uint8Array(
+      readFileSync(path.join(fixturesDir, 'synthetic/chat/hopbase-keepalive-parallel-tools.sse')),
+    );
+    await sendMessage('Weather?', 'chat', { fetchImpl: served(new TextDecoder().decode(bytes)) });
+    renderInspector();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Export' }));
+    expect(blobs).toHaveLength(1);
+    expect(new Uint8Array(await blobs[0]!.arrayBuffer())).toEqual(bytes);
+    expect(screen.getByTestId('figure-keepalives')).toHaveTextContent(/^4$/);
+    expect(screen.getByTestId('figure-bytes-received').textContent).toBe(
+      bytes.length.toLocaleString('en-US'),
+    );
+  });
+});
+
+describe('Inspector import', () => {
+  it('replays an imported .sse instantly as a new answer', async () => {
+    const text = fixtureText('anthropic/text-padded.sse');
+    render(<Inspector target={null} onClose={vi.fn()} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('radio', { name: 'Instantly' }));
+    await user.upload(
+      screen.getByLabelText('Import .sse'),
+      new File([text], 'turn.sse', { type: 'text/event-stream' }),
+    );
+    const expected = await readTurn('messages', streamFromBytes(encoder.encode(text)));
+    await waitFor(() => {
+      const { activeId, conversations } = useConversationStore.getState();
+      const message = conversations[activeId!]?.messages[0] as AssistantMessage | undefined;
+      expect(message?.model).toBe('replay: turn.sse');
+      expect(message?.protocol).toBe('messages');
+      expect(message?.attempts[0]?.turn).toEqual(expected);
+    });
+  });
+});

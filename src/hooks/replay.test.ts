@@ -1,0 +1,186 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type Protocol, readTurn, type Turn } from '../core/index.ts';
+import { fixturesDir, loadStreamFixtures, streamFromBytes } from '../core/testing/fixtures.ts';
+import { useConversationStore } from '../state/conversationStore.ts';
+import { useLiveStore } from '../state/liveStore.ts';
+import { useSettingsStore } from '../state/settingsStore.ts';
+import { exportJsonTrace } from '../state/traceExport.ts';
+import type { AssistantMessage, Attempt, TraceItem } from '../state/types.ts';
+import { retryMessage } from './conversationActions.ts';
+import { replayRecording } from './replay.ts';
+import { emptyTrace } from './runAttempt.ts';
+
+const initialConversations = useConversationStore.getState();
+const initialSettings = useSettingsStore.getState();
+const initialLive = useLiveStore.getState();
+
+beforeEach(() => {
+  useConversationStore.setState(initialConversations, true);
+  useSettingsStore.setState(initialSettings, true);
+  useLiveStore.setState(initialLive, true);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function fixture(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(path.join(fixturesDir, name)));
+}
+
+function assistants(): AssistantMessage[] {
+  const { activeId, conversations } = useConversationStore.getState();
+  return (conversations[activeId!]?.messages ?? []).filter(
+    (m): m is AssistantMessage => m.role === 'assistant',
+  );
+}
+
+/** Every SSE item of a recording, stamped with the given offsets (ms from the request start). */
+async function recordedItems(protocol: Protocol, bytes: Uint8Array, offset: (i: number) => number) {
+  const items: TraceItem[] = [];
+  const turn = await readTurn(protocol, streamFromBytes(bytes), {
+    onItem(item) {
+      const t = offset(items.length);
+      items.push(
+        item.type === 'comment'
+          ? { t, kind: 'comment', event: '', data: item.text }
+          : { t, kind: 'event', event: item.event, data: item.data },
+      );
+    },
+  });
+  return { items, turn };
+}
+
+function recordedMessage(protocol: Protocol, turn: Turn, items: TraceItem[], raw: string) {
+  const attempt: Attempt = {
+    id: 'att_rec',
+    startedAt: Date.UTC(2025, 0, 1),
+    request: { url: '/v1/x', path: '/x', headers: {}, body: {} },
+    sentHeaders: {},
+    turn,
+    httpError: null,
+    trace: { ...emptyTrace(), items, raw, endedAt: items.at(-1)?.t ?? null },
+  };
+  const message: AssistantMessage = {
+    id: 'msg_rec',
+    role: 'assistant',
+    protocol,
+    model: 'recorded-model',
+    createdAt: 0,
+    attempts: [attempt],
+  };
+  return { message, attempt };
+}
+
+describe('replaying an exported .sse instantly', () => {
+  it.each(loadStreamFixtures().map((f) => [f.name, f] as const))('%s', async (name, f) => {
+    const fileName = path.basename(name);
+    const text = new TextDecoder().decode(f.bytes);
+    // The fallback is deliberately a protocol the file does not speak: detection must win.
+    const fallback: Protocol = f.protocol === 'chat' ? 'messages' : 'chat';
+    await replayRecording(fileName, text, 'instant', fallback);
+
+    const replayed = assistants();
+    expect(replayed).toHaveLength(1);
+    const message = replayed[0]!;
+    expect(message.model).toBe(`replay: ${fileName}`);
+    expect(message.protocol).toBe(f.protocol);
+    expect(message.attempts).toHaveLength(1);
+    const attempt = message.attempts[0]!;
+    expect(attempt.request.url).toBe(`replay:${fileName}`);
+    expect(attempt.turn).toEqual(await readTurn(f.protocol, streamFromBytes(f.bytes)));
+    expect(attempt.turn.status).not.toBe('streaming');
+    expect(useLiveStore.getState().streams).toEqual({});
+  });
+
+  it('uses the fallback protocol when the stream does not say', async () => {
+    await replayRecording('mystery.sse', 'data: {"hello":1}\n\n', 'instant', 'responses');
+    expect(assistants()[0]!.protocol).toBe('responses');
+  });
+
+  it('adds to the active conversation, creating one when there is none', async () => {
+    const text = new TextDecoder().decode(fixture('chat/openai-json-text-usage.sse'));
+    await replayRecording('a.sse', text, 'instant', 'chat');
+    const first = useConversationStore.getState().activeId;
+    expect(first).not.toBeNull();
+    await replayRecording('b.sse', text, 'instant', 'chat');
+    expect(useConversationStore.getState().activeId).toBe(first);
+    expect(assistants().map((m) => m.model)).toEqual(['replay: a.sse', 'replay: b.sse']);
+  });
+});
+
+describe('replaying a JSON trace', () => {
+  it('delivers each recorded item at its recorded offset', async () => {
+    const bytes = fixture('chat/openai-text-obfuscation-usage.sse');
+    // Items 200 ms apart, then a 10 s stall before the last one.
+    const { items: spaced, turn } = await recordedItems('chat', bytes, (i) => 200 * (i + 1));
+    const lastOffset = spaced.at(-2)!.t + 10_000;
+    const items = spaced.map((item, i) => (i === spaced.length - 1 ? { ...item, t: lastOffset } : item));
+    expect(items.length).toBeGreaterThan(4);
+    const { message, attempt } = recordedMessage('chat', turn, items, new TextDecoder().decode(bytes));
+    const json = exportJsonTrace(message, attempt, '');
+
+    vi.useFakeTimers();
+    const done = replayRecording('trace.json', json, 'recorded', 'messages');
+    let settled = false;
+    void done.then(() => {
+      settled = true;
+    });
+    const current = () => assistants()[0]!.attempts[0]!.turn;
+
+    await vi.advanceTimersByTimeAsync(items[0]!.t - 1);
+    expect(current().text).toBe('');
+
+    // Half way: part of the text, still streaming.
+    await vi.advanceTimersByTimeAsync(items[Math.floor(items.length / 2)]!.t - items[0]!.t + 50);
+    expect(current().status).toBe('streaming');
+    expect(current().text.length).toBeGreaterThan(0);
+    expect(turn.text.startsWith(current().text)).toBe(true);
+
+    // Every item but the last has arrived: the turn waits for it.
+    await vi.advanceTimersByTimeAsync(lastOffset - 1 - (items[Math.floor(items.length / 2)]!.t + 50));
+    expect(current().status).toBe('streaming');
+    expect(settled).toBe(false);
+
+    await vi.advanceTimersByTimeAsync(1 + 100);
+    await done;
+    expect(settled).toBe(true);
+    const replayed = assistants()[0]!;
+    expect(replayed.model).toBe('replay: trace.json');
+    // The trace's own protocol wins over the fallback.
+    expect(replayed.protocol).toBe('chat');
+    expect(replayed.attempts[0]!.turn).toEqual(turn);
+    expect(turn.status).toBe('complete');
+  });
+
+  it('replays comments as keepalives and named events as named events', async () => {
+    const bytes = fixture('synthetic/anthropic/hopbase-stream-interrupted.sse');
+    const { items, turn } = await recordedItems('messages', bytes, (i) => 10 * (i + 1));
+    expect(items.filter((item) => item.kind === 'comment')).toHaveLength(2);
+    const { message, attempt } = recordedMessage('messages', turn, items, '');
+    await replayRecording('t.json', exportJsonTrace(message, attempt, ''), 'instant', 'chat');
+    const replayed = assistants()[0]!.attempts[0]!;
+    expect(replayed.turn).toEqual(turn);
+    expect(replayed.trace.items.map(({ kind, event, data }) => ({ kind, event, data }))).toEqual(
+      items.map(({ kind, event, data }) => ({ kind, event, data })),
+    );
+  });
+});
+
+describe('a replayed message', () => {
+  it('cannot be retried: retryMessage sends nothing and adds no attempt', async () => {
+    const text = new TextDecoder().decode(fixture('synthetic/anthropic/hopbase-stream-interrupted.sse'));
+    await replayRecording('interrupted.sse', text, 'instant', 'chat');
+    const conversationId = useConversationStore.getState().activeId!;
+    const message = assistants()[0]!;
+    expect(message.attempts[0]!.turn.status).toBe('error');
+
+    const fetchImpl = vi.fn<typeof fetch>();
+    await retryMessage(conversationId, message.id, { fetchImpl });
+    expect(fetchImpl).not.toHaveBeenCalled();
+    expect(assistants()[0]!.attempts).toHaveLength(1);
+    expect(assistants()[0]).toBe(message);
+  });
+});

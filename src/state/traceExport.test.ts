@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest';
+import { emptyTurn, type Protocol, type Turn } from '../core/index.ts';
+import { loadStreamFixtures } from '../core/testing/fixtures.ts';
+import { emptyTrace } from '../hooks/runAttempt.ts';
+import {
+  detectProtocol,
+  exportFileName,
+  exportJsonTrace,
+  exportSse,
+  isJsonTrace,
+  isReplayRequest,
+  type JsonTrace,
+} from './traceExport.ts';
+import type { AssistantMessage, Attempt, AttemptTrace } from './types.ts';
+
+const key = 'sk-test-SECRET-123';
+
+const raw =
+  ': hopbase-keepalive\n\n' +
+  `data: {"choices":[{"index":0,"delta":{"content":"your key is ${key}"}}]}\n\n` +
+  'data: [DONE]\n\n';
+
+function attempt(overrides: Partial<Attempt> = {}, trace: Partial<AttemptTrace> = {}): Attempt {
+  const turn: Turn = {
+    ...emptyTurn,
+    status: 'complete',
+    text: `your key is ${key}`,
+    parts: [{ kind: 'text', key: 't0', text: `your key is ${key}` }],
+    usage: { inputTokens: 12, outputTokens: 5, totalTokens: 17 },
+    finishReason: 'stop',
+    rawFinishReason: 'stop',
+  };
+  return {
+    id: 'att_1',
+    startedAt: Date.UTC(2025, 9, 2, 12, 34, 56, 789),
+    request: {
+      url: 'https://gw.example/v1/chat/completions',
+      path: '/chat/completions',
+      headers: { 'content-type': 'application/json' },
+      body: { model: 'gpt-x', messages: [{ role: 'user', content: `repeat ${key}` }], stream: true },
+    },
+    sentHeaders: { 'content-type': 'application/json', authorization: '[redacted]' },
+    turn,
+    httpError: null,
+    trace: {
+      ...emptyTrace(),
+      headersAt: 40,
+      firstOutputAt: 100,
+      endedAt: 250,
+      bytes: new TextEncoder().encode(raw).length,
+      deltaEvents: 1,
+      items: [
+        { t: 60, kind: 'comment', event: '', data: 'hopbase-keepalive' },
+        {
+          t: 100,
+          kind: 'event',
+          event: 'message',
+          data: `{"choices":[{"index":0,"delta":{"content":"your key is ${key}"}}]}`,
+        },
+        { t: 250, kind: 'event', event: 'message', data: '[DONE]' },
+      ],
+      raw,
+      ...trace,
+    },
+    ...overrides,
+  };
+}
+
+function message(a: Attempt, protocol: Protocol = 'chat'): AssistantMessage {
+  return { id: 'msg_1', role: 'assistant', protocol, model: 'gpt-x', createdAt: 0, attempts: [a] };
+}
+
+describe('exportSse', () => {
+  it('is the raw stream byte for byte when it holds no key', () => {
+    const clean = ': hopbase-keepalive\r\n\r\nevent: x\ndata: héllo ✓\n\n';
+    expect(exportSse(attempt({}, { raw: clean }), key)).toBe(clean);
+  });
+
+  it('replaces every occurrence of the API key and nothing else', () => {
+    const twice = `${raw}data: ${key}${key}\n\n`;
+    const out = exportSse(attempt({}, { raw: twice }), key);
+    expect(out).not.toContain(key);
+    expect(out).toBe(twice.replaceAll(key, '[redacted]'));
+    expect(out.match(/\[redacted\]/g)).toHaveLength(3);
+  });
+
+  it('does not scrub without a key (an empty key would put [redacted] between every character)', () => {
+    expect(exportSse(attempt(), '')).toBe(raw);
+  });
+
+  it('does not scrub a key shorter than 4 characters: it would mangle every word containing those letters', () => {
+    expect(exportSse(attempt(), 'ke')).toBe(raw);
+    expect(exportSse(attempt(), 'abc')).toBe(raw);
+    // From 4 characters on, it is scrubbed.
+    expect(exportSse(attempt(), 'your')).toBe(raw.replaceAll('your', '[redacted]'));
+  });
+});
+
+describe('exportJsonTrace', () => {
+  it('has the documented shape, with the headers as sent (credentials redacted)', () => {
+    const a = attempt();
+    const json = exportJsonTrace(message(a), a, 'unrelated-key');
+    const document = JSON.parse(json) as JsonTrace;
+    expect(isJsonTrace(document)).toBe(true);
+    expect(document).toEqual({
+      format: 'hopbase-chat-trace',
+      version: 1,
+      protocol: 'chat',
+      model: 'gpt-x',
+      startedAt: '2025-10-02T12:34:56.789Z',
+      request: {
+        url: 'https://gw.example/v1/chat/completions',
+        path: '/chat/completions',
+        headers: { 'content-type': 'application/json', authorization: '[redacted]' },
+        body: a.request.body,
+      },
+      timings: { headersAtMs: 40, firstOutputAtMs: 100, endedAtMs: 250 },
+      bytes: a.trace.bytes,
+      truncated: false,
+      events: a.trace.items,
+      result: {
+        status: 'complete',
+        text: `your key is ${key}`,
+        reasoning: '',
+        refusal: '',
+        toolCalls: [],
+        usage: { inputTokens: 12, outputTokens: 5, totalTokens: 17 },
+        finishReason: 'stop',
+        error: null,
+      },
+    });
+  });
+
+  it('keeps the truncation flag and the message protocol', () => {
+    const a = attempt({}, { truncated: true });
+    const document = JSON.parse(exportJsonTrace(message(a, 'messages'), a, '')) as JsonTrace;
+    expect(document.truncated).toBe(true);
+    expect(document.protocol).toBe('messages');
+  });
+
+  it('falls back to the request headers for attempts recorded before sentHeaders existed', () => {
+    const a = attempt({ sentHeaders: undefined as unknown as Attempt['sentHeaders'] });
+    const document = JSON.parse(exportJsonTrace(message(a), a, '')) as JsonTrace;
+    expect(document.request.headers).toEqual({ 'content-type': 'application/json' });
+  });
+
+  it('scrubs the key from the request body, the events and the result', () => {
+    const a = attempt();
+    const json = exportJsonTrace(message(a), a, key);
+    expect(json).not.toContain(key);
+    const document = JSON.parse(json) as JsonTrace;
+    expect(JSON.stringify(document.request.body)).toContain('repeat [redacted]');
+    expect(document.events[1]!.data).toContain('your key is [redacted]');
+    expect(document.result.text).toBe('your key is [redacted]');
+  });
+
+  it('is readable JSON after scrubbing', () => {
+    const a = attempt();
+    expect(() => JSON.parse(exportJsonTrace(message(a), a, key))).not.toThrow();
+  });
+});
+
+describe('isJsonTrace', () => {
+  it('recognizes only hopbase traces with events', () => {
+    const a = attempt();
+    expect(isJsonTrace(JSON.parse(exportJsonTrace(message(a), a, '')))).toBe(true);
+    expect(isJsonTrace({ format: 'hopbase-chat-trace' })).toBe(false);
+    expect(isJsonTrace({ format: 'other', events: [] })).toBe(false);
+    expect(isJsonTrace(null)).toBe(false);
+    expect(isJsonTrace('data: x')).toBe(false);
+  });
+});
+
+describe('exportFileName', () => {
+  it('names the protocol, model and start time without colons', () => {
+    const a = attempt();
+    expect(exportFileName(message(a), a, 'sse')).toBe('hopbase-chat-gpt-x-2025-10-02T12-34-56.sse');
+    expect(exportFileName(message(a), a, 'json')).toBe('hopbase-chat-gpt-x-2025-10-02T12-34-56.json');
+  });
+});
+
+describe('detectProtocol', () => {
+  const fixtures = loadStreamFixtures();
+  const dirs = [...new Set(fixtures.map((f) => f.name.slice(0, f.name.lastIndexOf('/'))))];
+
+  it('covers every protocol directory', () => {
+    expect(dirs).toEqual(
+      expect.arrayContaining([
+        'chat',
+        'responses',
+        'anthropic',
+        'synthetic/chat',
+        'synthetic/responses',
+        'synthetic/anthropic',
+      ]),
+    );
+  });
+
+  it.each(fixtures.map((f) => [f.name, f] as const))('%s', (_name, f) => {
+    expect(detectProtocol(new TextDecoder().decode(f.bytes))).toBe(f.protocol);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['plain text', 'hello world\n'],
+    ['a keepalive only', ': hopbase-keepalive\n\n'],
+    ['unrelated JSON events', 'data: {"type":"ping"}\n\ndata: {"foo":1}\n\n'],
+    ['HTML', '<!doctype html><html><body>Bad gateway</body></html>'],
+  ])('junk (%s) → null', (_name, text) => {
+    expect(detectProtocol(text)).toBeNull();
+  });
+});
+
+describe('isReplayRequest', () => {
+  it('is true only for replayed recordings', () => {
+    const request = attempt().request;
+    expect(isReplayRequest({ ...request, url: 'replay:turn.sse' })).toBe(true);
+    expect(isReplayRequest(request)).toBe(false);
+    expect(isReplayRequest({ ...request, url: '/v1/chat/completions' })).toBe(false);
+    expect(isReplayRequest({ ...request, url: 'https://replay.example/v1/messages' })).toBe(false);
+  });
+});
