@@ -31,8 +31,13 @@ export function Toolbar({ conversation, onToggleSidebar, onOpenSettings, onOpenR
           · {usage.total.toLocaleString('en-US')} total
         </span>
       ) : null}
-      <button type="button" className="btn" onClick={onOpenReplay}>
-        Replay a recording
+      <button
+        type="button"
+        className="btn"
+        title="Import and replay a recorded stream"
+        onClick={onOpenReplay}
+      >
+        Recordings
       </button>
       <button type="button" className="btn" onClick={onOpenSettings}>
         Settings
