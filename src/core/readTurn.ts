@@ -1,4 +1,5 @@
 import { adapters } from './protocols/index.ts';
+import { MalformedEvent } from './protocols/json.ts';
 import { createSseParser } from './sse/parser.ts';
 import type { SseItem } from './sse/types.ts';
 import { emptyTurn, type Protocol, type Turn } from './turn.ts';
@@ -36,9 +37,10 @@ export async function readTurn(
     onItem?.(item);
     if (item.type !== 'event' || turn.status !== 'streaming') return;
     const decoded = adapter.decode(item);
-    turn = decoded.ok
-      ? adapter.reduce(turn, decoded.event)
-      : { ...turn, status: 'error', error: { code: decoded.code, message: decoded.message } };
+    turn =
+      decoded instanceof MalformedEvent
+        ? { ...turn, status: 'error', error: { code: decoded.code, message: decoded.message } }
+        : adapter.reduce(turn, decoded);
   }, now);
 
   // The parser strips a leading BOM itself, so that feeding it text directly behaves the same.

@@ -1,19 +1,24 @@
+/**
+ * Why an SSE event's data could not be read. A class, so that a decoded event (a plain object) and this
+ * are told apart with `instanceof`, without wrapping every event in a result object.
+ */
+export class MalformedEvent {
+  readonly code = 'malformed_event';
+  constructor(readonly message: string) {}
+}
+
 /** Outcome of reading one SSE event's data as JSON: the protocol event, or why it could not be read. */
-export type Decoded<E> = { ok: true; event: E } | { ok: false; code: 'malformed_event'; message: string };
+export type Decoded<E> = E | MalformedEvent;
 
 export function parseJson<E>(data: string): Decoded<E> {
   try {
     const value: unknown = JSON.parse(data);
-    if (value !== null && typeof value === 'object') return { ok: true, event: value as E };
+    if (value !== null && typeof value === 'object') return value as E;
   } catch {
     // fall through: reported below with a short excerpt of what arrived
   }
   const excerpt = data.length > 120 ? `${data.slice(0, 120)}…` : data;
-  return {
-    ok: false,
-    code: 'malformed_event',
-    message: `The server sent an event that is not valid JSON: ${excerpt}`,
-  };
+  return new MalformedEvent(`The server sent an event that is not valid JSON: ${excerpt}`);
 }
 
 export const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);

@@ -38,15 +38,36 @@ export function createSseParser(onItem: (item: SseItem) => void, now: () => numb
     eventType = '';
   }
 
-  function line(text: string): void {
-    if (text.length === 0) {
+  /** Whether `source` has `name` followed by a colon at `start` (the two fields of nearly every line). */
+  function isField(source: string, start: number, end: number, name: string): boolean {
+    const n = name.length;
+    if (end - start <= n || source.charCodeAt(start + n) !== COLON) return false;
+    for (let i = 0; i < n; i++) if (source.charCodeAt(start + i) !== name.charCodeAt(i)) return false;
+    return true;
+  }
+
+  /** One line, `source[start, end)`: read in place, so the common lines cost a single slice (their value). */
+  function line(source: string, start: number, end: number): void {
+    if (start === end) {
       dispatch();
       return;
     }
-    if (text.charCodeAt(0) === COLON) {
-      onItem({ type: 'comment', text: text.charCodeAt(1) === SPACE ? text.slice(2) : text.slice(1), at });
+    const first = source.charCodeAt(start);
+    if (first === COLON) {
+      const from = source.charCodeAt(start + 1) === SPACE ? start + 2 : start + 1;
+      onItem({ type: 'comment', text: source.slice(from, end), at });
       return;
     }
+    if (first === 100 /* d */ && isField(source, start, end, 'data')) {
+      const value = source.slice(source.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end);
+      data = data === null ? value : `${data}\n${value}`;
+      return;
+    }
+    if (first === 101 /* e */ && isField(source, start, end, 'event')) {
+      eventType = source.slice(source.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end);
+      return;
+    }
+    const text = source.slice(start, end);
     const colon = text.indexOf(':');
     let field: string;
     let value: string;
@@ -91,18 +112,18 @@ export function createSseParser(onItem: (item: SseItem) => void, now: () => numb
       if (nextCr !== -1 && nextCr < pos) nextCr = chunk.indexOf('\r', pos);
       const end = nextCr === -1 ? nextLf : nextLf === -1 ? nextCr : Math.min(nextLf, nextCr);
       if (end === -1) break;
-      let text = chunk.slice(pos, end);
-      if (pieces.length > 0) {
-        pieces.push(text);
-        text = pieces.join('');
-        pieces = [];
-      }
+      const start = pos;
       pos = end + 1;
       if (chunk.charCodeAt(end) === CR) {
         if (pos === len) skipLeadingLf = true;
         else if (chunk.charCodeAt(pos) === LF) pos++;
       }
-      line(text);
+      if (pieces.length > 0) {
+        pieces.push(chunk.slice(start, end));
+        const text = pieces.join('');
+        pieces = [];
+        line(text, 0, text.length);
+      } else line(chunk, start, end);
     }
     if (pos < len) pieces.push(pos === 0 ? chunk : chunk.slice(pos));
   }

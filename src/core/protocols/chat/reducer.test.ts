@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SseEvent } from '../../sse/types.ts';
 import { emptyTurn, type Turn } from '../../turn.ts';
+import { MalformedEvent } from '../json.ts';
 import { decodeChatEvent, reduceChat } from './reducer.ts';
 
 function sse(data: unknown, event = 'message'): SseEvent {
@@ -35,8 +36,8 @@ function run(events: SseEvent[], from: Turn = emptyTurn): Turn {
   let turn = from;
   for (const event of events) {
     const decoded = decodeChatEvent(event);
-    if (!decoded.ok) throw new Error(`unexpected decode failure: ${decoded.message}`);
-    turn = reduceChat(turn, decoded.event);
+    if (decoded instanceof MalformedEvent) throw new Error(`unexpected decode failure: ${decoded.message}`);
+    turn = reduceChat(turn, decoded);
   }
   return turn;
 }
@@ -57,7 +58,7 @@ describe('tool calls without index', () => {
 
 describe('decodeChatEvent', () => {
   it('reads [DONE] as the terminator before trying JSON', () => {
-    expect(decodeChatEvent(sse('[DONE]'))).toEqual({ ok: true, event: { type: 'done' } });
+    expect(decodeChatEvent(sse('[DONE]'))).toEqual({ type: 'done' });
   });
 
   it.each([
@@ -69,14 +70,14 @@ describe('decodeChatEvent', () => {
     ['[DONE] with trailing space', '[DONE] '],
   ])('reports %s as malformed_event', (_label, data) => {
     const decoded = decodeChatEvent(sse(data));
-    expect(decoded.ok).toBe(false);
-    if (!decoded.ok) expect(decoded.code).toBe('malformed_event');
+    expect(decoded).toBeInstanceOf(MalformedEvent);
+    if (decoded instanceof MalformedEvent) expect(decoded.code).toBe('malformed_event');
   });
 
   it('quotes a long malformed payload only in part', () => {
     const decoded = decodeChatEvent(sse(`{${'x'.repeat(500)}`));
-    expect(decoded.ok).toBe(false);
-    if (!decoded.ok) expect(decoded.message.length).toBeLessThan(250);
+    expect(decoded).toBeInstanceOf(MalformedEvent);
+    if (decoded instanceof MalformedEvent) expect(decoded.message.length).toBeLessThan(250);
   });
 
   it('turns any chunk with an `error` key into an error event, choices or not', () => {
@@ -84,14 +85,14 @@ describe('decodeChatEvent', () => {
     const withChoices = decodeChatEvent(
       sse({ choices: [{ index: 0, delta: { content: 'a' } }], error: { code: 400, message: 'bad' } }),
     );
-    expect(bare).toEqual({ ok: true, event: { type: 'error', error: { message: 'boom', code: 'x' } } });
-    expect(withChoices).toEqual({ ok: true, event: { type: 'error', error: { code: 400, message: 'bad' } } });
+    expect(bare).toEqual({ type: 'error', error: { message: 'boom', code: 'x' } });
+    expect(withChoices).toEqual({ type: 'error', error: { code: 400, message: 'bad' } });
   });
 
   it('treats a named `event: error` with a flat payload as an error', () => {
     expect(decodeChatEvent(sse({ message: 'flat', type: 'server_error' }, 'error'))).toEqual({
-      ok: true,
-      event: { type: 'error', error: { message: 'flat', type: 'server_error' } },
+      type: 'error',
+      error: { message: 'flat', type: 'server_error' },
     });
   });
 });

@@ -10,18 +10,22 @@ import {
   setUsage,
   startToolCall,
 } from '../../turnBuilder.ts';
-import { type Decoded, parseJson } from '../json.ts';
+import { fastChatChunk } from '../fastDecode.ts';
+import { type Decoded, MalformedEvent, parseJson } from '../json.ts';
 import type { ChatChunk, ChatEvent, ChatUsage, ChatWireError } from './events.ts';
 
 export function decodeChatEvent(sse: SseEvent): Decoded<ChatEvent> {
-  if (sse.data === '[DONE]') return { ok: true, event: { type: 'done' } };
-  const parsed = parseJson<ChatChunk>(sse.data);
-  if (!parsed.ok) return parsed;
-  const chunk = parsed.event;
+  if (sse.data === '[DONE]') return { type: 'done' };
+  let chunk = fastChatChunk(sse.data) as ChatChunk | undefined;
+  if (chunk === undefined) {
+    const parsed = parseJson<ChatChunk>(sse.data);
+    if (parsed instanceof MalformedEvent) return parsed;
+    chunk = parsed;
+  }
   // Any chunk with `error` is fatal whatever else it holds (OpenRouter), and Groq names the event `error`.
-  if (chunk.error) return { ok: true, event: { type: 'error', error: chunk.error, usage: chunk.usage } };
-  if (sse.event === 'error') return { ok: true, event: { type: 'error', error: chunk as ChatWireError } };
-  return { ok: true, event: { type: 'chunk', chunk } };
+  if (chunk.error) return { type: 'error', error: chunk.error, usage: chunk.usage };
+  if (sse.event === 'error') return { type: 'error', error: chunk as ChatWireError };
+  return { type: 'chunk', chunk };
 }
 
 const finishReasons: Record<string, FinishReason> = {

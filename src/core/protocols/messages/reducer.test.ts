@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseToolArguments } from '../../conversation.ts';
 import type { SseEvent } from '../../sse/types.ts';
 import { emptyTurn, type Turn } from '../../turn.ts';
+import { MalformedEvent } from '../json.ts';
 import { decodeMessagesEvent, reduceMessages } from './reducer.ts';
 
 function ev(type: string, fields: Record<string, unknown> = {}): SseEvent {
@@ -16,8 +17,8 @@ function run(events: SseEvent[], from: Turn = emptyTurn): Turn {
   let turn = from;
   for (const event of events) {
     const decoded = decodeMessagesEvent(event);
-    if (!decoded.ok) throw new Error(`unexpected decode failure: ${decoded.message}`);
-    turn = reduceMessages(turn, decoded.event);
+    if (decoded instanceof MalformedEvent) throw new Error(`unexpected decode failure: ${decoded.message}`);
+    turn = reduceMessages(turn, decoded);
   }
   return turn;
 }
@@ -55,7 +56,7 @@ describe('decodeMessagesEvent', () => {
       id: '',
       at: 0,
     });
-    expect(decoded).toEqual({ ok: true, event: { type: 'content_block_stop', index: 0 } });
+    expect(decoded).toEqual({ type: 'content_block_stop', index: 0 });
   });
 
   it('dispatches on the JSON type, not the SSE event name', () => {
@@ -65,7 +66,7 @@ describe('decodeMessagesEvent', () => {
       delta: { type: 'text_delta', text: 'x' },
     });
     const decoded = decodeMessagesEvent({ type: 'event', event: 'message', data, id: '', at: 0 });
-    expect(decoded.ok && reduceMessages(emptyTurn, decoded.event).text).toBe('x');
+    expect(!(decoded instanceof MalformedEvent) && reduceMessages(emptyTurn, decoded).text).toBe('x');
   });
 
   it('reports broken JSON as malformed_event', () => {
@@ -76,8 +77,8 @@ describe('decodeMessagesEvent', () => {
       id: '',
       at: 0,
     });
-    expect(decoded.ok).toBe(false);
-    if (!decoded.ok) expect(decoded.code).toBe('malformed_event');
+    expect(decoded).toBeInstanceOf(MalformedEvent);
+    if (decoded instanceof MalformedEvent) expect(decoded.code).toBe('malformed_event');
   });
 });
 

@@ -11,12 +11,14 @@ import {
   setUsage,
   startToolCall,
 } from '../../turnBuilder.ts';
+import { fastMessagesEvent } from '../fastDecode.ts';
 import { type Decoded, parseJson } from '../json.ts';
 import type { MessagesEvent, MessagesUsage } from './events.ts';
 
 export function decodeMessagesEvent(sse: SseEvent): Decoded<MessagesEvent> {
   // Dispatch on the JSON `type`, not the SSE event name (they always match on the real API).
-  return parseJson<MessagesEvent>(sse.data);
+  const fast = fastMessagesEvent(sse.data);
+  return fast ? (fast as MessagesEvent) : parseJson<MessagesEvent>(sse.data);
 }
 
 const stopReasons: Record<string, FinishReason> = {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SseEvent } from '../../sse/types.ts';
 import { emptyTurn, type Turn } from '../../turn.ts';
+import { MalformedEvent } from '../json.ts';
 import { decodeResponsesEvent, reduceResponses } from './reducer.ts';
 
 /** A named event whose JSON `type` equals the event name, as OpenAI sends it. */
@@ -16,8 +17,8 @@ function run(events: SseEvent[], from: Turn = emptyTurn): Turn {
   let turn = from;
   for (const event of events) {
     const decoded = decodeResponsesEvent(event);
-    if (!decoded.ok) throw new Error(`unexpected decode failure: ${decoded.message}`);
-    turn = reduceResponses(turn, decoded.event);
+    if (decoded instanceof MalformedEvent) throw new Error(`unexpected decode failure: ${decoded.message}`);
+    turn = reduceResponses(turn, decoded);
   }
   return turn;
 }
@@ -49,8 +50,7 @@ const completed = (response: Record<string, unknown> = {}) =>
 describe('decodeResponsesEvent', () => {
   it('reads a trailing [DONE] as its own event', () => {
     expect(decodeResponsesEvent({ type: 'event', event: 'message', data: '[DONE]', id: '', at: 0 })).toEqual({
-      ok: true,
-      event: { type: 'done' },
+      type: 'done',
     });
   });
 
@@ -62,7 +62,7 @@ describe('decodeResponsesEvent', () => {
       delta: 'x',
     });
     const decoded = decodeResponsesEvent({ type: 'event', event: 'message', data, id: '', at: 0 });
-    expect(decoded.ok && reduceResponses(emptyTurn, decoded.event).text).toBe('x');
+    expect(!(decoded instanceof MalformedEvent) && reduceResponses(emptyTurn, decoded).text).toBe('x');
   });
 
   it('reports broken JSON as malformed_event', () => {
@@ -73,8 +73,8 @@ describe('decodeResponsesEvent', () => {
       id: '',
       at: 0,
     });
-    expect(decoded.ok).toBe(false);
-    if (!decoded.ok) expect(decoded.code).toBe('malformed_event');
+    expect(decoded).toBeInstanceOf(MalformedEvent);
+    if (decoded instanceof MalformedEvent) expect(decoded.code).toBe('malformed_event');
   });
 });
 

@@ -13,13 +13,15 @@ import {
   setUsage,
   startToolCall,
 } from '../../turnBuilder.ts';
+import { fastResponsesEvent } from '../fastDecode.ts';
 import { type Decoded, parseJson } from '../json.ts';
 import type { ResponsesEvent, ResponsesObject, ResponsesOutputItem, ResponsesUsage } from './events.ts';
 
 export function decodeResponsesEvent(sse: SseEvent): Decoded<ResponsesEvent> {
-  if (sse.data === '[DONE]') return { ok: true, event: { type: 'done' } };
+  if (sse.data === '[DONE]') return { type: 'done' };
   // Dispatch on the JSON `type`: OpenRouter sends no `event:` lines at all.
-  return parseJson<ResponsesEvent>(sse.data);
+  const fast = fastResponsesEvent(sse.data);
+  return fast ? (fast as ResponsesEvent) : parseJson<ResponsesEvent>(sse.data);
 }
 
 export function responsesUsage(usage: ResponsesUsage): Usage {
@@ -35,7 +37,18 @@ export function responsesUsage(usage: ResponsesUsage): Usage {
   return result;
 }
 
-const textKey = (itemId: string, contentIndex: number) => `${itemId}:${contentIndex}`;
+// Every delta needs its part's key: the last one is remembered, as consecutive deltas almost always share it.
+let lastItem = '';
+let lastIndex = -1;
+let lastKey = '';
+function textKey(itemId: string, contentIndex: number): string {
+  if (itemId !== lastItem || contentIndex !== lastIndex) {
+    lastItem = itemId;
+    lastIndex = contentIndex;
+    lastKey = `${itemId}:${contentIndex}`;
+  }
+  return lastKey;
+}
 const summaryKey = (itemId: string, summaryIndex: number) => `${itemId}:summary:${summaryIndex}`;
 
 /** A finished item is authoritative: it fills in whatever deltas were missing or differ. */
