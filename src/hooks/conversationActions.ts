@@ -1,8 +1,10 @@
 import {
+  adviseFailure,
   authHeaders,
   automaticRetryDelayMs,
   buildRequest,
   emptyTurn,
+  maxAutomaticRetries,
   type Protocol,
   startWatch,
 } from '../core/index.ts';
@@ -13,8 +15,8 @@ import { useSettingsStore } from '../state/settingsStore.ts';
 import { isReplayRequest } from '../state/traceExport.ts';
 import type { Attempt, SentRequest } from '../state/types.ts';
 import { createFrameBatcher } from './frameBatcher.ts';
-import { gatewayBase, isDirect } from './gateway.ts';
-import { emptyTrace, runAttempt } from './runAttempt.ts';
+import { gatewayBase } from './gateway.ts';
+import { type AttemptProgress, emptyTrace, runAttempt } from './runAttempt.ts';
 
 /**
  * What a person can do to a conversation, as plain functions over the stores: the hooks bind them,
@@ -51,6 +53,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** A request sent to another origin than the page's own (absolute URL): CORS rules and browser headers apply. */
+function isCrossOrigin(url: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(url);
+}
+
 /** Streams attempts into one assistant message until one ends or automatic retries run out. */
 async function stream(
   conversationId: string,
@@ -62,14 +69,17 @@ async function stream(
   controllers.get(messageId)?.abort('retry');
   const controller = new AbortController();
   controllers.set(messageId, controller);
+  // A stream superseded by a retry must not write over its successor's live state.
+  const current = () => controllers.get(messageId) === controller;
   const conversations = useConversationStore.getState();
   const live = useLiveStore.getState();
+  const direct = isCrossOrigin(request.url);
   let retries = 0;
   try {
     for (;;) {
       const attemptId = newId('att');
       const settings = useSettingsStore.getState().settings;
-      const credentials = authHeaders(protocol, settings.apiKey, isDirect(settings));
+      const credentials = authHeaders(protocol, settings.apiKey, direct);
       const attempt: Attempt = {
         id: attemptId,
         startedAt: Date.now(),
@@ -82,22 +92,26 @@ async function stream(
       conversations.addAttempt(conversationId, messageId, attempt);
       live.put(messageId, { conversationId, attemptId, watch: startWatch(performance.now()), retryAt: null });
 
-      const batcher = createFrameBatcher<Parameters<Parameters<typeof runAttempt>[0]['onProgress']>[0]>(
-        ({ turn, trace, watch }) => {
-          conversations.updateAttempt(conversationId, messageId, attemptId, (a) => ({ ...a, turn, trace }));
-          live.put(messageId, { conversationId, attemptId, watch, retryAt: null });
-        },
-      );
+      const batcher = createFrameBatcher<AttemptProgress>(({ turn, trace, watch }) => {
+        // The recorder appends to its item list in place: the store gets a copy, so what it holds never changes.
+        const snapshot = { ...trace, items: trace.items.slice() };
+        conversations.updateAttempt(conversationId, messageId, attemptId, (a) => ({
+          ...a,
+          turn,
+          trace: snapshot,
+        }));
+        if (current()) live.put(messageId, { conversationId, attemptId, watch, retryAt: null });
+      });
       const outcome = await runAttempt({
         protocol,
         request,
         authHeaders: credentials,
-        direct: isDirect(settings),
+        direct,
         signal: controller.signal,
         onProgress: batcher.push,
         fetchImpl: deps.fetchImpl,
       });
-      batcher.flush();
+      batcher.cancel();
       conversations.updateAttempt(conversationId, messageId, attemptId, (a) => ({
         ...a,
         turn: outcome.turn,
@@ -107,29 +121,37 @@ async function stream(
 
       // Automatic only while nothing was produced: after output, a retry re-bills and the person decides.
       const nothingProduced = outcome.turn.parts.length === 0;
-      const retryable = outcome.httpError
-        ? outcome.httpError.retryable
-        : outcome.turn.error?.code === 'network_error';
+      const retryable = adviseFailure(outcome.turn, outcome.httpError)?.retryable ?? false;
       if (controller.signal.aborted || !settings.autoRetry || !nothingProduced || !retryable) return;
       const delay = automaticRetryDelayMs(retries, outcome.httpError?.retryAfterSeconds ?? null, deps.random);
       if (delay === null) return;
+      retries++;
       live.put(messageId, {
         conversationId,
         attemptId,
         watch: startWatch(performance.now()),
         retryAt: Date.now() + delay,
+        retryAttempt: retries + 1,
+        retryOf: maxAutomaticRetries + 1,
       });
       await sleep(delay, controller.signal);
       if (controller.signal.aborted) return;
-      retries++;
     }
   } finally {
-    if (controllers.get(messageId) === controller) {
+    if (current()) {
       controllers.delete(messageId);
       live.remove(messageId);
     }
   }
 }
+
+// A deleted conversation's answers stop streaming (and retrying): nobody can see or use them any more.
+useConversationStore.subscribe((state, previous) => {
+  if (state.conversations === previous.conversations) return;
+  for (const [messageId, stream] of Object.entries(useLiveStore.getState().streams)) {
+    if (!state.conversations[stream.conversationId]) controllers.get(messageId)?.abort('deleted');
+  }
+});
 
 /** Builds the request for the conversation as it stands and streams the answer into a new message. */
 export function continueConversation(

@@ -95,3 +95,41 @@ describe('createFrameBatcher', () => {
     expect(apply).toHaveBeenCalledWith(2);
   });
 });
+
+describe('createFrameBatcher in a hidden tab', () => {
+  const setHidden = (hidden: boolean) => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+    document.dispatchEvent(new Event('visibilitychange'));
+  };
+  afterEach(() => setHidden(false));
+
+  it('uses a timer instead of animation frames, which browsers pause there', () => {
+    vi.useFakeTimers();
+    const frames = manualFrames();
+    setHidden(true);
+    const apply = vi.fn();
+    createFrameBatcher<number>(apply).push(1);
+    expect(frames.raf).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(300);
+    expect(apply).toHaveBeenCalledWith(1);
+  });
+
+  it('applies what is pending as soon as the page is hidden', () => {
+    manualFrames();
+    const apply = vi.fn();
+    createFrameBatcher<number>(apply).push(7);
+    setHidden(true);
+    expect(apply).toHaveBeenCalledWith(7);
+  });
+
+  it('cancel drops the pending value', () => {
+    const frames = manualFrames();
+    const apply = vi.fn();
+    const batcher = createFrameBatcher<number>(apply);
+    batcher.push(1);
+    batcher.cancel();
+    frames.runFrame();
+    setHidden(true);
+    expect(apply).not.toHaveBeenCalled();
+  });
+});

@@ -8,6 +8,9 @@ export interface LiveStream {
   watch: WatchState;
   /** Set while an automatic retry waits: when (epoch ms) the next attempt starts. */
   retryAt: number | null;
+  /** With `retryAt`: which attempt of this series comes next, and how many the series allows (2 of 3). */
+  retryAttempt?: number;
+  retryOf?: number;
 }
 
 export interface LiveState {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyTurn } from '../core/index.ts';
 import { emptyTrace } from '../hooks/runAttempt.ts';
 import { useConversationStore } from './conversationStore.ts';
-import { loadState, settleInterrupted, startPersisting } from './persistence.ts';
+import { loadState, settleInterrupted, startPersisting, useStorageStatus } from './persistence.ts';
 import { defaultSettings, useSettingsStore } from './settingsStore.ts';
 import type { AssistantMessage, Conversation } from './types.ts';
 
@@ -229,5 +229,27 @@ describe('persistence', () => {
     expect(writes).toBe(0);
     await finish();
     expect(await get(`conversation:${id}`, db)).toMatchObject({ id, title: 'New chat' });
+  });
+});
+
+describe('a failed save', () => {
+  it('is reported, retried, and the report clears once a save works', async () => {
+    let failures = 1;
+    // A database whose first write transaction fails, as with an exceeded quota.
+    const flaky: UseStore = (mode, callback) => {
+      if (mode === 'readwrite' && failures > 0) {
+        failures--;
+        return Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
+      }
+      return db(mode, callback);
+    };
+    stop = startPersisting(flaky, 5);
+    const id = conversations().newConversation();
+    conversations().addUserMessage(id, 'keep me');
+    await expect.poll(() => useStorageStatus.getState().error).toMatch(/could not be saved.*quota/i);
+    await expect
+      .poll(async () => (await get(`conversation:${id}`, db)) !== undefined, { timeout: 5000 })
+      .toBe(true);
+    await expect.poll(() => useStorageStatus.getState().error).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { createStore, del, entries, get, set, type UseStore } from 'idb-keyval';
+import { create } from 'zustand';
 import { useConversationStore } from './conversationStore.ts';
 import { type Settings, useSettingsStore } from './settingsStore.ts';
 import type { Conversation } from './types.ts';
@@ -58,26 +59,63 @@ export async function loadState(db: UseStore): Promise<void> {
   useSettingsStore.getState().hydrate(saved.rememberKey ? saved : { ...saved, apiKey: sessionKey });
 }
 
+/** The last failure to save (quota exceeded, storage disabled): the app tells the person; null once a save works. */
+export const useStorageStatus = create<{ error: string | null }>()(() => ({ error: null }));
+
+const retryDelayMs = 2000;
+
 /** Starts writing changes back; returns a function that flushes pending writes and stops. */
 export function startPersisting(db: UseStore, delayMs = 400): () => Promise<void> {
-  let written = new Map<string, Conversation>(Object.entries(useConversationStore.getState().conversations));
-  let writtenActive = useConversationStore.getState().activeId;
+  // What was last sent to storage, per conversation: a failed write is forgotten, so the next flush retries it.
+  const sent = new Map<string, Conversation>(Object.entries(useConversationStore.getState().conversations));
+  let sentActive = useConversationStore.getState().activeId;
   let timer: ReturnType<typeof setTimeout> | null = null;
-  let pending = Promise.resolve();
+  let pending: Promise<unknown> = Promise.resolve();
 
-  const flush = () => {
+  /** A failed write undoes its bookkeeping, so that the retry writes it again. */
+  const write = (operation: Promise<void>, undo: () => void) =>
+    operation.catch((error: unknown) => {
+      undo();
+      throw error;
+    });
+  // One report per flush: the error shows while any write fails and clears when a whole flush succeeds.
+  const settle = (writes: Promise<void>[]) =>
+    Promise.allSettled(writes).then((results) => {
+      const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (!failure) {
+        if (useStorageStatus.getState().error) useStorageStatus.setState({ error: null });
+        return;
+      }
+      const reason = failure.reason instanceof Error ? failure.reason.message : String(failure.reason);
+      useStorageStatus.setState({ error: `Conversations could not be saved in this browser: ${reason}` });
+      timer ??= setTimeout(flush, retryDelayMs);
+    });
+
+  function flush() {
     timer = null;
     const { conversations, activeId } = useConversationStore.getState();
     const writes: Promise<void>[] = [];
     for (const [id, conversation] of Object.entries(conversations)) {
-      if (written.get(id) !== conversation) writes.push(set(conversationPrefix + id, conversation, db));
+      if (sent.get(id) === conversation) continue;
+      sent.set(id, conversation);
+      writes.push(
+        write(set(conversationPrefix + id, conversation, db), () => {
+          if (sent.get(id) === conversation) sent.delete(id);
+        }),
+      );
     }
-    for (const id of written.keys()) if (!conversations[id]) writes.push(del(conversationPrefix + id, db));
-    if (activeId !== writtenActive) writes.push(set(activeKey, activeId, db));
-    written = new Map(Object.entries(conversations));
-    writtenActive = activeId;
-    pending = Promise.all(writes).then(() => undefined);
-  };
+    for (const [id, conversation] of sent) {
+      if (conversations[id]) continue;
+      sent.delete(id);
+      writes.push(write(del(conversationPrefix + id, db), () => sent.set(id, conversation)));
+    }
+    if (activeId !== sentActive) {
+      const previous = sentActive;
+      sentActive = activeId;
+      writes.push(write(set(activeKey, activeId, db), () => (sentActive = previous)));
+    }
+    pending = settle(writes);
+  }
   const schedule = () => {
     timer ??= setTimeout(flush, delayMs);
   };
@@ -85,7 +123,7 @@ export function startPersisting(db: UseStore, delayMs = 400): () => Promise<void
   const stopConversations = useConversationStore.subscribe(schedule);
   const stopSettings = useSettingsStore.subscribe((state, previous) => {
     if (state.settings === previous.settings) return;
-    void set(settingsKey, storableSettings(state.settings), db);
+    void settle([set(settingsKey, storableSettings(state.settings), db)]);
     const session = globalThis.sessionStorage;
     if (state.settings.rememberKey || !state.settings.apiKey) session?.removeItem(sessionKeyName);
     else session?.setItem(sessionKeyName, state.settings.apiKey);

@@ -1,0 +1,173 @@
+/**
+ * The streaming lifecycle around one answer: deleting a conversation mid-stream, retrying mid-stream,
+ * automatic retries for errors that arrive inside the stream, credentials for a stored cross-origin request,
+ * and snapshots of the recording that never change once in the store.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useConversationStore } from '../state/conversationStore.ts';
+import { useLiveStore } from '../state/liveStore.ts';
+import { useSettingsStore } from '../state/settingsStore.ts';
+import type { AssistantMessage } from '../state/types.ts';
+import { retryMessage, sendMessage } from './conversationActions.ts';
+
+const initialConversations = useConversationStore.getState();
+const initialSettings = useSettingsStore.getState();
+const initialLive = useLiveStore.getState();
+
+const encoder = new TextEncoder();
+
+/** A response body the test feeds by hand; `closed` tells whether the reader cancelled it. */
+function controlledStream() {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const state = { cancelled: false };
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+    cancel() {
+      state.cancelled = true;
+    },
+  });
+  return {
+    response: new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+    send: (text: string) => controller.enqueue(encoder.encode(text)),
+    close: () => controller.close(),
+    state,
+  };
+}
+
+const chatDelta = (text: string) =>
+  `data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":${JSON.stringify(text)}},"finish_reason":null}]}\n\n`;
+
+function messages(): AssistantMessage[] {
+  const { activeId, conversations } = useConversationStore.getState();
+  return (conversations[activeId!]?.messages ?? []).filter(
+    (m): m is AssistantMessage => m.role === 'assistant',
+  );
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+beforeEach(() => {
+  useConversationStore.setState(initialConversations, true);
+  useSettingsStore.setState(initialSettings, true);
+  useLiveStore.setState(initialLive, true);
+});
+
+afterEach(() => vi.useRealTimers());
+
+describe('deleting a conversation while it streams', () => {
+  it('stops the stream and its live state', async () => {
+    const stream = controlledStream();
+    const done = sendMessage('Hi', 'chat', { fetchImpl: async () => stream.response });
+    stream.send(chatDelta('Hel'));
+    await tick();
+    expect(Object.keys(useLiveStore.getState().streams)).toHaveLength(1);
+
+    const { activeId, deleteConversation } = useConversationStore.getState();
+    deleteConversation(activeId!);
+    await done;
+    expect(stream.state.cancelled).toBe(true);
+    expect(useLiveStore.getState().streams).toEqual({});
+  });
+});
+
+describe('retrying while a stream is still running', () => {
+  it('aborts the first attempt; only the new one owns the live state', async () => {
+    const first = controlledStream();
+    const second = controlledStream();
+    const responses = [first.response, second.response];
+    const fetchImpl = vi.fn(async () => responses.shift()!);
+    const sent = sendMessage('Hi', 'chat', { fetchImpl });
+    first.send(chatDelta('partial'));
+    await tick();
+    const [message] = messages();
+    const { activeId } = useConversationStore.getState();
+
+    const retried = retryMessage(activeId!, message!.id, { fetchImpl });
+    await sent;
+    second.send(chatDelta('fresh'));
+    await tick();
+    const live = useLiveStore.getState().streams[message!.id];
+    const attempts = messages()[0]!.attempts;
+    expect(attempts.map((a) => a.turn.status)).toEqual(['aborted', 'streaming']);
+    expect(live?.attemptId).toBe(attempts[1]!.id);
+    expect(first.state.cancelled).toBe(true);
+
+    second.send('data: [DONE]\n\n');
+    second.close();
+    await retried;
+    expect(messages()[0]!.attempts[1]!.turn).toMatchObject({ status: 'complete', text: 'fresh' });
+    expect(useLiveStore.getState().streams).toEqual({});
+  });
+});
+
+describe('automatic retries for errors inside the stream', () => {
+  const overloaded =
+    'event: message_start\ndata: {"type":"message_start","message":{"id":"m1","model":"c","usage":{"input_tokens":5,"output_tokens":1}}}\n\n' +
+    'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
+  const answer =
+    'event: message_start\ndata: {"type":"message_start","message":{"id":"m2","model":"c","usage":{"input_tokens":5,"output_tokens":1}}}\n\n' +
+    'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n' +
+    'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}\n\n' +
+    'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}\n\n' +
+    'event: message_stop\ndata: {"type":"message_stop"}\n\n';
+  const sse = (text: string) => new Response(text, { headers: { 'content-type': 'text/event-stream' } });
+
+  it('retries an overloaded_error that came before any output', async () => {
+    const fetchImpl = vi.fn().mockResolvedValueOnce(sse(overloaded)).mockResolvedValueOnce(sse(answer));
+    await sendMessage('Hi', 'messages', { fetchImpl, random: () => 0 });
+    expect(fetchImpl).toHaveBeenCalledTimes(2);
+    const attempts = messages()[0]!.attempts;
+    expect(attempts.map((a) => a.turn.status)).toEqual(['error', 'complete']);
+    expect(attempts[1]!.turn.text).toBe('Hello');
+  });
+
+  it('does not retry the same error once output has begun', async () => {
+    const withOutput = answer.split('event: message_delta')[0] + overloaded.split('\n\n')[1] + '\n\n';
+    const fetchImpl = vi.fn().mockResolvedValue(sse(withOutput));
+    await sendMessage('Hi', 'messages', { fetchImpl, random: () => 0 });
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    expect(messages()[0]!.attempts[0]!.turn).toMatchObject({ status: 'error', text: 'Hello' });
+  });
+});
+
+describe('credentials of a stored request', () => {
+  it('follow where the request goes, not the current settings', async () => {
+    useSettingsStore.getState().update({ baseUrl: 'https://gateway.example/v1', apiKey: 'sk-direct-1234' });
+    const fetchImpl = vi.fn(async () => new Response('{"error":{"message":"nope"}}', { status: 400 }));
+    await sendMessage('Hi', 'messages', { fetchImpl });
+    useSettingsStore.getState().update({ baseUrl: '' });
+    const { activeId } = useConversationStore.getState();
+    await retryMessage(activeId!, messages()[0]!.id, { fetchImpl });
+
+    const headers = (i: number) => (fetchImpl.mock.calls[i] as unknown as [string, RequestInit])[1].headers;
+    expect(String((fetchImpl.mock.calls[1] as unknown as [string])[0])).toBe(
+      'https://gateway.example/v1/messages',
+    );
+    expect(headers(1)).toMatchObject({ 'anthropic-dangerous-direct-browser-access': 'true' });
+    expect(headers(0)).toEqual(headers(1));
+  });
+});
+
+describe('the recording in the store', () => {
+  it('is a snapshot: items stored for one frame do not grow afterwards', async () => {
+    vi.stubGlobal('requestAnimationFrame', (run: () => void) => setTimeout(run, 0));
+    const stream = controlledStream();
+    const done = sendMessage('Hi', 'chat', { fetchImpl: async () => stream.response });
+    stream.send(chatDelta('one'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const stored = messages()[0]!.attempts[0]!.trace.items;
+    const count = stored.length;
+    expect(count).toBeGreaterThan(0);
+
+    stream.send(': hopbase-keepalive\n\n');
+    stream.send(chatDelta('two'));
+    stream.send('data: [DONE]\n\n');
+    stream.close();
+    await done;
+    expect(stored).toHaveLength(count);
+    expect(messages()[0]!.attempts[0]!.trace.items.length).toBeGreaterThan(count);
+    vi.unstubAllGlobals();
+  });
+});
