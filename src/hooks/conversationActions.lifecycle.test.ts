@@ -124,7 +124,9 @@ describe('automatic retries for errors inside the stream', () => {
   });
 
   it('does not retry the same error once output has begun', async () => {
-    const withOutput = answer.split('event: message_delta')[0] + overloaded.split('\n\n')[1] + '\n\n';
+    const errorEvent =
+      'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
+    const withOutput = `${answer.slice(0, answer.indexOf('event: message_delta'))}${errorEvent}`;
     const fetchImpl = vi.fn().mockResolvedValue(sse(withOutput));
     await sendMessage('Hi', 'messages', { fetchImpl, random: () => 0 });
     expect(fetchImpl).toHaveBeenCalledTimes(1);
