@@ -40,7 +40,8 @@ export default defineConfig({
       HOPBASE_SIM_KEEPALIVE_MS: '400',
       HOPBASE_SIM_STALL_MS: '8000',
       HOPBASE_SIM_DELTA_MS: '8',
-      HOPBASE_SIM_RETRY_AFTER_S: '3',
+      // Long enough that a test reliably sees the countdown; e2e/faults.spec.ts assumes 5 s.
+      HOPBASE_SIM_RETRY_AFTER_S: '5',
     },
   },
 });

@@ -2,11 +2,13 @@ import { expect, test } from '@playwright/test';
 import {
   artifactsDir,
   choose,
+  newTurn,
   openApp,
   protocolKeys,
   protocolLabels,
   requestsContaining,
   send,
+  storedAttempts,
   turns,
   uniqueText,
   waitForAnswer,
@@ -20,12 +22,10 @@ for (const protocol of protocolKeys) {
     if (protocol === 'chat') await page.screenshot({ path: `${artifactsDir}/empty.png` });
     await choose(page, protocol, 'sim-echo');
     const text = uniqueText('Tell me about streaming');
-    await send(page, text);
-
-    const turn = turns(page).last();
+    const turn = await send(page, text);
     await expect(turn).toHaveAttribute('aria-busy', 'true');
     if (protocol === 'chat') await page.screenshot({ path: `${artifactsDir}/streaming.png` });
-    await waitForAnswer(page);
+    await waitForAnswer(turn);
     await expect(turn.getByRole('table')).toBeVisible();
     await expect(turn.getByRole('heading').first()).toBeVisible();
     await expect(turn.getByTestId('turn-usage')).toHaveText(usagePattern);
@@ -48,14 +48,12 @@ test('switching protocol mid-conversation converts the history and continues', a
   await openApp(page);
   const first = uniqueText('First question');
   await choose(page, 'chat', 'sim-echo');
-  await send(page, first);
-  await waitForAnswer(page);
+  await waitForAnswer(await send(page, first));
 
   for (const protocol of ['responses', 'messages'] as const) {
     await choose(page, protocol, 'sim-echo');
     const next = uniqueText(`Follow-up via ${protocol}`);
-    await send(page, next);
-    const turn = await waitForAnswer(page);
+    const turn = await waitForAnswer(await send(page, next));
     await expect(turn).toContainText(protocolLabels[protocol]);
     await expect(turn.getByTestId('turn-usage')).toHaveText(usagePattern);
     const [request] = await requestsContaining(page, next);
@@ -71,8 +69,7 @@ for (const protocol of protocolKeys) {
   test(`${protocolLabels[protocol]}: a full tool loop on sim-tools`, async ({ page }) => {
     await openApp(page);
     await choose(page, protocol, 'sim-tools');
-    await send(page, uniqueText("What's the weather in Paris?"));
-    const turn = await waitForAnswer(page);
+    const turn = await waitForAnswer(await send(page, uniqueText("What's the weather in Paris?")));
     const card = turn.getByRole('region', { name: /Tool call get_weather/ });
     await expect(card).toBeVisible();
     await expect(card).toContainText('"city"');
@@ -81,9 +78,10 @@ for (const protocol of protocolKeys) {
     await card
       .getByRole('textbox', { name: 'Result for get_weather' })
       .fill('{"temperature": 21, "sky": "clear"}');
-    await card.getByRole('button', { name: 'Send result' }).click();
+    const final = await waitForAnswer(
+      await newTurn(page, () => card.getByRole('button', { name: 'Send result' }).click()),
+    );
     await expect(turns(page)).toHaveCount(2);
-    const final = await waitForAnswer(page);
     await expect(final).toContainText('21');
     await expect(final.getByTestId('turn-usage')).toHaveText(usagePattern);
   });
@@ -93,11 +91,13 @@ test('a reload keeps the conversation intact', async ({ page }) => {
   await openApp(page);
   await choose(page, 'responses', 'sim-echo');
   const text = uniqueText('Remember this');
-  await send(page, text);
-  const turn = await waitForAnswer(page);
+  const turn = await waitForAnswer(await send(page, text));
   const answer = (await turn.getByTestId('turn-text').textContent()) ?? '';
   const usage = await turn.getByTestId('turn-usage').innerText();
-  await page.waitForTimeout(700); // persistence writes at most every 400 ms
+  // Persistence is debounced: wait until IndexedDB holds the finished answer.
+  await expect
+    .poll(async () => (await storedAttempts(page, text))?.map((a) => a.status))
+    .toEqual(['complete']);
 
   await page.reload();
   await expect(page.getByTestId('user-message')).toContainText(text);
@@ -110,8 +110,7 @@ test('a reload keeps the conversation intact', async ({ page }) => {
 test('stop keeps the partial answer', async ({ page }) => {
   await openApp(page);
   await choose(page, 'messages', 'sim-long');
-  await send(page, uniqueText('Write a lot'));
-  const turn = turns(page).last();
+  const turn = await send(page, uniqueText('Write a lot'));
   await expect(turn.getByTestId('turn-text')).toContainText(/\w{3,}/);
   await page.getByRole('button', { name: 'Stop' }).first().click();
   await expect(turn).toHaveAttribute('aria-busy', 'false');
@@ -124,8 +123,7 @@ test('dark mode follows the system setting', async ({ browser }) => {
   const page = await context.newPage();
   await openApp(page);
   await choose(page, 'chat', 'sim-reasoning');
-  await send(page, uniqueText('Explain SSE'));
-  await waitForAnswer(page);
+  await waitForAnswer(await send(page, uniqueText('Explain SSE')));
   const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   expect(background).not.toBe('rgb(250, 250, 250)');
   await page.screenshot({ path: `${artifactsDir}/dark.png` });
@@ -136,8 +134,7 @@ test('a phone-sized screen still chats', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 390, height: 780 } });
   const page = await context.newPage();
   await openApp(page);
-  await send(page, uniqueText('Hello from a phone'));
-  const turn = await waitForAnswer(page);
+  const turn = await waitForAnswer(await send(page, uniqueText('Hello from a phone')));
   await expect(turn.getByTestId('turn-usage')).toHaveText(usagePattern);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
   expect(overflow).toBe(false);
@@ -150,10 +147,13 @@ test('a reload during a stream keeps the partial answer, marked interrupted, and
 }) => {
   await openApp(page);
   await choose(page, 'chat', 'sim-long');
-  await send(page, uniqueText('A long one'));
-  const turn = turns(page).last();
+  const text = uniqueText('A long one');
+  const turn = await send(page, text);
   await expect(turn.getByTestId('turn-text')).toContainText(/\w{3,}/);
-  await page.waitForTimeout(900); // let the debounced write (400 ms) land mid-stream
+  // Persistence is debounced: wait until IndexedDB holds some of the answer, still streaming.
+  await expect
+    .poll(async () => (await storedAttempts(page, text))?.at(-1))
+    .toEqual({ status: 'streaming', text: expect.stringMatching(/\w{3,}/) });
 
   await page.reload();
   const restored = turns(page).last();

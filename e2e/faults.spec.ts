@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import {
+  activeRequestsContaining,
   artifactsDir,
   choose,
   openApp,
@@ -8,12 +9,12 @@ import {
   requestsContaining,
   send,
   setSettings,
-  turns,
   uniqueText,
   waitForAnswer,
 } from './helpers.ts';
 
-// The simulator runs with fast timings here (playwright.config.ts): keepalive 400 ms, stall 8 s.
+// The simulator runs with fast timings here (playwright.config.ts): keepalive 400 ms, stall 8 s, Retry-After 5 s.
+const retryAfterMs = 5000;
 const fastThresholds = {
   'Stall warning after (seconds without output)': '2',
   'Dead connection after (seconds without any byte)': '4',
@@ -25,8 +26,7 @@ for (const protocol of protocolKeys) {
       await openApp(page);
       await setSettings(page, fastThresholds);
       await choose(page, protocol, 'sim-stall');
-      await send(page, uniqueText('Think hard'));
-      const turn = turns(page).last();
+      const turn = await send(page, uniqueText('Think hard'));
 
       const stall = turn.getByRole('status').filter({ hasText: 'produced nothing' });
       await expect(stall).toBeVisible();
@@ -50,8 +50,7 @@ for (const protocol of protocolKeys) {
     test('sim-interrupt: the interruption banner keeps the partial text', async ({ page }) => {
       await openApp(page);
       await choose(page, protocol, 'sim-interrupt');
-      await send(page, uniqueText('Tell me a story'));
-      const turn = await waitForAnswer(page);
+      const turn = await waitForAnswer(await send(page, uniqueText('Tell me a story')));
       const alert = turn.getByRole('alert');
       await expect(alert).toBeVisible();
       if (protocol === 'messages')
@@ -64,8 +63,7 @@ for (const protocol of protocolKeys) {
     test('sim-drop: a cut connection is explained and the partial text kept', async ({ page }) => {
       await openApp(page);
       await choose(page, protocol, 'sim-drop');
-      await send(page, uniqueText('Tell me a story'));
-      const turn = await waitForAnswer(page);
+      const turn = await waitForAnswer(await send(page, uniqueText('Tell me a story')));
       await expect(turn.getByRole('alert')).toContainText('connection closed early');
       await expect(turn.getByTestId('turn-text')).toContainText(/\w+/);
     });
@@ -76,12 +74,14 @@ for (const protocol of protocolKeys) {
       await page.getByLabel(/Retry automatically/).uncheck();
       await page.getByRole('button', { name: 'Close' }).click();
       await choose(page, protocol, 'sim-rate-limit');
-      await send(page, uniqueText('Hello'));
-      const turn = await waitForAnswer(page);
+      const turn = await waitForAnswer(await send(page, uniqueText('Hello')));
       const alert = turn.getByRole('alert');
       await expect(alert).toContainText('Rate limit');
-      await expect(alert.getByRole('timer')).toContainText(/retry in \d+ s/);
-      await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible({ timeout: 8000 });
+      // Retry-After is 5 s: the countdown is on screen for seconds, not a moment.
+      await expect(alert.getByRole('timer')).toContainText(/retry in [1-5] s/);
+      await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible({
+        timeout: retryAfterMs + 5000,
+      });
     });
 
     test('sim-flaky: one click on Retry gets the full answer with the identical request', async ({
@@ -90,8 +90,7 @@ for (const protocol of protocolKeys) {
       await openApp(page);
       await choose(page, protocol, 'sim-flaky');
       const text = uniqueText('Flaky question');
-      await send(page, text);
-      const turn = await waitForAnswer(page);
+      const turn = await waitForAnswer(await send(page, text));
       await expect(turn.getByRole('alert')).toBeVisible();
       await turn.getByRole('button', { name: 'Retry' }).click();
       await expect(turn).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
@@ -102,7 +101,9 @@ for (const protocol of protocolKeys) {
 
       const requests = await requestsContaining(page, text);
       expect(requests).toHaveLength(2);
-      expect(JSON.stringify(requests[1]?.body)).toBe(JSON.stringify(requests[0]?.body));
+      // Byte for byte: the simulator hashes each body as received.
+      expect(requests[0]?.rawSha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(requests[1]?.rawSha256).toBe(requests[0]?.rawSha256);
     });
   });
 }
@@ -111,13 +112,58 @@ test('automatic retries before any output are visible and end in the countdown',
   await openApp(page);
   await choose(page, 'chat', 'sim-rate-limit');
   const text = uniqueText('Auto retry');
-  await send(page, text);
-  const turn = turns(page).last();
+  const turn = await send(page, text);
   await expect(turn.getByTestId('auto-retry-banner')).toContainText(
     /Retrying automatically in \d+ s \(attempt 2 of 3\)/,
   );
-  await expect(turn.getByTestId('auto-retry-banner')).toContainText('attempt 3 of 3', { timeout: 10_000 });
-  await waitForAnswer(page);
+  // Each automatic retry waits out the 5 s Retry-After.
+  await expect(turn.getByTestId('auto-retry-banner')).toContainText('attempt 3 of 3', {
+    timeout: retryAfterMs + 5000,
+  });
+  await waitForAnswer(turn);
   await expect(turn.getByRole('alert')).toContainText('Rate limit');
   expect(await requestsContaining(page, text)).toHaveLength(3);
+});
+
+test('Retry in the stall banner starts a second attempt and stops the first', async ({ page }) => {
+  await openApp(page);
+  await setSettings(page, fastThresholds);
+  await choose(page, 'responses', 'sim-stall');
+  const text = uniqueText('Stall then retry');
+  const turn = await send(page, text);
+  const stall = turn.getByRole('status').filter({ hasText: 'produced nothing' });
+  await expect(stall).toBeVisible();
+  const [first] = await requestsContaining(page, text);
+  expect(await activeRequestsContaining(page, text)).toEqual([first?.id]);
+
+  await stall.getByRole('button', { name: 'Retry' }).click();
+  await expect(turn).toContainText('Attempt 2 of 2');
+  await expect(turn).toContainText(/attempt 1 of 2: stopped/);
+  await expect(turn).toHaveAttribute('aria-busy', 'true');
+  const requests = await requestsContaining(page, text);
+  expect(requests).toHaveLength(2);
+  expect(requests[1]?.rawSha256).toBe(requests[0]?.rawSha256);
+  // The first stream was closed on the simulator's side too: only the retry is generating. (Left alone,
+  // the first would run on until its 8 s stall ends, so a short wait tells the two apart.)
+  await expect.poll(() => activeRequestsContaining(page, text), { timeout: 3000 }).toEqual([requests[1]?.id]);
+
+  await page.getByRole('button', { name: 'Stop', exact: true }).first().click();
+  await expect(turn).toHaveAttribute('aria-busy', 'false');
+  await expect.poll(() => activeRequestsContaining(page, text)).toEqual([]);
+});
+
+test('deleting a conversation while it streams stops its generation', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'chat', 'sim-long');
+  const text = uniqueText('Gone while streaming');
+  const turn = await send(page, text);
+  await expect(turn.getByTestId('turn-text')).toContainText(/\w{3,}/);
+  await expect.poll(() => activeRequestsContaining(page, text)).toHaveLength(1);
+
+  const sidebar = page.getByRole('navigation', { name: 'Conversations' });
+  await sidebar.getByRole('button', { name: /^Delete / }).click();
+  await expect(turn).toHaveCount(0);
+  await expect(sidebar.getByRole('button', { name: /^Delete / })).toHaveCount(0);
+  // sim-long streams for about 25 s here: only an abort ends it this soon.
+  await expect.poll(() => activeRequestsContaining(page, text), { timeout: 5000 }).toEqual([]);
 });

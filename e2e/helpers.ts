@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const protocolLabels = {
   chat: 'Chat Completions',
@@ -19,19 +19,32 @@ export async function choose(page: Page, protocol: ProtocolKey, model: string): 
   await page.getByRole('combobox', { name: 'Model' }).selectOption(model);
 }
 
-export async function send(page: Page, text: string): Promise<void> {
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
-  await box.press('Enter');
-}
-
-export function turns(page: Page) {
+export function turns(page: Page): Locator {
   return page.getByTestId('assistant-turn');
 }
 
-/** Waits until the last answer has stopped streaming. */
-export async function waitForAnswer(page: Page) {
-  const turn = turns(page).last();
+/**
+ * Runs `action` (a send, a tool result, an import) and returns the answer it added, once it is on the
+ * page: never the previous answer, even if that one has already finished.
+ */
+export async function newTurn(page: Page, action: () => Promise<unknown>): Promise<Locator> {
+  const before = await turns(page).count();
+  await action();
+  await expect(turns(page)).toHaveCount(before + 1);
+  return turns(page).nth(before);
+}
+
+/** Sends a message; returns the answer it starts. */
+export function send(page: Page, text: string): Promise<Locator> {
+  return newTurn(page, async () => {
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill(text);
+    await box.press('Enter');
+  });
+}
+
+/** Waits until `turn` (from `send` or `newTurn`) has stopped streaming. */
+export async function waitForAnswer(turn: Locator): Promise<Locator> {
   await expect(turn).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
   return turn;
 }
@@ -50,8 +63,11 @@ export function uniqueText(prefix: string): string {
 }
 
 export interface LoggedRequest {
+  id: number;
   path: string;
   body: unknown;
+  /** SHA-256 of the body bytes exactly as the simulator received them. */
+  rawSha256: string;
   headers: Record<string, string>;
 }
 
@@ -59,6 +75,57 @@ export async function requestsContaining(page: Page, needle: string): Promise<Lo
   const response = await page.request.get('/__sim/requests');
   const all = (await response.json()) as LoggedRequest[];
   return all.filter((r) => JSON.stringify(r.body).includes(needle));
+}
+
+/**
+ * Which of the requests carrying `needle` the simulator is still generating for. The simulator is
+ * shared by the tests running in parallel, so its global count would mix theirs in.
+ */
+export async function activeRequestsContaining(page: Page, needle: string): Promise<number[]> {
+  const ids = new Set((await requestsContaining(page, needle)).map((r) => r.id));
+  const status = (await (await page.request.get('/__sim/status')).json()) as { activeRequests: number[] };
+  return status.activeRequests.filter((id) => ids.has(id));
+}
+
+export interface StoredAttempt {
+  status: string;
+  text: string;
+}
+
+/**
+ * The attempts of the last answer, as IndexedDB holds them now, in the stored conversation that
+ * contains `needle`; `null` until that conversation has been written.
+ */
+export function storedAttempts(page: Page, needle: string): Promise<StoredAttempt[] | null> {
+  return page.evaluate(async (needle) => {
+    const db = await new Promise<IDBDatabase | null>((resolve, reject) => {
+      const open = indexedDB.open('hopbase-chat');
+      // Never create the database: the app creates it with its store.
+      open.onupgradeneeded = () => open.transaction?.abort();
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => (open.error?.name === 'AbortError' ? resolve(null) : reject(open.error));
+    });
+    if (!db) return null;
+    try {
+      if (!db.objectStoreNames.contains('state')) return null;
+      const values = await new Promise<unknown[]>((resolve, reject) => {
+        const request = db.transaction('state').objectStore('state').getAll();
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      type Stored = {
+        messages?: { role: string; attempts?: { turn: { status: string; text: string } }[] }[];
+      };
+      const conversation = values.find(
+        (v): v is Stored =>
+          typeof v === 'object' && v !== null && 'messages' in v && JSON.stringify(v).includes(needle),
+      );
+      const answer = conversation?.messages?.findLast((m) => m.role === 'assistant');
+      return answer?.attempts?.map((a) => ({ status: a.turn.status, text: a.turn.text })) ?? null;
+    } finally {
+      db.close();
+    }
+  }, needle);
 }
 
 export const artifactsDir = 'e2e-artifacts';

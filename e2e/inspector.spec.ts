@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import {
   artifactsDir,
   choose,
+  newTurn,
   openApp,
   send,
   setSettings,
@@ -20,8 +21,7 @@ test('sim-stall: the inspector shows keepalives through the silence and its leng
     'Dead connection after (seconds without any byte)': '4',
   });
   await choose(page, 'chat', 'sim-stall');
-  await send(page, uniqueText('Stall for the inspector'));
-  const turn = turns(page).last();
+  const turn = await send(page, uniqueText('Stall for the inspector'));
   await expect(turn.getByRole('alert')).toBeVisible({ timeout: 20_000 });
 
   await turn.getByRole('button', { name: 'Inspect' }).click();
@@ -43,8 +43,7 @@ test('sim-stall: the inspector shows keepalives through the silence and its leng
 test('export a turn, import the file, and the replay has the same text', async ({ page }, testInfo) => {
   await openApp(page);
   await choose(page, 'messages', 'sim-echo');
-  await send(page, uniqueText('Record me'));
-  const original = await waitForAnswer(page);
+  const original = await waitForAnswer(await send(page, uniqueText('Record me')));
   const text = await original.getByTestId('turn-text').textContent();
 
   await original.getByRole('button', { name: 'Inspect' }).click();
@@ -59,9 +58,10 @@ test('export a turn, import the file, and the replay has the same text', async (
   expect(sse).toContain('event: message_stop');
 
   await inspector.getByRole('radio', { name: 'Instantly' }).check();
-  await inspector.getByLabel('Import .sse').setInputFiles(file);
+  const replayed = await waitForAnswer(
+    await newTurn(page, () => inspector.getByLabel('Import .sse').setInputFiles(file)),
+  );
   await expect(turns(page)).toHaveCount(2);
-  const replayed = await waitForAnswer(page);
   await expect(replayed).toContainText('replay: turn.sse');
   expect(await replayed.getByTestId('turn-text').textContent()).toBe(text);
   await expect(replayed.getByTestId('turn-usage')).toHaveText(

@@ -45,6 +45,35 @@ export function textOf(content: unknown): string {
     .join('\n');
 }
 
+/**
+ * The offered tools in the order to use them: the one `tool_choice` forces (if any) first, none at all
+ * when `tool_choice` is none.
+ */
+export function toolsInOrder(specs: ToolSpec[], choice: { none: boolean; forced: unknown }): ToolSpec[] {
+  if (choice.none) return [];
+  const { forced } = choice;
+  return typeof forced === 'string'
+    ? [...specs.filter((s) => s.name === forced), ...specs.filter((s) => s.name !== forced)]
+    : specs;
+}
+
+/**
+ * What the model answers: the trailing tool results (each named after the call it answers, found
+ * among all the calls made so far), or else the last user message.
+ */
+export function lastTurnOf(
+  results: { callId: unknown; content: string }[],
+  calls: { id: unknown; name: unknown }[],
+  lastUserContent: unknown,
+): LastTurn {
+  if (results.length === 0) return { kind: 'user', text: textOf(lastUserContent) };
+  const names = new Map(calls.map((c) => [String(c.id), String(c.name)]));
+  return {
+    kind: 'tool_results',
+    results: results.map((r) => ({ name: names.get(String(r.callId)) ?? 'tool', content: r.content })),
+  };
+}
+
 export function jsonTypeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';

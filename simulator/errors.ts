@@ -6,6 +6,7 @@ export type ErrorFamily = 'openai' | 'anthropic';
 export type ErrorKind =
   | 'invalid_request'
   | 'authentication'
+  | 'permission'
   | 'not_found'
   | 'too_large'
   | 'unsupported_media'
@@ -23,6 +24,7 @@ export interface HttpError {
 const OPENAI_TYPES: Record<ErrorKind, string> = {
   invalid_request: 'invalid_request_error',
   authentication: 'invalid_request_error',
+  permission: 'invalid_request_error',
   not_found: 'invalid_request_error',
   too_large: 'invalid_request_error',
   unsupported_media: 'invalid_request_error',
@@ -33,6 +35,7 @@ const OPENAI_TYPES: Record<ErrorKind, string> = {
 const ANTHROPIC_TYPES: Record<ErrorKind, string> = {
   invalid_request: 'invalid_request_error',
   authentication: 'authentication_error',
+  permission: 'permission_error',
   not_found: 'not_found_error',
   too_large: 'request_too_large',
   unsupported_media: 'invalid_request_error',

@@ -1,6 +1,15 @@
+import { createHash } from 'node:crypto';
 import OpenAI, { AuthenticationError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type LoggedRequest, type RunningSimulator, startSimulator } from './server.ts';
+import { SCENARIOS } from './scenarios.ts';
+import {
+  FLAKY_MEMORY,
+  LOG_BODY_LIMIT,
+  LOG_LIMIT,
+  type LoggedRequest,
+  type RunningSimulator,
+  startSimulator,
+} from './server.ts';
 import { frames, postJson, readText, waitFor } from './testing.ts';
 
 // HTTP behaviour around the streams: validation, auth, CORS, the request log, flaky retries, disconnects.
@@ -234,6 +243,32 @@ describe('CORS', () => {
     expect(res.headers.get('retry-after')).toBe('2');
     expect(res.headers.get('x-should-retry')).toBe('true');
   });
+
+  it('gives /__sim no CORS headers and refuses it to other sites', async () => {
+    const own = await fetch(`${sim.url}/__sim/requests`, { headers: { 'sec-fetch-site': 'same-origin' } });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('access-control-allow-origin')).toBeNull();
+    const sameHost = await fetch(`${sim.url}/__sim/status`, { headers: { origin: sim.url } });
+    expect(sameHost.status).toBe(200);
+    const crossSite: Record<string, string>[] = [
+      { origin: 'http://example.test' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+    ];
+    for (const headers of crossSite) {
+      const read = await fetch(`${sim.url}/__sim/requests`, { headers });
+      expect(read.status).toBe(403);
+      expect(read.headers.get('access-control-allow-origin')).toBeNull();
+      const clear = await fetch(`${sim.url}/__sim/requests`, { method: 'DELETE', headers });
+      expect(clear.status).toBe(403);
+    }
+    const preflight = await fetch(`${sim.url}/__sim/requests`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://example.test', 'access-control-request-method': 'DELETE' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expect(preflight.headers.get('access-control-allow-methods')).toBeNull();
+  });
 });
 
 describe('models and the request log', () => {
@@ -243,17 +278,7 @@ describe('models and the request log', () => {
       data: { id: string; object: string; owned_by: string; description: string }[];
     };
     expect(list.object).toBe('list');
-    expect(list.data.map((m) => m.id)).toEqual([
-      'sim-echo',
-      'sim-reasoning',
-      'sim-tools',
-      'sim-long',
-      'sim-stall',
-      'sim-interrupt',
-      'sim-drop',
-      'sim-rate-limit',
-      'sim-flaky',
-    ]);
+    expect(list.data.map((m) => m.id)).toEqual(SCENARIOS.map((s) => s.id));
     expect(
       list.data.every((m) => m.object === 'model' && m.owned_by === 'hopbase-sim' && m.description),
     ).toBe(true);
@@ -282,6 +307,55 @@ describe('models and the request log', () => {
     expect(cleared.status).toBe(204);
     expect(await (await fetch(`${sim.url}/__sim/requests`)).json()).toEqual([]);
   });
+
+  it('keeps the SHA-256 of each body as received, byte for byte', async () => {
+    const raw = '{ "model": "sim-echo",  "messages": [{"role": "user", "content": "héllo"}] }';
+    await fetch(`${sim.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: raw,
+    });
+    await postJson(`${sim.url}/v1/chat/completions`, JSON.parse(raw));
+    const [spaced, compact] = sim.simulator.requests();
+    expect(spaced?.rawSha256).toBe(createHash('sha256').update(raw, 'utf8').digest('hex'));
+    // Same JSON, other bytes: the parsed bodies are equal, the hashes are not.
+    expect(compact?.body).toEqual(spaced?.body);
+    expect(compact?.rawSha256).not.toBe(spaced?.rawSha256);
+    expect(compact?.rawSha256).toBe(
+      createHash('sha256')
+        .update(JSON.stringify(JSON.parse(raw)))
+        .digest('hex'),
+    );
+  });
+
+  it(`keeps the newest ${LOG_LIMIT} requests only`, async () => {
+    for (let i = 0; i < LOG_LIMIT + 5; i += 15) {
+      await Promise.all(
+        Array.from({ length: Math.min(15, LOG_LIMIT + 5 - i) }, (_, j) =>
+          fetch(`${sim.url}/v1/models?n=${i + j}`),
+        ),
+      );
+    }
+    const log = sim.simulator.requests();
+    expect(log).toHaveLength(LOG_LIMIT);
+    const ids = log.map((r) => r.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const status = (await (await fetch(`${sim.url}/__sim/status`)).json()) as { requests: number };
+    expect(status.requests).toBe(LOG_LIMIT);
+  });
+
+  it('keeps a large body truncated, with a marker and the full size', async () => {
+    const body = chat('sim-echo', { padding: 'x'.repeat(LOG_BODY_LIMIT * 2) });
+    const sent = JSON.stringify(body);
+    expect((await postJson(`${sim.url}/v1/chat/completions`, body)).status).toBe(200);
+    const [logged] = sim.simulator.requests();
+    expect(typeof logged?.body).toBe('string');
+    const text = logged?.body as string;
+    expect(text.startsWith(sent.slice(0, LOG_BODY_LIMIT))).toBe(true);
+    expect(text.endsWith(`…[truncated: ${Buffer.byteLength(sent)} bytes in all]`)).toBe(true);
+    expect(text.length).toBeLessThan(LOG_BODY_LIMIT + 100);
+    expect(logged?.rawSha256).toBe(createHash('sha256').update(sent).digest('hex'));
+  });
 });
 
 describe('sim-flaky', () => {
@@ -298,6 +372,25 @@ describe('sim-flaky', () => {
     expect(frames(other.text).at(-1)?.data).toContain('"error"');
     const retry = await readText(await postJson(`${sim.url}/v1/chat/completions`, body));
     expect(frames(retry.text).at(-1)?.data).toBe('[DONE]');
+  });
+
+  it(`remembers the last ${FLAKY_MEMORY} first attempts only, forgetting the oldest`, async () => {
+    const ask = (content: string) =>
+      postJson(
+        `${sim.url}/v1/chat/completions`,
+        chat('sim-flaky', { messages: [{ role: 'user', content }] }),
+      );
+    expect((await ask('oldest')).status).toBe(500);
+    expect((await ask('kept')).status).toBe(500);
+    // FLAKY_MEMORY - 1 more first attempts that are never retried push 'oldest' out, and only it.
+    for (let i = 0; i < FLAKY_MEMORY - 1; i += 50) {
+      const batch = Array.from({ length: Math.min(50, FLAKY_MEMORY - 1 - i) }, (_, j) =>
+        ask(`never retried ${i + j}`),
+      );
+      expect((await Promise.all(batch)).every((res) => res.status === 500)).toBe(true);
+    }
+    expect((await ask('kept')).status).toBe(200);
+    expect((await ask('oldest')).status).toBe(500);
   });
 
   it('lets the SDK’s own retry of a non-streaming request succeed', async () => {
@@ -360,6 +453,9 @@ describe('client disconnect', () => {
       await reader?.read();
     }
     expect(await status()).toBe(1);
+    const [logged] = sim.simulator.requests();
+    const detail = (await (await fetch(`${sim.url}/__sim/status`)).json()) as { activeRequests: number[] };
+    expect(detail.activeRequests).toEqual([logged?.id]);
     controller.abort();
     await pending.catch(() => undefined);
     await waitFor(() => sim.simulator.activeGenerations() === 0);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** A connect-style handler; without `next`, paths it does not serve get a 404. */
@@ -7,18 +8,41 @@ export interface Body {
   text: string;
   size: number;
   tooLarge: boolean;
+  /** SHA-256 (hex) of the bytes as received, over the limit or not. */
+  sha256: string;
 }
 
 /** Reads the whole body, keeping at most `limit` bytes; the rest is drained so the socket stays usable. */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Body> {
   const chunks: Buffer[] = [];
+  const hash = createHash('sha256');
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
+    hash.update(chunk);
     if (size <= limit) chunks.push(chunk);
   }
   const tooLarge = size > limit;
-  return { text: tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), size, tooLarge };
+  const text = tooLarge ? '' : Buffer.concat(chunks).toString('utf8');
+  return { text, size, tooLarge, sha256: hash.digest('hex') };
+}
+
+/**
+ * A request a browser sent from another site: `Sec-Fetch-Site: cross-site`, or an `Origin` whose host
+ * is not the one the request was sent to (`Origin: null` included). Requests without either header
+ * (curl, SDKs, the page's own same-origin GETs) are not.
+ */
+export function isCrossSite(req: IncomingMessage): boolean {
+  if (req.headers['sec-fetch-site'] === 'cross-site') return true;
+  const origin = req.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    const from = new URL(origin);
+    // Parsed with the origin's scheme so a default port written out (`host:80`) still matches.
+    return from.host !== new URL(`${from.protocol}//${req.headers.host ?? ''}`).host;
+  } catch {
+    return true;
+  }
 }
 
 export function isJsonContentType(value: string | undefined): boolean {
@@ -45,7 +69,19 @@ const ALLOWED_HEADERS =
   'authorization, content-type, x-api-key, anthropic-version, anthropic-beta, ' +
   'anthropic-dangerous-direct-browser-access, openai-organization, openai-project';
 
-/** Lets a page on another origin call the gateway and read the headers a client needs for retries. */
+/**
+ * For endpoints only the server's own pages may use (the simulator's test hooks): drops any CORS
+ * header an earlier middleware set (Vite's own `cors` answers localhost origins) and refuses a
+ * cross-site request with 403. Returns whether the request may go on.
+ */
+export function sameOriginOnly(req: IncomingMessage, res: ServerResponse): boolean {
+  for (const name of res.getHeaderNames()) if (name.startsWith('access-control-')) res.removeHeader(name);
+  if (!isCrossSite(req)) return true;
+  sendJson(res, 403, { error: `${req.method} ${req.url} answers same-origin requests only.` });
+  return false;
+}
+
+/** Lets a page on another origin call the gateway (`/v1` only) and read the headers a client needs for retries. */
 export function applyCors(res: ServerResponse): void {
   res.setHeader('access-control-allow-origin', '*');
   res.setHeader('access-control-expose-headers', 'retry-after, x-request-id, request-id, x-should-retry');

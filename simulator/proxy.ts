@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody, familyForPath, requestIdFor } from './errors.ts';
-import { type Handler, readBody, sendJson } from './http.ts';
+import { type Handler, isCrossSite, readBody, sendJson } from './http.ts';
 
 export interface ProxyOptions {
   /** The real gateway, with or without a trailing `/v1`. */
@@ -107,13 +107,27 @@ async function forward(
   }
 }
 
-/** Forwards `/v1/*` to a real gateway, streaming the response through as it arrives. */
+/**
+ * Forwards `/v1/*` to a real gateway, streaming the response through as it arrives. The proxy adds the
+ * key, so it serves the app's own origin only: another website's page (even a "simple" `text/plain`
+ * POST, which needs no preflight) must not get to spend it.
+ */
 export function createGatewayProxy({ baseUrl, apiKey }: ProxyOptions): Handler {
   return (req, res, next) => {
     const path = new URL(req.url ?? '/', 'http://proxy').pathname;
     if (path !== '/v1' && !path.startsWith('/v1/')) {
       if (next) next();
       else sendJson(res, 404, { error: `Not proxied: ${path}` });
+      return;
+    }
+    if (isCrossSite(req)) {
+      const family = familyForPath(path);
+      const message = `Cross-site request refused: this proxy adds the server's API key and serves only pages of its own origin (${req.headers.host ?? 'unknown host'}).`;
+      sendJson(
+        res,
+        403,
+        errorBody(family, { status: 403, kind: 'permission', message }, requestIdFor(family).value),
+      );
       return;
     }
     const search = new URL(req.url ?? '/', 'http://proxy').search;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Conversation, Json } from './conversation.ts';
@@ -10,6 +9,7 @@ import {
   type Handler,
   isJsonContentType,
   readBody,
+  sameOriginOnly,
   sendJson,
 } from './http.ts';
 import { type SimOptions, simOptionsFromEnv } from './options.ts';
@@ -31,8 +31,13 @@ export interface LoggedRequest {
   method: string;
   path: string;
   headers: Record<string, string | string[] | undefined>;
-  /** Parsed JSON, or the raw text when the body is not JSON; `null` when there was none. */
+  /**
+   * Parsed JSON, or the raw text when the body is not JSON; `null` when there was none. A body over
+   * `LOG_BODY_LIMIT` bytes is kept as its first `LOG_BODY_LIMIT` characters and a `…[truncated …]` marker.
+   */
   body: unknown;
+  /** SHA-256 (hex) of the body's bytes exactly as received, to tell byte-identical requests apart. */
+  rawSha256: string;
 }
 
 export interface Simulator {
@@ -54,7 +59,11 @@ const PROTOCOLS: Record<string, Protocol> = {
 };
 
 const MODELS_CREATED = 1_767_225_600;
-const LOG_LIMIT = 1000;
+/** The request log keeps the newest `LOG_LIMIT` requests, with bodies up to `LOG_BODY_LIMIT` bytes in full. */
+export const LOG_LIMIT = 200;
+export const LOG_BODY_LIMIT = 64 * 1024;
+/** How many `sim-flaky` first attempts are remembered, waiting for their retry; the oldest are forgotten. */
+export const FLAKY_MEMORY = 1000;
 const REDACTED_HEADERS = ['authorization', 'x-api-key', 'cookie'];
 
 function modelEntry(id: string, description: string): Json {
@@ -79,6 +88,14 @@ function unauthorized(family: ErrorFamily, missing: boolean): HttpError {
   return { status: 401, kind: 'authentication', message, code: missing ? null : 'invalid_api_key' };
 }
 
+function loggedBody(body: Body, json: { value: unknown } | undefined): unknown {
+  if (body.tooLarge) return `[${body.size} bytes, over the limit]`;
+  if (body.size > LOG_BODY_LIMIT) {
+    return `${body.text.slice(0, LOG_BODY_LIMIT)}…[truncated: ${body.size} bytes in all]`;
+  }
+  return json ? json.value : body.text || null;
+}
+
 function parseJson(text: string): { value: unknown } | undefined {
   try {
     return { value: JSON.parse(text) };
@@ -91,7 +108,8 @@ class SimulatorImpl implements Simulator {
   readonly options: SimOptions;
   private readonly log: LoggedRequest[] = [];
   private nextId = 1;
-  private readonly running = new Set<() => void>();
+  /** How to stop each running generation, by the log id of its request. */
+  private readonly running = new Map<number, () => void>();
   /** `sim-flaky` request hashes whose first attempt has already failed. */
   private readonly flakyFailed = new Set<string>();
 
@@ -128,7 +146,7 @@ class SimulatorImpl implements Simulator {
   }
 
   close(): void {
-    for (const stop of [...this.running]) stop();
+    for (const stop of [...this.running.values()]) stop();
   }
 
   private async route(
@@ -143,13 +161,14 @@ class SimulatorImpl implements Simulator {
       next();
       return;
     }
+    if (control) {
+      // Test hooks: no CORS, and no answer to another site's page (it could read every prompt).
+      if (sameOriginOnly(req, res)) this.control(req, res, path);
+      return;
+    }
     applyCors(res);
     if (req.method === 'OPTIONS') {
       answerPreflight(req, res);
-      return;
-    }
-    if (control) {
-      this.control(req, res, path);
       return;
     }
     await this.gateway(req, res, path);
@@ -166,6 +185,7 @@ class SimulatorImpl implements Simulator {
       sendJson(res, 200, {
         mode: 'simulator',
         activeGenerations: this.activeGenerations(),
+        activeRequests: [...this.running.keys()],
         requests: this.log.length,
         options: { keepaliveMs, stallMs, deltaMs, requiresKey: apiKey !== undefined },
       });
@@ -183,7 +203,7 @@ class SimulatorImpl implements Simulator {
 
     const body = await readBody(req, this.options.maxBodyBytes);
     const json = parseJson(body.text);
-    this.record(req, path, body, json);
+    const logId = this.record(req, path, body, json);
 
     if (this.options.apiKey !== undefined) {
       const keys = presentedKeys(req);
@@ -226,7 +246,7 @@ class SimulatorImpl implements Simulator {
     const scenario = scenarioFor(conv.model);
     const plan = planResponse(conv, scenario, {
       stallMs: this.options.stallMs,
-      flakyAttemptFails: scenario.fault === 'flaky' && this.firstAttempt(path, json.value),
+      flakyAttemptFails: scenario.fault === 'flaky' && this.firstAttempt(`${path} ${body.sha256}`),
     });
     if (plan.kind === 'rate_limit') {
       const seconds = this.options.retryAfterS;
@@ -237,14 +257,15 @@ class SimulatorImpl implements Simulator {
       );
     }
     const encoder = protocol.encoder(conv, json.value as Json);
-    if (conv.stream) await this.stream(res, plan.steps, encoder, conv);
+    if (conv.stream) await this.stream(logId, res, plan.steps, encoder, conv);
     else
-      await this.answerOnce(res, plan.steps, encoder, conv, (message) =>
+      await this.answerOnce(logId, res, plan.steps, encoder, conv, (message) =>
         fail({ status: 500, kind: 'server', message }),
       );
   }
 
   private async stream(
+    logId: number,
     res: ServerResponse,
     steps: Step[],
     encoder: Encoder,
@@ -252,6 +273,7 @@ class SimulatorImpl implements Simulator {
   ): Promise<void> {
     const stream = new SseStream(res, this.options.keepaliveMs, {});
     await this.track(
+      logId,
       () => stream.cut(),
       () => playStream(steps, encoder, conv.inputTokens, stream, this.options.deltaMs),
       stream.signal,
@@ -259,6 +281,7 @@ class SimulatorImpl implements Simulator {
   }
 
   private async answerOnce(
+    logId: number,
     res: ServerResponse,
     steps: Step[],
     encoder: Encoder,
@@ -272,6 +295,7 @@ class SimulatorImpl implements Simulator {
       res.destroy();
     };
     await this.track(
+      logId,
       stop,
       async () => {
         const outcome = await playOnce(steps, encoder, conv.inputTokens, controller.signal);
@@ -284,39 +308,53 @@ class SimulatorImpl implements Simulator {
   }
 
   /** Counts a generation as running until it settles; a rejection caused by its own abort is expected. */
-  private async track(stop: () => void, run: () => Promise<void>, signal: AbortSignal): Promise<void> {
-    this.running.add(stop);
+  private async track(
+    logId: number,
+    stop: () => void,
+    run: () => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    this.running.set(logId, stop);
     try {
       await run();
     } catch (error) {
       if (!signal.aborted) throw error;
     } finally {
-      this.running.delete(stop);
+      this.running.delete(logId);
     }
   }
 
-  /** `sim-flaky`: true for the first attempt of a request (same path and JSON body), false for its retry. */
-  private firstAttempt(path: string, body: unknown): boolean {
-    const key = createHash('sha256')
-      .update(`${path}\n${JSON.stringify(body)}`)
-      .digest('hex');
+  /** `sim-flaky`: true for the first attempt of a request (same path, same body bytes), false for its retry. */
+  private firstAttempt(key: string): boolean {
     if (this.flakyFailed.delete(key)) return false;
     this.flakyFailed.add(key);
+    // A Set iterates in insertion order: the first key is the oldest attempt still waiting for a retry.
+    if (this.flakyFailed.size > FLAKY_MEMORY)
+      this.flakyFailed.delete(this.flakyFailed.values().next().value as string);
     return true;
   }
 
-  private record(req: IncomingMessage, path: string, body: Body, json: { value: unknown } | undefined): void {
+  /** Logs a request; returns its id. */
+  private record(
+    req: IncomingMessage,
+    path: string,
+    body: Body,
+    json: { value: unknown } | undefined,
+  ): number {
     const headers = { ...req.headers };
     for (const name of REDACTED_HEADERS) if (headers[name] !== undefined) headers[name] = '[redacted]';
+    const id = this.nextId++;
     this.log.push({
-      id: this.nextId++,
+      id,
       at: new Date().toISOString(),
       method: req.method ?? 'GET',
       path,
       headers,
-      body: body.tooLarge ? `[${body.size} bytes, over the limit]` : json ? json.value : body.text || null,
+      body: loggedBody(body, json),
+      rawSha256: body.sha256,
     });
     if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
+    return id;
   }
 }
 

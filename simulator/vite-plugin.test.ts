@@ -48,6 +48,15 @@ describe('without HOPBASE_BASE_URL', () => {
     });
     expect(((await res.json()) as { stop_reason: string }).stop_reason).toBe('max_tokens');
   });
+
+  it('answers /__sim only to its own origin, without CORS headers', async () => {
+    const own = await fetch(`${vite.url}/__sim/requests`, { headers: { origin: vite.url } });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('access-control-allow-origin')).toBeNull();
+    const other = await fetch(`${vite.url}/__sim/requests`, { headers: { origin: 'http://localhost:5173' } });
+    expect(other.status).toBe(403);
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
 });
 
 describe('with HOPBASE_BASE_URL', () => {
@@ -69,7 +78,8 @@ describe('with HOPBASE_BASE_URL', () => {
     const res = await postJson(
       `${vite.url}/v1/chat/completions`,
       { model: 'sim-echo', stream: true, messages: [{ role: 'user', content: 'through the proxy' }] },
-      { origin: 'http://localhost:5173' },
+      // The app's own page: same origin as the server, as the browser sends it.
+      { origin: vite.url, 'sec-fetch-site': 'same-origin' },
     );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
@@ -89,6 +99,42 @@ describe('with HOPBASE_BASE_URL', () => {
     expect(sent?.headers['x-api-key']).toBe('[redacted]');
     expect(sent?.headers.origin).toBeUndefined();
     expect(sent?.body).toMatchObject({ model: 'sim-echo', stream: true });
+  });
+
+  it.each([
+    ['an Origin of another site', { origin: 'https://evil.example' }],
+    ['another port of the same host', { origin: 'http://127.0.0.1:1' }],
+    ['Origin: null (a sandboxed frame)', { origin: 'null' }],
+    ['Sec-Fetch-Site: cross-site without Origin', { 'sec-fetch-site': 'cross-site' }],
+  ])(
+    'refuses a cross-site request with 403 and never forwards it with the key: %s',
+    async (_name, headers) => {
+      upstream.simulator.clearRequests();
+      // A "simple" request: text/plain needs no preflight, so only the server can stop it.
+      const chat = await fetch(`${vite.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', ...headers },
+        body: JSON.stringify({ model: 'sim-echo', messages: [{ role: 'user', content: 'steal' }] }),
+      });
+      expect(chat.status).toBe(403);
+      expect(await chat.json()).toEqual({
+        error: {
+          message: expect.stringContaining('Cross-site request refused'),
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      });
+      const messages = await fetch(`${vite.url}/v1/messages`, { method: 'POST', headers, body: '{}' });
+      expect(messages.status).toBe(403);
+      expect(await messages.json()).toMatchObject({ type: 'error', error: { type: 'permission_error' } });
+      expect(upstream.simulator.requests()).toHaveLength(0);
+    },
+  );
+
+  it('lets requests without Origin (curl, SDKs) through', async () => {
+    const res = await fetch(`${vite.url}/v1/models`);
+    expect(res.status).toBe(200);
   });
 
   it('passes error statuses and their headers through', async () => {
@@ -132,5 +178,9 @@ describe('with HOPBASE_BASE_URL', () => {
       target: `${upstream.url}/v1`,
     });
     expect((await fetch(`${vite.url}/__sim/requests`)).status).toBe(404);
+    const crossSite = await fetch(`${vite.url}/__sim/status`, {
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(crossSite.status).toBe(403);
   });
 });

@@ -1,6 +1,6 @@
 import type { Plugin } from 'vite';
 import type { Handler } from './http.ts';
-import { sendJson } from './http.ts';
+import { sameOriginOnly, sendJson } from './http.ts';
 import { createGatewayProxy } from './proxy.ts';
 import { createSimulator, type Simulator } from './server.ts';
 
@@ -20,6 +20,7 @@ export function gatewayMiddleware(env: NodeJS.ProcessEnv = process.env): {
   const proxy = createGatewayProxy({ baseUrl, apiKey: env.HOPBASE_API_KEY });
   const handle: Handler = (req, res, next) => {
     const path = new URL(req.url ?? '/', 'http://vite').pathname;
+    if (path.startsWith('/__sim/') && !sameOriginOnly(req, res)) return;
     if (path === '/__sim/status') sendJson(res, 200, { mode: 'proxy', target: baseUrl });
     else if (path.startsWith('/__sim/'))
       sendJson(res, 404, { error: 'The simulator is off: /v1 is proxied' });

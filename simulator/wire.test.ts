@@ -31,6 +31,7 @@ async function streamText(proto: Proto, model: string, extra: Record<string, unk
   return { res, ...(await readText(res)) };
 }
 
+const STALLED_MESSAGE = 'The model produced no output for 150 ms; the stream was stopped, please retry';
 const INTERRUPTED_ANTHROPIC =
   'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"Response stream interrupted, please retry"}}\n\n';
 
@@ -135,18 +136,24 @@ describe('mid-stream errors', () => {
     ).toBe(true);
   });
 
-  it('Chat: a stall ends with a stream_stalled error chunk', async () => {
+  it('Chat: a stall ends with the data-only OpenAI error envelope, type server_error, no invented code', async () => {
     const { text } = await streamText('chat', 'sim-stall');
     const last = frames(text).at(-1);
     expect(last?.event).toBeUndefined();
     expect(JSON.parse(last?.data ?? '')).toEqual({
       error: {
-        message: 'The model produced no output for 150 ms; the stream was stopped, please retry',
+        message: STALLED_MESSAGE,
         type: 'server_error',
         param: null,
-        code: 'stream_stalled',
+        code: null,
       },
     });
+  });
+
+  it('Responses: a stall is response.failed with code server_error and says how long the model was silent', async () => {
+    const { text } = await streamText('responses', 'sim-stall');
+    const failed = JSON.parse(frames(text).at(-1)?.data ?? '') as { response: { error: unknown } };
+    expect(failed.response.error).toEqual({ code: 'server_error', message: STALLED_MESSAGE });
   });
 
   it.each(['sim-interrupt', 'sim-stall'])(

@@ -6,12 +6,14 @@ import {
   type Json,
   jsonTypeName,
   type LastTurn,
+  lastTurnOf,
   type Parsed,
   type ToolSpec,
   textOf,
+  toolsInOrder,
 } from '../conversation.ts';
 import { ids, nowSeconds } from '../ids.ts';
-import type { Block, Encoder, Failure, FinishReason, Transcript } from '../script.ts';
+import type { Block, Encoder, FinishReason, Transcript } from '../script.ts';
 import type { SseEvent } from '../sse-writer.ts';
 import { estimateTokens } from '../tokens.ts';
 import type { Protocol } from './protocol.ts';
@@ -27,35 +29,19 @@ function parseTools(body: Json): ToolSpec[] {
       : [],
   );
   const choice = body.tool_choice;
-  if (choice === 'none') return [];
   const forced = isObject(choice) && isObject(choice.function) ? choice.function.name : undefined;
-  return forced
-    ? [...specs.filter((s) => s.name === forced), ...specs.filter((s) => s.name !== forced)]
-    : specs;
+  return toolsInOrder(specs, { none: choice === 'none', forced });
 }
 
 function lastTurn(messages: Json[]): LastTurn {
-  const trailingTools: Json[] = [];
-  for (let i = messages.length - 1; i >= 0 && messages[i]?.role === 'tool'; i--) {
-    trailingTools.unshift(messages[i] as Json);
-  }
-  if (trailingTools.length > 0) {
-    const names = new Map<string, string>();
-    for (const m of messages) {
-      for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
-        if (isObject(call) && isObject(call.function)) names.set(String(call.id), String(call.function.name));
-      }
-    }
-    return {
-      kind: 'tool_results',
-      results: trailingTools.map((m) => ({
-        name: names.get(String(m.tool_call_id)) ?? 'tool',
-        content: textOf(m.content),
-      })),
-    };
-  }
-  const user = messages.findLast((m) => m.role === 'user');
-  return { kind: 'user', text: user ? textOf(user.content) : '' };
+  const trailing = messages.slice(messages.findLastIndex((m) => m.role !== 'tool') + 1);
+  return lastTurnOf(
+    trailing.map((m) => ({ callId: m.tool_call_id, content: textOf(m.content) })),
+    messages
+      .flatMap((m) => (Array.isArray(m.tool_calls) ? m.tool_calls : []))
+      .flatMap((c) => (isObject(c) && isObject(c.function) ? [{ id: c.id, name: c.function.name }] : [])),
+    messages.findLast((m) => m.role === 'user')?.content,
+  );
 }
 
 function parse(body: unknown): Parsed {
@@ -211,10 +197,12 @@ class ChatEncoder implements Encoder {
     return events;
   }
 
-  /** HopBase's Chat mid-stream error: a data-only chunk with `error` and no `choices`, then no `[DONE]`. */
-  fail({ failure, message }: { failure: Failure; message: string }): SseEvent[] {
-    const code = failure === 'stalled' ? 'stream_stalled' : null;
-    return [{ data: JSON.stringify({ error: { message, type: 'server_error', param: null, code } }) }];
+  /**
+   * HopBase's Chat mid-stream error, whatever broke (an interruption or a stall): a data-only chunk
+   * with OpenAI's error envelope and no `choices`, then no `[DONE]`.
+   */
+  fail({ message }: { message: string }): SseEvent[] {
+    return [{ data: JSON.stringify({ error: { message, type: 'server_error', param: null, code: null } }) }];
   }
 
   body(reason: FinishReason, t: Transcript): unknown {

@@ -5,9 +5,11 @@ import {
   isPositiveInteger,
   type Json,
   type LastTurn,
+  lastTurnOf,
   type Parsed,
   type ToolSpec,
   textOf,
+  toolsInOrder,
 } from '../conversation.ts';
 import { ids } from '../ids.ts';
 import {
@@ -30,11 +32,10 @@ function parseTools(body: Json): ToolSpec[] {
       : [],
   );
   const choice = isObject(body.tool_choice) ? body.tool_choice : {};
-  if (choice.type === 'none') return [];
-  const forced = choice.type === 'tool' && typeof choice.name === 'string' ? choice.name : undefined;
-  return forced
-    ? [...specs.filter((s) => s.name === forced), ...specs.filter((s) => s.name !== forced)]
-    : specs;
+  return toolsInOrder(specs, {
+    none: choice.type === 'none',
+    forced: choice.type === 'tool' ? choice.name : undefined,
+  });
 }
 
 function blocksOf(content: unknown): Json[] {
@@ -44,23 +45,13 @@ function blocksOf(content: unknown): Json[] {
 function lastTurn(messages: Json[]): LastTurn {
   const last = messages.at(-1);
   const results = last?.role === 'user' ? blocksOf(last.content).filter((b) => b.type === 'tool_result') : [];
-  if (results.length > 0) {
-    const names = new Map(
-      messages
-        .flatMap((m) => blocksOf(m.content))
-        .filter((b) => b.type === 'tool_use')
-        .map((b) => [String(b.id), String(b.name)]),
-    );
-    return {
-      kind: 'tool_results',
-      results: results.map((r) => ({
-        name: names.get(String(r.tool_use_id)) ?? 'tool',
-        content: textOf(r.content),
-      })),
-    };
-  }
-  const user = messages.findLast((m) => m.role === 'user');
-  return { kind: 'user', text: user ? textOf(user.content) : '' };
+  return lastTurnOf(
+    results.map((r) => ({ callId: r.tool_use_id, content: textOf(r.content) })),
+    messages
+      .flatMap((m) => blocksOf(m.content))
+      .flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, name: b.name }] : [])),
+    messages.findLast((m) => m.role === 'user')?.content,
+  );
 }
 
 /** Messages are validated in the order and wording the real API uses for its most common mistakes. */

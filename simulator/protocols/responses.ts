@@ -6,9 +6,11 @@ import {
   type Json,
   jsonTypeName,
   type LastTurn,
+  lastTurnOf,
   type Parsed,
   type ToolSpec,
   textOf,
+  toolsInOrder,
 } from '../conversation.ts';
 import { ids, nowSeconds } from '../ids.ts';
 import type { Block, Encoder, FinishReason, Transcript } from '../script.ts';
@@ -27,32 +29,19 @@ function parseTools(body: Json): ToolSpec[] {
       : [],
   );
   const choice = body.tool_choice;
-  if (choice === 'none') return [];
-  const forced = isObject(choice) && typeof choice.name === 'string' ? choice.name : undefined;
-  return forced
-    ? [...specs.filter((s) => s.name === forced), ...specs.filter((s) => s.name !== forced)]
-    : specs;
+  return toolsInOrder(specs, { none: choice === 'none', forced: isObject(choice) ? choice.name : undefined });
 }
 
 function lastTurn(items: Json[]): LastTurn {
-  const outputs: Json[] = [];
-  for (let i = items.length - 1; i >= 0 && items[i]?.type === 'function_call_output'; i--) {
-    outputs.unshift(items[i] as Json);
-  }
-  if (outputs.length > 0) {
-    const names = new Map(
-      items.filter((it) => it.type === 'function_call').map((it) => [String(it.call_id), String(it.name)]),
-    );
-    return {
-      kind: 'tool_results',
-      results: outputs.map((o) => ({
-        name: names.get(String(o.call_id)) ?? 'tool',
-        content: typeof o.output === 'string' ? o.output : textOf(o.output),
-      })),
-    };
-  }
-  const user = items.findLast((it) => it.role === 'user');
-  return { kind: 'user', text: user ? textOf(user.content) : '' };
+  const outputs = items.slice(items.findLastIndex((it) => it.type !== 'function_call_output') + 1);
+  return lastTurnOf(
+    outputs.map((o) => ({
+      callId: o.call_id,
+      content: typeof o.output === 'string' ? o.output : textOf(o.output),
+    })),
+    items.filter((it) => it.type === 'function_call').map((it) => ({ id: it.call_id, name: it.name })),
+    items.findLast((it) => it.role === 'user')?.content,
+  );
 }
 
 function parse(body: unknown): Parsed {
