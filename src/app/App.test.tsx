@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { everyNBytes, fixturesDir, streamFromBytes } from '../core/testing/fixtures.ts';
 import { useConversationStore } from '../state/conversationStore.ts';
 import { useLiveStore } from '../state/liveStore.ts';
+import { useStorageStatus } from '../state/persistence.ts';
 import { useSettingsStore } from '../state/settingsStore.ts';
 import { App } from './App.tsx';
 
@@ -48,6 +49,7 @@ let fetchMock: ReturnType<typeof gateway>;
 let consoleError: ReturnType<typeof vi.spyOn>;
 
 beforeEach(() => {
+  sessionStorage.clear();
   useConversationStore.setState(initialConversations, true);
   useSettingsStore.setState(initialSettings, true);
   useLiveStore.setState(initialLive, true);
@@ -154,6 +156,17 @@ describe('App', () => {
     );
   });
 
+  it('says when conversations could not be saved, and stops saying it once saving works', async () => {
+    renderApp();
+    expect(screen.queryByText(/could not be saved/)).toBeNull();
+    act(() =>
+      useStorageStatus.setState({ error: 'Conversations could not be saved in this browser: quota' }),
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent(/could not be saved.*reload would lose/);
+    act(() => useStorageStatus.setState({ error: null }));
+    expect(screen.queryByText(/could not be saved/)).toBeNull();
+  });
+
   it('opens and closes the settings', async () => {
     const user = userEvent.setup();
     renderApp();
@@ -161,5 +174,68 @@ describe('App', () => {
     expect(screen.getByRole('dialog', { name: 'Settings' })).toBeInTheDocument();
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('gives focus back to the Settings button when the settings close', async () => {
+    const user = userEvent.setup();
+    renderApp();
+    const button = screen.getByRole('button', { name: 'Settings' });
+    await user.click(button);
+    await user.keyboard('{Escape}');
+    expect(button).toHaveFocus();
+  });
+
+  it('keeps each conversation’s draft to itself', async () => {
+    const store = useConversationStore.getState();
+    const first = store.newConversation();
+    store.renameConversation(first, 'First');
+    const second = store.newConversation();
+    store.renameConversation(second, 'Second');
+    const user = userEvent.setup();
+    renderApp();
+    const sidebar = screen.getByRole('navigation', { name: 'Conversations' });
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    await user.type(box, 'Meant for Second');
+
+    await user.click(within(sidebar).getByRole('button', { name: /^First/ }));
+    expect(box).toHaveValue('');
+    await user.type(box, 'Hello First{Enter}');
+    await waitFor(() => expect(screen.getByTestId('turn-usage')).toHaveTextContent('27 total'));
+    expect(streamPosts()).toHaveLength(1);
+    expect(useConversationStore.getState().conversations[second]!.messages).toEqual([]);
+
+    await user.click(within(sidebar).getByRole('button', { name: /^Second/ }));
+    expect(box).toHaveValue('Meant for Second');
+  });
+
+  it('on a narrow screen, the closed sidebar is inert and its toggle says whether it is open', async () => {
+    vi.stubGlobal(
+      'matchMedia',
+      vi.fn((query: string) => ({
+        matches: query === '(max-width: 760px)',
+        media: query,
+        addEventListener: vi.fn(),
+        removeEventListener: vi.fn(),
+      })),
+    );
+    const user = userEvent.setup();
+    renderApp();
+    const toggle = screen.getByRole('button', { name: 'Conversations' });
+    const sidebar = document.getElementById(toggle.getAttribute('aria-controls')!)!;
+    expect(sidebar).toHaveAttribute('aria-label', 'Conversations');
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(sidebar).toHaveAttribute('inert');
+
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(sidebar).not.toHaveAttribute('inert');
+    await user.click(within(sidebar).getByRole('button', { name: 'New chat' }));
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(sidebar).toHaveAttribute('inert');
+  });
+
+  it('keeps the sidebar reachable on a wide screen', () => {
+    renderApp();
+    expect(screen.getByRole('navigation', { name: 'Conversations' })).not.toHaveAttribute('inert');
   });
 });

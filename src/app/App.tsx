@@ -1,28 +1,24 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useId, useRef, useState } from 'react';
+import { StorageWarning } from '../components/banners/StorageWarning.tsx';
 import { Composer } from '../components/composer/Composer.tsx';
 import { ConversationView } from '../components/conversation/ConversationView.tsx';
 import { Toolbar } from '../components/header/Toolbar.tsx';
 import { Inspector, type InspectorTarget } from '../components/inspector/Inspector.tsx';
 import { SettingsDialog } from '../components/settings/SettingsDialog.tsx';
 import { ConversationList } from '../components/sidebar/ConversationList.tsx';
-import {
-  useChatCompletionsStream,
-  useMessagesStream,
-  useResponsesStream,
-} from '../hooks/useProtocolStream.ts';
+import { useProtocolStream } from '../hooks/useProtocolStream.ts';
 import { useConversationStore } from '../state/conversationStore.ts';
 import { useLiveStore } from '../state/liveStore.ts';
 import { useSettingsStore } from '../state/settingsStore.ts';
+import { useMediaQuery } from './useMediaQuery.ts';
 import './app.css';
+
+/** Below this width the sidebar is a drawer (see app.css). */
+const narrowScreen = '(max-width: 760px)';
 
 export function App() {
   const protocol = useSettingsStore((s) => s.settings.protocol);
-  const streams = {
-    chat: useChatCompletionsStream(),
-    responses: useResponsesStream(),
-    messages: useMessagesStream(),
-  };
-  const stream = streams[protocol];
+  const stream = useProtocolStream(protocol);
   const conversation = useConversationStore((s) =>
     s.activeId ? (s.conversations[s.activeId] ?? null) : null,
   );
@@ -32,7 +28,11 @@ export function App() {
   );
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  const sidebarId = useId();
+  // A closed drawer is off-screen: out of the tab order and hidden from assistive technology.
+  const sidebarHidden = useMediaQuery(narrowScreen) && !sidebarOpen;
   const closeSettings = useCallback(() => setSettingsOpen(false), []);
+  const closeSidebar = useCallback(() => setSidebarOpen(false), []);
   // `undefined`: closed; `null`: open without a turn (to import a recording).
   const [inspecting, setInspecting] = useState<InspectorTarget | null | undefined>(undefined);
 
@@ -60,7 +60,7 @@ export function App() {
       data-sidebar={sidebarOpen ? 'open' : 'closed'}
       data-inspector={inspecting === undefined ? 'closed' : 'open'}
     >
-      <ConversationList onNavigate={() => setSidebarOpen(false)} />
+      <ConversationList id={sidebarId} inert={sidebarHidden} onNavigate={closeSidebar} />
       {sidebarOpen ? (
         <button
           type="button"
@@ -72,6 +72,8 @@ export function App() {
       <main className="main">
         <Toolbar
           conversation={conversation}
+          sidebarId={sidebarId}
+          sidebarOpen={sidebarOpen}
           onToggleSidebar={() => setSidebarOpen((open) => !open)}
           onOpenSettings={() => setSettingsOpen(true)}
           onOpenReplay={() => setInspecting(null)}
@@ -84,7 +86,9 @@ export function App() {
           onExample={(text) => stream.send(text)}
           onInspect={onInspect}
         />
+        <StorageWarning />
         <Composer
+          draftKey={conversation?.id ?? 'new'}
           streaming={streamingMessageId !== null}
           onSend={(text) => stream.send(text)}
           onStop={() => streamingMessageId && stream.stop(streamingMessageId)}

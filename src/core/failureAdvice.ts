@@ -85,12 +85,6 @@ const byCode: Record<string, FailureAdvice> = {
     advice: 'The model stopped mid-answer because it is overloaded. Retry in a moment.',
     retryable: true,
   },
-  stream_stalled: {
-    title: 'The gateway gave up on a silent model',
-    advice:
-      'The model produced nothing for too long and the gateway stopped the stream. Retry sends the whole request again.',
-    retryable: true,
-  },
   timeout_error: { title: 'The model timed out', advice: 'Retry the whole request.', retryable: true },
   malformed_event: {
     title: 'The stream was corrupted',

@@ -169,6 +169,64 @@ describe('replaying a JSON trace', () => {
   });
 });
 
+describe('an imported file is checked before anything is stored', () => {
+  async function exportedTrace() {
+    const bytes = fixture('anthropic/text-padded.sse');
+    const { items, turn } = await recordedItems('messages', bytes, (i) => i);
+    const { message, attempt } = recordedMessage('messages', turn, items, '');
+    return { document: JSON.parse(exportJsonTrace(message, attempt, '')) as Record<string, unknown>, turn };
+  }
+
+  it('does not trust an unknown protocol: it detects the protocol from the events instead', async () => {
+    const { document, turn } = await exportedTrace();
+    await replayRecording(
+      'bogus.json',
+      JSON.stringify({ ...document, protocol: 'bogus' }),
+      'instant',
+      'chat',
+    );
+    const replayed = assistants()[0]!;
+    expect(replayed.protocol).toBe('messages');
+    expect(replayed.attempts[0]!.turn).toEqual(turn);
+  });
+
+  it('uses the fallback when neither the trace nor its events say', async () => {
+    await replayRecording(
+      'odd.json',
+      JSON.stringify({
+        format: 'hopbase-chat-trace',
+        protocol: '__proto__',
+        events: [{ t: 0, kind: 'event', event: 'message', data: '{"hello":1}' }],
+      }),
+      'instant',
+      'responses',
+    );
+    expect(assistants()[0]!.protocol).toBe('responses');
+  });
+
+  it.each([
+    ['events that are not recorded items', { events: [{ t: 'soon', kind: 'event', data: 1 }] }],
+    ['no events list', { events: 'data: x' }],
+    ['another format', { format: 'something-else' }],
+  ])('rejects a trace with %s, storing nothing', async (_name, change) => {
+    const { document } = await exportedTrace();
+    await expect(
+      replayRecording('bad.json', JSON.stringify({ ...document, ...change }), 'instant', 'chat'),
+    ).rejects.toThrow(/trace/);
+    expect(useConversationStore.getState().order).toEqual([]);
+  });
+
+  it('rejects a file that is neither an event stream nor JSON', async () => {
+    await expect(replayRecording('photo.png', '\u0089PNG\r\n\u001a\n…', 'instant', 'chat')).rejects.toThrow(
+      'neither a recorded event stream',
+    );
+    await expect(replayRecording('list.json', '[1, 2, 3]', 'instant', 'chat')).rejects.toThrow(
+      'not a HopBase Chat trace',
+    );
+    expect(useConversationStore.getState().order).toEqual([]);
+  });
+});
+
 describe('a replayed message', () => {
   it('cannot be retried: retryMessage sends nothing and adds no attempt', async () => {
     const text = new TextDecoder().decode(fixture('synthetic/anthropic/hopbase-stream-interrupted.sse'));

@@ -1,6 +1,7 @@
 import type { Protocol } from '../core/index.ts';
 import { useConversationStore } from '../state/conversationStore.ts';
-import { detectProtocol, isJsonTrace, type JsonTrace } from '../state/traceExport.ts';
+import { detectProtocol, readJsonTrace } from '../state/traceExport.ts';
+import type { TraceItem } from '../state/types.ts';
 import { streamInto } from './conversationActions.ts';
 
 export type ReplaySpeed = 'recorded' | 'instant';
@@ -9,9 +10,9 @@ export type ReplaySpeed = 'recorded' | 'instant';
 type Schedule = { delayMs: number; text: string }[];
 
 /** The SSE text of recorded events, at their recorded offsets. */
-function scheduleFromTrace(trace: JsonTrace): Schedule {
+function scheduleFromTrace(events: readonly TraceItem[]): Schedule {
   let previous = 0;
-  return trace.events.map((item) => {
+  return events.map((item) => {
     const text =
       item.kind === 'comment'
         ? `: ${item.data}\n\n`
@@ -58,25 +59,46 @@ function streamFrom(schedule: Schedule, speed: ReplaySpeed): ReadableStream<Uint
   });
 }
 
+/** A raw stream names at least one `data:` field at the start of a line (after an optional BOM). */
+const hasSseData = (text: string) => /^\uFEFF?data:|[\r\n]data:/.test(text);
+
+/**
+ * What a file holds, checked before anything is stored: a JSON trace must have the exported shape and its
+ * protocol is trusted only when it is one of ours; anything else must at least look like an event stream.
+ * Throws an error that says what is wrong.
+ */
+function readRecording(
+  text: string,
+  speed: ReplaySpeed,
+  fallback: Protocol,
+): { schedule: Schedule; protocol: Protocol } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    if (!hasSseData(text)) {
+      throw new Error('This file is neither a recorded event stream (no "data:" line) nor a JSON trace.');
+    }
+    return { schedule: scheduleFromSse(text, speed), protocol: detectProtocol(text) ?? fallback };
+  }
+  const trace = readJsonTrace(parsed);
+  const protocol =
+    trace.protocol ?? detectProtocol(trace.events.map((item) => item.data).join('\n')) ?? fallback;
+  return { schedule: scheduleFromTrace(trace.events), protocol };
+}
+
 /**
  * Replays a recorded stream (`.sse` as exported, or a JSON trace) through the same reader and protocol
- * adapter as a live answer, as a turn of its own in the active conversation.
+ * adapter as a live answer, as a turn of its own in the active conversation. Rejects, storing nothing,
+ * when the file is not a recording.
  */
-export function replayRecording(
+export async function replayRecording(
   fileName: string,
   text: string,
   speed: ReplaySpeed,
   fallback: Protocol,
 ): Promise<void> {
-  let trace: JsonTrace | null = null;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (isJsonTrace(parsed)) trace = parsed;
-  } catch {
-    trace = null;
-  }
-  const schedule = trace ? scheduleFromTrace(trace) : scheduleFromSse(text, speed);
-  const protocol = trace?.protocol ?? detectProtocol(text) ?? fallback;
+  const { schedule, protocol } = readRecording(text, speed, fallback);
   const store = useConversationStore.getState();
   const conversationId = store.activeId ?? store.newConversation();
   return streamInto(

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useSettingsStore } from '../state/settingsStore.ts';
+import { authHeaders, type Protocol } from '../core/index.ts';
+import { isUsableBaseUrl, useSettingsStore } from '../state/settingsStore.ts';
 import { gatewayBase, isDirect } from './gateway.ts';
 
 export interface ModelInfo {
@@ -7,24 +8,47 @@ export interface ModelInfo {
   description?: string;
 }
 
-async function fetchModels(base: string, apiKey: string, direct: boolean): Promise<ModelInfo[]> {
-  const headers: Record<string, string> = apiKey
-    ? { authorization: `Bearer ${apiKey}`, 'x-api-key': apiKey }
-    : {};
-  if (direct && apiKey) headers['anthropic-dangerous-direct-browser-access'] = 'true';
+/**
+ * A short, non-reversible tag of the API key (FNV-1a, 32 bits): the query cache is keyed per key without
+ * holding the key itself (query keys show up in devtools and cache dumps).
+ */
+export function keyFingerprint(apiKey: string): string {
+  if (apiKey === '') return '';
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < apiKey.length; i++) {
+    hash ^= apiKey.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+async function fetchModels(base: string, headers: Record<string, string>): Promise<ModelInfo[]> {
   const response = await fetch(`${base}/models`, { headers });
   if (!response.ok) throw new Error(`The model list could not be loaded (HTTP ${response.status}).`);
   const body = (await response.json()) as { data?: { id: string; description?: string }[] };
   return (body.data ?? []).map(({ id, description }) => ({ id, description }));
 }
 
-/** The gateway's `GET /v1/models`, cached per gateway and key. */
+/**
+ * The gateway's `GET /v1/models`, cached per gateway and key, with the credentials of the protocol in
+ * use (the OpenAI protocols share theirs, so switching between them does not refetch).
+ */
 export function useModels() {
-  const settings = useSettingsStore((s) => s.settings);
-  const base = gatewayBase(settings);
+  const baseUrl = useSettingsStore((s) => s.settings.baseUrl);
+  const apiKey = useSettingsStore((s) => s.settings.apiKey);
+  const credentials: Protocol = useSettingsStore((s) =>
+    s.settings.protocol === 'messages' ? 'messages' : 'chat',
+  );
+  const base = gatewayBase({ baseUrl });
   return useQuery({
-    queryKey: ['models', base, settings.apiKey],
-    queryFn: () => fetchModels(base, settings.apiKey, isDirect(settings)),
+    queryKey: ['models', base, credentials, keyFingerprint(apiKey)],
+    queryFn: () => {
+      // The settings only store usable addresses; an older stored one is refused rather than called.
+      if (!isUsableBaseUrl(baseUrl)) {
+        throw new Error('The gateway base URL in Settings is not a complete http(s) address.');
+      }
+      return fetchModels(base, authHeaders(credentials, apiKey, isDirect({ baseUrl })));
+    },
     staleTime: 5 * 60_000,
     retry: 1,
   });

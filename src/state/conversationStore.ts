@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { ConversationMessage, Protocol, Turn } from '../core/index.ts';
 import { newId } from './ids.ts';
 import type { AssistantMessage, Attempt, ChatMessage, Conversation } from './types.ts';
+import { sumUsage, type UsageTotals } from './usage.ts';
 
 export interface ConversationState {
   conversations: Record<string, Conversation>;
@@ -180,19 +181,6 @@ export function toConversationMessages(messages: ChatMessage[]): ConversationMes
 }
 
 /** Tokens billed over the whole conversation: every attempt counts, failed ones included. */
-export function conversationUsage(conversation: Conversation): {
-  input: number;
-  output: number;
-  total: number;
-} {
-  let input = 0;
-  let output = 0;
-  for (const m of conversation.messages) {
-    if (m.role !== 'assistant') continue;
-    for (const a of m.attempts) {
-      input += a.turn.usage?.inputTokens ?? 0;
-      output += a.turn.usage?.outputTokens ?? 0;
-    }
-  }
-  return { input, output, total: input + output };
+export function conversationUsage(conversation: Conversation): UsageTotals {
+  return sumUsage(conversation.messages.flatMap((m) => (m.role === 'assistant' ? m.attempts : [])));
 }

@@ -100,7 +100,6 @@ describe('persistence', () => {
     expect(conversations().conversations).toEqual(saved);
     expect(conversations().activeId).toBe(a);
     expect(conversations().conversations[a]?.title).toBe('First question');
-    expect(settings().hydrated).toBe(true);
     expect(settings().settings).toEqual({
       ...defaultSettings,
       protocol: 'responses',

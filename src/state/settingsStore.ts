@@ -54,18 +54,28 @@ export const defaultSettings: Settings = {
   autoRetry: true,
 };
 
+/** A base URL the app may call: empty (same origin), or a complete http(s) address. */
+export function isUsableBaseUrl(value: string): boolean {
+  const trimmed = value.trim();
+  if (trimmed === '') return true;
+  try {
+    const url = new URL(trimmed);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 export interface SettingsState {
   settings: Settings;
-  hydrated: boolean;
   hydrate(settings: Partial<Settings>): void;
   update(patch: Partial<Settings>): void;
 }
 
 export const useSettingsStore = create<SettingsState>()((set) => ({
   settings: defaultSettings,
-  hydrated: false,
   hydrate(saved) {
-    set({ settings: { ...defaultSettings, ...saved }, hydrated: true });
+    set({ settings: { ...defaultSettings, ...saved } });
   },
   update(patch) {
     set((state) => ({ settings: { ...state.settings, ...patch } }));

@@ -7,9 +7,10 @@ import {
   exportFileName,
   exportJsonTrace,
   exportSse,
-  isJsonTrace,
+  isProtocol,
   isReplayRequest,
   type JsonTrace,
+  readJsonTrace,
 } from './traceExport.ts';
 import type { AssistantMessage, Attempt, AttemptTrace } from './types.ts';
 
@@ -101,7 +102,7 @@ describe('exportJsonTrace', () => {
     const a = attempt();
     const json = exportJsonTrace(message(a), a, 'unrelated-key');
     const document = JSON.parse(json) as JsonTrace;
-    expect(isJsonTrace(document)).toBe(true);
+    expect(readJsonTrace(document)).toEqual({ protocol: 'chat', events: document.events });
     expect(document).toEqual({
       format: 'hopbase-chat-trace',
       version: 1,
@@ -138,12 +139,6 @@ describe('exportJsonTrace', () => {
     expect(document.protocol).toBe('messages');
   });
 
-  it('falls back to the request headers for attempts recorded before sentHeaders existed', () => {
-    const a = attempt({ sentHeaders: undefined as unknown as Attempt['sentHeaders'] });
-    const document = JSON.parse(exportJsonTrace(message(a), a, '')) as JsonTrace;
-    expect(document.request.headers).toEqual({ 'content-type': 'application/json' });
-  });
-
   it('scrubs the key from the request body, the events and the result', () => {
     const a = attempt();
     const json = exportJsonTrace(message(a), a, key);
@@ -160,14 +155,51 @@ describe('exportJsonTrace', () => {
   });
 });
 
-describe('isJsonTrace', () => {
-  it('recognizes only hopbase traces with events', () => {
+describe('readJsonTrace', () => {
+  const exported = () => {
     const a = attempt();
-    expect(isJsonTrace(JSON.parse(exportJsonTrace(message(a), a, '')))).toBe(true);
-    expect(isJsonTrace({ format: 'hopbase-chat-trace' })).toBe(false);
-    expect(isJsonTrace({ format: 'other', events: [] })).toBe(false);
-    expect(isJsonTrace(null)).toBe(false);
-    expect(isJsonTrace('data: x')).toBe(false);
+    return JSON.parse(exportJsonTrace(message(a, 'messages'), a, '')) as JsonTrace;
+  };
+
+  it('reads an exported trace: its events and its protocol', () => {
+    const document = exported();
+    expect(readJsonTrace(document)).toEqual({ protocol: 'messages', events: document.events });
+  });
+
+  it('does not trust a protocol that is not one of ours', () => {
+    for (const protocol of ['bogus', 'constructor', '__proto__', 42, null, undefined]) {
+      expect(readJsonTrace({ ...exported(), protocol }).protocol).toBeNull();
+    }
+  });
+
+  it('rejects what is not a trace, saying why', () => {
+    expect(() => readJsonTrace(null)).toThrow('not a HopBase Chat trace');
+    expect(() => readJsonTrace('data: x')).toThrow('not a HopBase Chat trace');
+    expect(() => readJsonTrace({ format: 'other', events: [] })).toThrow('not a HopBase Chat trace');
+    expect(() => readJsonTrace({ format: 'hopbase-chat-trace' })).toThrow('no "events" list');
+    expect(() => readJsonTrace({ format: 'hopbase-chat-trace', events: {} })).toThrow('no "events" list');
+  });
+
+  it.each([
+    ['a string', 'data: x'],
+    ['no time', { kind: 'event', event: 'message', data: '{}' }],
+    ['a text time', { t: '5', kind: 'event', event: 'message', data: '{}' }],
+    ['an infinite time', { t: Number.POSITIVE_INFINITY, kind: 'event', event: 'message', data: '{}' }],
+    ['an unknown kind', { t: 5, kind: 'delta', event: 'message', data: '{}' }],
+    ['no event name', { t: 5, kind: 'event', data: '{}' }],
+    ['object data', { t: 5, kind: 'event', event: 'message', data: { text: 'hi' } }],
+  ])('rejects an event with %s, naming it', (_name, bad) => {
+    const document = exported();
+    expect(() => readJsonTrace({ ...document, events: [...document.events, bad] })).toThrow(
+      `Event ${document.events.length + 1} of this trace is not a recorded item`,
+    );
+  });
+});
+
+describe('isProtocol', () => {
+  it('accepts exactly the three protocols', () => {
+    expect(['chat', 'responses', 'messages'].every(isProtocol)).toBe(true);
+    expect(['bogus', 'Chat', '', 'toString', 1, null].some(isProtocol)).toBe(false);
   });
 });
 

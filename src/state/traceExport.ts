@@ -1,5 +1,5 @@
-import type { Protocol, Turn } from '../core/index.ts';
-import type { AssistantMessage, Attempt } from './types.ts';
+import { type Protocol, protocols, type Turn } from '../core/index.ts';
+import type { AssistantMessage, Attempt, TraceItem } from './types.ts';
 
 /**
  * A turn as files a person can attach to a bug report: the raw stream exactly as received, and a JSON
@@ -40,7 +40,7 @@ export function exportJsonTrace(message: AssistantMessage, attempt: Attempt, api
     protocol: message.protocol,
     model: message.model,
     startedAt: new Date(attempt.startedAt).toISOString(),
-    request: { ...attempt.request, headers: attempt.sentHeaders ?? attempt.request.headers },
+    request: { ...attempt.request, headers: attempt.sentHeaders },
     timings: { headersAtMs: trace.headersAt, firstOutputAtMs: trace.firstOutputAt, endedAtMs: trace.endedAt },
     bytes: trace.bytes,
     truncated: trace.truncated,
@@ -59,10 +59,49 @@ export function exportJsonTrace(message: AssistantMessage, attempt: Attempt, api
   return scrub(JSON.stringify(document, null, 2), apiKey);
 }
 
-export function isJsonTrace(value: unknown): value is JsonTrace {
+export function isProtocol(value: unknown): value is Protocol {
+  return typeof value === 'string' && (protocols as readonly string[]).includes(value);
+}
+
+/** What an imported JSON trace is trusted for: its events, and its protocol only when it names one of ours. */
+export interface ImportedTrace {
+  protocol: Protocol | null;
+  events: TraceItem[];
+}
+
+function isTraceItem(value: unknown): value is TraceItem {
+  const item = value as Partial<TraceItem> | null;
   return (
-    (value as JsonTrace | null)?.format === 'hopbase-chat-trace' && Array.isArray((value as JsonTrace).events)
+    typeof item === 'object' &&
+    item !== null &&
+    typeof item.t === 'number' &&
+    Number.isFinite(item.t) &&
+    (item.kind === 'event' || item.kind === 'comment') &&
+    typeof item.event === 'string' &&
+    typeof item.data === 'string'
   );
+}
+
+/**
+ * Checks a parsed JSON file before it is replayed: anything a person imports is untrusted input.
+ * Throws an error that says what is wrong, in words fit for the import form.
+ */
+export function readJsonTrace(value: unknown): ImportedTrace {
+  const document = value as Partial<Record<keyof JsonTrace, unknown>> | null;
+  if (typeof document !== 'object' || document === null || document.format !== 'hopbase-chat-trace') {
+    throw new Error('This JSON file is not a HopBase Chat trace (its "format" is not "hopbase-chat-trace").');
+  }
+  if (!Array.isArray(document.events)) throw new Error('This trace has no "events" list.');
+  const bad = document.events.findIndex((item) => !isTraceItem(item));
+  if (bad >= 0) {
+    throw new Error(
+      `Event ${bad + 1} of this trace is not a recorded item ({ t: number, kind: "event" | "comment", event: string, data: string }).`,
+    );
+  }
+  return {
+    protocol: isProtocol(document.protocol) ? document.protocol : null,
+    events: document.events as TraceItem[],
+  };
 }
 
 /** Which protocol a recorded stream speaks, from the event types it holds. */

@@ -1,15 +1,20 @@
-import { maxAutomaticRetries } from '../../core/index.ts';
 import { useNow } from '../../hooks/useNow.ts';
 import './banners.css';
 
-/** An automatic retry waiting to start (only ever before any output): visible and cancellable. */
+/**
+ * An automatic retry waiting to start (only ever before any output): visible and cancellable. Screen
+ * readers hear one sentence per attempt; the ticking seconds are for the eyes only.
+ */
 export function AutoRetryBanner({
   retryAt,
   attempt,
+  of,
   onCancel,
 }: {
   retryAt: number;
+  /** The attempt about to start, and how many this series allows (e.g. 2 of 3). */
   attempt: number;
+  of: number;
   onCancel(): void;
 }) {
   const now = useNow(true, 250);
@@ -17,7 +22,12 @@ export function AutoRetryBanner({
   return (
     <div role="status" className="banner banner-warn" data-testid="auto-retry-banner">
       <div className="banner-text">
-        Retrying automatically in {remaining} s (attempt {attempt + 1} of {maxAutomaticRetries + 1}).
+        <span className="visually-hidden">
+          The request failed before any output. Retrying automatically shortly: attempt {attempt} of {of}.
+        </span>
+        <span aria-hidden="true">
+          Retrying automatically in {remaining} s (attempt {attempt} of {of}).
+        </span>
       </div>
       <div className="banner-actions">
         <button type="button" className="btn btn-small" onClick={onCancel}>

@@ -140,6 +140,22 @@ describe('InterruptionBanner, mid-stream errors', () => {
     expect(onRetry).toHaveBeenCalledTimes(1);
   });
 
+  it('adds how long the model had been silent, when it was told', async () => {
+    const turn = await turnOf('chat', bytesOf('synthetic/chat/hopbase-keepalive-text-then-error.sse'));
+    render(
+      <InterruptionBanner
+        turn={turn}
+        httpError={null}
+        failedAt={0}
+        onRetry={() => {}}
+        silentBeforeMs={8_200}
+      />,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'The model failed mid-answer. A server error broke the stream. Partial output cannot be resumed: retry sends the whole request again. The model had produced nothing for 8 s before this.',
+    );
+  });
+
   it('renders nothing for a complete turn', async () => {
     const turn = await turnOf('chat', bytesOf('chat/openai-text-obfuscation-usage.sse'));
     const { container } = render(
@@ -279,6 +295,8 @@ describe('InterruptionBanner, HTTP errors', () => {
     const { banner, onRetry } = renderBanner(failedTurn(error), error, Date.now());
     const timer = within(banner).getByRole('timer');
     expect(timer).toHaveTextContent('You can retry in 3 s');
+    // A timer is not a live region: the seconds are not read out one by one.
+    expect(timer).not.toHaveAttribute('aria-live');
     expect(within(banner).queryByRole('button', { name: 'Retry' })).toBeNull();
 
     act(() => vi.advanceTimersByTime(1_000));

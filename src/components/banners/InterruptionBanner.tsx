@@ -9,10 +9,21 @@ export interface InterruptionBannerProps {
   failedAt: number;
   /** Absent for a replayed recording, which cannot be sent again. */
   onRetry?(): void;
+  /**
+   * How long the model had been silent (keepalives only) when the stream ended, when that reached the
+   * stall warning: the gateway's own error does not say it gave up on a silent model, the recording does.
+   */
+  silentBeforeMs?: number;
 }
 
 /** Why an answer ended badly, what to do, and the protocol's own words; Retry re-sends the whole request. */
-export function InterruptionBanner({ turn, httpError, failedAt, onRetry }: InterruptionBannerProps) {
+export function InterruptionBanner({
+  turn,
+  httpError,
+  failedAt,
+  onRetry,
+  silentBeforeMs,
+}: InterruptionBannerProps) {
   const advice = adviseFailure(turn, httpError);
   const waitUntil = httpError?.retryAfterSeconds ? failedAt + httpError.retryAfterSeconds * 1000 : 0;
   const now = useNow(waitUntil > Date.now());
@@ -25,6 +36,9 @@ export function InterruptionBanner({ turn, httpError, failedAt, onRetry }: Inter
     <div role="alert" className="banner banner-danger" data-testid="interruption-banner">
       <div className="banner-text">
         <strong>{advice.title}.</strong> {advice.advice}
+        {silentBeforeMs
+          ? ` The model had produced nothing for ${Math.round(silentBeforeMs / 1000)} s before this.`
+          : ''}
         {hasOutput ? ' The partial answer above is kept, and what was produced is billed.' : ''}
         {message ? (
           <details className="banner-details">
@@ -36,7 +50,7 @@ export function InterruptionBanner({ turn, httpError, failedAt, onRetry }: Inter
       </div>
       <div className="banner-actions">
         {!onRetry ? null : remaining > 0 ? (
-          <span className="countdown" role="timer" aria-live="polite">
+          <span className="countdown" role="timer">
             You can retry in {remaining} s
           </span>
         ) : (

@@ -99,4 +99,36 @@ describe('StallBanner', () => {
     rerender(watch({ lastOutputAt: t0 + 21_000, lastByteAt: t0 + 21_000 }));
     expect(screen.queryByTestId('stall-banner')).toBeNull();
   });
+
+  it('keeps one live region in place, whose announced words change only with the state', () => {
+    const { rerender } = renderBanner(watch({ lastOutputAt: t0 }));
+    // Present, and empty, while output flows: a stall is then announced as a change of its content.
+    const region = screen.getByRole('status');
+    expect(region).toBeEmptyDOMElement();
+    rerender(watch({ lastOutputAt: t0, lastByteAt: t0 + 18_000, lastKeepaliveAt: t0 + 18_000 }));
+    tick(21_000);
+    expect(screen.getByRole('status')).toBe(region);
+    const silent = announced(region);
+    expect(silent).toContain('The model has stopped producing output, but the connection is alive.');
+    expect(silent).not.toMatch(/\d+ s/);
+    tick(3_000);
+    // The counter ticks for the eyes; screen readers are not told again every second.
+    expect(region).toHaveTextContent('The model has produced nothing for 24 s.');
+    expect(announced(region)).toBe(silent);
+
+    // Nothing at all for 25 s after the last keepalive (at 18 s).
+    tick(19_000);
+    expect(region).toHaveTextContent('The connection looks dead.');
+    const dead = announced(region);
+    expect(dead).not.toBe(silent);
+    tick(2_000);
+    expect(announced(region)).toBe(dead);
+  });
 });
+
+/** What a screen reader gets from a live region: its text without the `aria-hidden` parts. */
+function announced(region: HTMLElement): string {
+  const copy = region.cloneNode(true) as HTMLElement;
+  for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+  return copy.textContent ?? '';
+}

@@ -1,6 +1,6 @@
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Composer } from './Composer.tsx';
 
 function setup(streaming = false) {
@@ -15,6 +15,8 @@ function setup(streaming = false) {
     ...view,
   };
 }
+
+beforeEach(() => sessionStorage.clear());
 
 describe('Composer', () => {
   it('sends on Enter and clears the box', async () => {
@@ -68,5 +70,42 @@ describe('Composer', () => {
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
     await user.type(box, '{Enter}');
     expect(onSend).toHaveBeenCalledWith('next question');
+  });
+
+  it('keeps a draft per conversation: switching shows that conversation’s own, and sends only it', async () => {
+    const onSend = vi.fn();
+    const props = { streaming: false, onSend, onStop: vi.fn() };
+    const { rerender } = render(<Composer draftKey="conv_a" {...props} />);
+    const user = userEvent.setup();
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    await user.type(box, 'For A');
+
+    rerender(<Composer draftKey="conv_b" {...props} />);
+    expect(box).toHaveValue('');
+    await user.type(box, 'For B{Enter}');
+    expect(onSend).toHaveBeenLastCalledWith('For B');
+
+    rerender(<Composer draftKey="conv_a" {...props} />);
+    expect(box).toHaveValue('For A');
+    rerender(<Composer draftKey="conv_b" {...props} />);
+    expect(box).toHaveValue('');
+    expect(onSend).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the draft across a reload (this tab’s session), and forgets it once sent', async () => {
+    const props = { draftKey: 'conv_a', streaming: false, onSend: vi.fn(), onStop: vi.fn() };
+    const first = render(<Composer {...props} />);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Half written');
+    first.unmount();
+
+    render(<Composer {...props} />);
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    expect(box).toHaveValue('Half written');
+    await user.type(box, '{Enter}');
+    expect(props.onSend).toHaveBeenCalledWith('Half written');
+    cleanup();
+    render(<Composer {...props} />);
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('');
   });
 });

@@ -1,22 +1,35 @@
 import { type FormEvent, useState } from 'react';
+import { readDraft, writeDraft } from './drafts.ts';
 import './composer.css';
 
 export interface ComposerProps {
+  /** Whose draft this is (the conversation id): each conversation keeps its own unsent text. */
+  draftKey?: string;
   streaming: boolean;
   onSend(text: string): void;
   onStop(): void;
 }
 
 /** Enter sends, Shift+Enter adds a line; while an answer streams the button stops it instead. */
-export function Composer({ streaming, onSend, onStop }: ComposerProps) {
-  const [text, setText] = useState('');
+export function Composer({ draftKey, streaming, onSend, onStop }: ComposerProps) {
+  const [text, setTextState] = useState(() => (draftKey === undefined ? '' : readDraft(draftKey)));
+  // Another conversation shows its own draft (adjusted during render: the box keeps its focus).
+  const [shownKey, setShownKey] = useState(draftKey);
+  if (shownKey !== draftKey) {
+    setShownKey(draftKey);
+    setTextState(draftKey === undefined ? '' : readDraft(draftKey));
+  }
+  const setText = (next: string) => {
+    setTextState(next);
+    if (draftKey !== undefined) writeDraft(draftKey, next);
+  };
   const canSend = text.trim() !== '' && !streaming;
 
   const send = (event?: FormEvent) => {
     event?.preventDefault();
     if (!canSend) return;
-    onSend(text);
     setText('');
+    onSend(text);
   };
 
   return (

@@ -1,9 +1,11 @@
 import { memo } from 'react';
-import { adapters, type Turn } from '../../core/index.ts';
+import { adapters, type Turn, traceFigures } from '../../core/index.ts';
+import { currentAttempt } from '../../state/conversationStore.ts';
 import { useLiveStore } from '../../state/liveStore.ts';
 import { useSettingsStore } from '../../state/settingsStore.ts';
 import { isReplayRequest } from '../../state/traceExport.ts';
 import type { AssistantMessage, Attempt } from '../../state/types.ts';
+import { sumUsage } from '../../state/usage.ts';
 import { AutoRetryBanner } from '../banners/AutoRetryBanner.tsx';
 import { InterruptionBanner } from '../banners/InterruptionBanner.tsx';
 import { StallBanner } from '../banners/StallBanner.tsx';
@@ -16,6 +18,12 @@ export interface AssistantTurnProps {
   message: AssistantMessage;
   /** Results already sent, by tool call id. */
   toolResults: Record<string, string>;
+  /**
+   * Whether results may be sent for this answer's unanswered tool calls: only for the conversation's last
+   * answer (nothing but tool results after it). A result for an older answer would land far from its call,
+   * and every protocol rejects that.
+   */
+  canAnswerTools: boolean;
   /** Each takes the id of the message it acts on. */
   onRetry(messageId: string): void;
   onStop(messageId: string): void;
@@ -44,27 +52,38 @@ function producedBefore(attempt: Attempt): string {
   return `${attempt.turn.text.length.toLocaleString('en-US')} characters (usage not reported)`;
 }
 
+/**
+ * How long the model had been silent when a failed attempt ended, from its recording: the longest silence
+ * (keepalives do not break it) when it runs up to the end or to the last event (the error itself).
+ */
+function silenceBeforeEnd(attempt: Attempt): number {
+  const { trace } = attempt;
+  // A capped recording lacks its last items: the gap before the end is then unknown.
+  if (trace.endedAt === null || trace.truncated) return 0;
+  const { longestSilenceMs, longestSilenceStartMs } = traceFigures(trace, null, 0);
+  const lastEventAt = trace.items.findLast((item) => item.kind === 'event')?.t ?? trace.endedAt;
+  return longestSilenceStartMs + longestSilenceMs >= lastEventAt ? longestSilenceMs : 0;
+}
+
 /** One answer: its content as it streams, what went wrong if anything, and what it cost. */
 function AssistantTurnView(props: AssistantTurnProps) {
-  const { message, toolResults, onToolResult, onInspect } = props;
+  const { message, toolResults, canAnswerTools, onToolResult, onInspect } = props;
   const retry = () => props.onRetry(message.id);
   const stop = () => props.onStop(message.id);
   const live = useLiveStore((s) => s.streams[message.id]);
   const silentModelMs = useSettingsStore((s) => s.settings.stallSilentSeconds * 1000);
   const deadConnectionMs = useSettingsStore((s) => s.settings.stallDeadSeconds * 1000);
-  const attempt = message.attempts[message.attempts.length - 1];
+  const attempt = currentAttempt(message);
   if (!attempt) return null;
   const { turn } = attempt;
   const streaming = turn.status === 'streaming';
   const earlier = message.attempts.slice(0, -1);
-  const billed = message.attempts.reduce(
-    (sum, a) => ({
-      input: sum.input + (a.turn.usage?.inputTokens ?? 0),
-      output: sum.output + (a.turn.usage?.outputTokens ?? 0),
-    }),
-    { input: 0, output: 0 },
-  );
+  const billed = sumUsage(message.attempts);
   const label = adapters[message.protocol].label;
+  const silentBeforeMs =
+    !attempt.httpError && (turn.status === 'error' || turn.status === 'interrupted')
+      ? silenceBeforeEnd(attempt)
+      : 0;
 
   return (
     <article
@@ -121,20 +140,27 @@ function AssistantTurnView(props: AssistantTurnProps) {
           streaming={streaming}
           result={toolResults[call.id]}
           onSubmitResult={
-            turn.status === 'complete' ? (content) => onToolResult(call.id, call.name, content) : undefined
+            canAnswerTools && turn.status === 'complete'
+              ? (content) => onToolResult(call.id, call.name, content)
+              : undefined
           }
         />
       ))}
       {streaming && turn.parts.length === 0 && !live?.retryAt ? (
         <p className="typing" role="status" aria-label="Waiting for the answer">
-          <span />
-          <span />
-          <span />
+          <span aria-hidden="true" />
+          <span aria-hidden="true" />
+          <span aria-hidden="true" />
         </p>
       ) : null}
 
       {live?.retryAt ? (
-        <AutoRetryBanner retryAt={live.retryAt} attempt={message.attempts.length} onCancel={stop} />
+        <AutoRetryBanner
+          retryAt={live.retryAt}
+          attempt={live.retryAttempt ?? 2}
+          of={live.retryOf ?? 3}
+          onCancel={stop}
+        />
       ) : null}
       {live && streaming && !live.retryAt ? (
         <StallBanner
@@ -149,6 +175,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
           turn={turn}
           httpError={attempt.httpError}
           failedAt={attempt.startedAt + (attempt.trace.endedAt ?? 0)}
+          silentBeforeMs={silentBeforeMs >= silentModelMs ? silentBeforeMs : undefined}
           onRetry={isReplayRequest(attempt.request) ? undefined : retry}
         />
       ) : null}
@@ -168,13 +195,17 @@ function AssistantTurnView(props: AssistantTurnProps) {
 
 /**
  * While one answer streams, the others must not re-render on every frame: a turn re-renders when its
- * message or the results of its own tool calls change. Callbacks are not compared: they always act on
- * the message they are given.
+ * message, whether it may answer its tool calls, or the results of its own tool calls change. Callbacks
+ * are not compared: they always act on the message they are given.
  */
 function sameTurn(previous: AssistantTurnProps, next: AssistantTurnProps): boolean {
-  if (previous.message !== next.message || Boolean(previous.onInspect) !== Boolean(next.onInspect))
+  if (
+    previous.message !== next.message ||
+    previous.canAnswerTools !== next.canAnswerTools ||
+    Boolean(previous.onInspect) !== Boolean(next.onInspect)
+  )
     return false;
-  const calls = next.message.attempts.at(-1)?.turn.toolCalls ?? [];
+  const calls = currentAttempt(next.message)?.turn.toolCalls ?? [];
   return calls.every((call) => previous.toolResults[call.id] === next.toolResults[call.id]);
 }
 

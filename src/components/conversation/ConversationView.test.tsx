@@ -1,16 +1,25 @@
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { emptyTurn, type Turn } from '../../core/index.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { emptyTurn, type Protocol, type Turn } from '../../core/index.ts';
 import { emptyTrace } from '../../hooks/runAttempt.ts';
-import { useLiveStore } from '../../state/liveStore.ts';
-import type { AssistantMessage, Conversation } from '../../state/types.ts';
+import { type LiveStream, useLiveStore } from '../../state/liveStore.ts';
+import { useSettingsStore } from '../../state/settingsStore.ts';
+import type { AssistantMessage, Attempt, AttemptTrace, Conversation } from '../../state/types.ts';
 import { ConversationView, type ConversationViewProps } from './ConversationView.tsx';
 
 const initialLive = useLiveStore.getState();
-beforeEach(() => useLiveStore.setState(initialLive, true));
+const initialSettings = useSettingsStore.getState();
+beforeEach(() => {
+  useLiveStore.setState(initialLive, true);
+  useSettingsStore.setState(initialSettings, true);
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
-function answer(id: string, turn: Partial<Turn>): AssistantMessage {
+function answer(id: string, turn: Partial<Turn>, trace: Partial<AttemptTrace> = {}): AssistantMessage {
   return {
     id,
     role: 'assistant',
@@ -25,7 +34,7 @@ function answer(id: string, turn: Partial<Turn>): AssistantMessage {
         turn: { ...emptyTurn, ...turn },
         sentHeaders: {},
         httpError: null,
-        trace: emptyTrace(),
+        trace: { ...emptyTrace(), ...trace },
       },
     ],
   };
@@ -39,15 +48,24 @@ function renderView(conversation: Conversation | null) {
     onToolResult: vi.fn(),
     onExample: vi.fn(),
   };
-  render(<ConversationView {...props} />);
-  return { ...props, user: userEvent.setup() };
+  const view = render(<ConversationView {...props} />);
+  const rerender = (next: Conversation | null) =>
+    view.rerender(<ConversationView {...props} conversation={next} />);
+  return { ...props, rerender, user: userEvent.setup() };
 }
+
+const toolCallTurn = (calls: { id: string; name: string; arguments: string }[]): Partial<Turn> => ({
+  status: 'complete',
+  toolCalls: calls,
+  parts: calls.map((call) => ({ kind: 'tool_call' as const, key: call.id, call })),
+});
 
 const calls = [
   { id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' },
   { id: 'call_b', name: 'get_weather', arguments: '{"city":"Rome"}' },
 ];
 
+/** An older answer with two tool calls (one answered), then a new question whose answer failed. */
 const conversation: Conversation = {
   id: 'conv_1',
   title: 'Weather',
@@ -55,11 +73,7 @@ const conversation: Conversation = {
   updatedAt: 0,
   messages: [
     { id: 'u1', role: 'user', text: 'Weather in Paris and Rome?', createdAt: 0 },
-    answer('a1', {
-      status: 'complete',
-      toolCalls: calls,
-      parts: calls.map((call) => ({ kind: 'tool_call' as const, key: call.id, call })),
-    }),
+    answer('a1', toolCallTurn(calls)),
     {
       id: 't1',
       role: 'tool',
@@ -73,6 +87,13 @@ const conversation: Conversation = {
   ],
 };
 
+/** The same calls, on the conversation's last answer: one result sent, one still to send. */
+const awaitingResult: Conversation = {
+  ...conversation,
+  id: 'conv_tools',
+  messages: conversation.messages.slice(0, 3),
+};
+
 describe('ConversationView', () => {
   it('offers examples when empty', async () => {
     const { onExample, user } = renderView(null);
@@ -80,8 +101,8 @@ describe('ConversationView', () => {
     expect(onExample).toHaveBeenCalledWith('Write a short haiku about streaming');
   });
 
-  it('shows user messages and answers in order; tool results go to their call', async () => {
-    const { onToolResult, onRetry, user } = renderView(conversation);
+  it('shows user messages and answers in order; results sent show under their call', async () => {
+    const { onRetry, user } = renderView(conversation);
     expect(screen.queryByRole('heading', { name: 'HopBase Chat' })).toBeNull();
     expect(screen.getAllByTestId('user-message').map((m) => m.textContent)).toEqual([
       'Weather in Paris and Rome?',
@@ -94,12 +115,36 @@ describe('ConversationView', () => {
     expect(within(paris!).getByText('Result sent')).toBeInTheDocument();
     expect(within(paris!).getByText('18°C and sunny')).toBeInTheDocument();
     expect(within(rome!).queryByText('Result sent')).toBeNull();
-    await user.type(within(rome!).getByLabelText('Result for get_weather'), '21°C');
-    await user.click(within(rome!).getByRole('button', { name: 'Send result' }));
-    expect(onToolResult).toHaveBeenCalledWith('call_b', 'get_weather', '21°C');
 
     await user.click(within(second!).getByRole('button', { name: 'Retry' }));
     expect(onRetry).toHaveBeenCalledWith('a2');
+  });
+
+  it('offers a tool result form only on the last answer: an older call can no longer be answered', () => {
+    renderView(conversation);
+    const [first] = screen.getAllByTestId('assistant-turn');
+    const rome = within(first!).getAllByRole('region', { name: 'Tool call get_weather' })[1]!;
+    expect(within(rome).queryByLabelText('Result for get_weather')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Send result' })).toBeNull();
+  });
+
+  it('sends a result for an unanswered call of the last answer, tool results after it included', async () => {
+    const { onToolResult, user } = renderView(awaitingResult);
+    const [paris, rome] = screen.getAllByRole('region', { name: 'Tool call get_weather' });
+    expect(within(paris!).queryByLabelText('Result for get_weather')).toBeNull();
+    await user.type(within(rome!).getByLabelText('Result for get_weather'), '21°C');
+    await user.click(within(rome!).getByRole('button', { name: 'Send result' }));
+    expect(onToolResult).toHaveBeenCalledWith('call_b', 'get_weather', '21°C');
+  });
+
+  it('withdraws the form once a new message follows, although the answer itself did not change', () => {
+    const { rerender } = renderView(awaitingResult);
+    expect(screen.getByLabelText('Result for get_weather')).toBeInTheDocument();
+    rerender({
+      ...awaitingResult,
+      messages: [...awaitingResult.messages, { id: 'u9', role: 'user', text: 'Never mind', createdAt: 0 }],
+    });
+    expect(screen.queryByLabelText('Result for get_weather')).toBeNull();
   });
 
   it('wires Stop of a stalled answer to its message id', async () => {
@@ -125,5 +170,133 @@ describe('ConversationView', () => {
     expect(banner).toHaveTextContent('The connection looks dead.');
     await user.click(within(banner).getByRole('button', { name: 'Stop' }));
     expect(onStop).toHaveBeenCalledWith('a3');
+  });
+
+  it('shows a stored answer that cannot be rendered as a note, and keeps the rest of the conversation', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const broken = { ...answer('bad', { status: 'complete', text: 'x' }), protocol: 'bogus' as Protocol };
+    renderView({
+      ...conversation,
+      messages: [
+        { id: 'u1', role: 'user', text: 'Hello', createdAt: 0 },
+        broken,
+        { id: 'u2', role: 'user', text: 'Again', createdAt: 0 },
+        answer('good', { status: 'complete', text: 'Fine answer' }),
+      ],
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent('This answer could not be displayed.');
+    const turns = screen.getAllByTestId('assistant-turn');
+    expect(turns).toHaveLength(1);
+    expect(within(turns[0]!).getByTestId('turn-text')).toHaveTextContent('Fine answer');
+    expect(screen.getAllByTestId('user-message')).toHaveLength(2);
+  });
+
+  it('keeps the newest output in view when another conversation opens, even if this one was scrolled up', () => {
+    vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockReturnValue(5_000);
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(500);
+    const { rerender } = renderView(conversation);
+    const scroller = document.querySelector<HTMLElement>('.scroller')!;
+    expect(scroller.scrollTop).toBe(5_000);
+    // The person scrolls up: new content of this conversation no longer moves the view.
+    scroller.scrollTop = 100;
+    act(() => scroller.dispatchEvent(new Event('scroll')));
+    rerender({ ...conversation, updatedAt: 1 });
+    expect(scroller.scrollTop).toBe(100);
+
+    rerender(awaitingResult);
+    expect(scroller.scrollTop).toBe(5_000);
+  });
+});
+
+describe('AssistantTurn banners', () => {
+  function failedAfterSilence(silenceMs: number, trailing: 'error event' | 'cut' = 'error event') {
+    const lastOutput = 100;
+    const end = lastOutput + silenceMs;
+    const items: AttemptTrace['items'] = [
+      { t: lastOutput, kind: 'event', event: 'message', data: '{"choices":[{"delta":{"content":"Hi"}}]}' },
+      { t: lastOutput + silenceMs / 2, kind: 'comment', event: '', data: 'hopbase-keepalive' },
+    ];
+    if (trailing === 'error event')
+      items.push({ t: end, kind: 'event', event: 'message', data: '{"error":{"type":"server_error"}}' });
+    return answer(
+      'a_failed',
+      {
+        status: trailing === 'cut' ? 'interrupted' : 'error',
+        text: 'Hi',
+        parts: [{ kind: 'text', key: 't0', text: 'Hi' }],
+        error:
+          trailing === 'cut'
+            ? { code: 'interrupted', message: 'The connection closed before the answer was finished.' }
+            : { code: 'server_error', message: 'Response stream interrupted, please retry' },
+      },
+      { headersAt: 40, firstOutputAt: lastOutput, endedAt: end, items },
+    );
+  }
+
+  const single = (m: AssistantMessage): Conversation => ({
+    id: 'conv_b',
+    title: 't',
+    createdAt: 0,
+    updatedAt: 0,
+    messages: [m],
+  });
+
+  it.each([
+    ['an error event', 'error event'],
+    ['a cut connection', 'cut'],
+  ] as const)('says how long the model had been silent before %s', (_name, trailing) => {
+    renderView(single(failedAfterSilence(30_000, trailing)));
+    expect(screen.getByTestId('interruption-banner')).toHaveTextContent(
+      'The model had produced nothing for 30 s before this.',
+    );
+  });
+
+  it('says nothing of silence under the stall warning threshold (from Settings)', () => {
+    renderView(single(failedAfterSilence(8_000)));
+    expect(screen.getByTestId('interruption-banner')).not.toHaveTextContent('produced nothing');
+  });
+
+  it('uses the stall warning threshold from Settings', () => {
+    useSettingsStore.getState().update({ stallSilentSeconds: 5 });
+    renderView(single(failedAfterSilence(8_000)));
+    expect(screen.getByTestId('interruption-banner')).toHaveTextContent(
+      'The model had produced nothing for 8 s before this.',
+    );
+  });
+
+  it('does not blame a silence that output ended', () => {
+    const message = failedAfterSilence(30_000);
+    const attempt = message.attempts[0]!;
+    // Output resumed after the long silence, then the error came at once.
+    const items = [
+      ...attempt.trace.items.slice(0, -1),
+      { t: 30_100, kind: 'event' as const, event: 'message', data: '{"choices":[]}' },
+      { t: 30_200, kind: 'event' as const, event: 'message', data: '{"error":{}}' },
+    ];
+    const resumed: Attempt = { ...attempt, trace: { ...attempt.trace, items, endedAt: 30_200 } };
+    renderView(single({ ...message, attempts: [resumed] }));
+    expect(screen.getByTestId('interruption-banner')).not.toHaveTextContent('produced nothing');
+  });
+
+  it('numbers an automatic retry from the live stream, not from the attempts so far', () => {
+    vi.useFakeTimers({ now: 1_000_000, toFake: ['Date', 'setInterval', 'clearInterval'] });
+    // Two attempts already: the first, and a manual retry; its automatic series is at attempt 2 of 3.
+    const base = answer('a_retry', { status: 'error', error: { code: 'server_error', message: 'x' } });
+    const message: AssistantMessage = {
+      ...base,
+      attempts: [base.attempts[0]!, { ...base.attempts[0]!, id: 'a_retry_att2' }],
+    };
+    const live: LiveStream = {
+      conversationId: 'conv_b',
+      attemptId: 'a_retry_att2',
+      watch: { startedAt: 0, lastOutputAt: null, lastByteAt: null, lastKeepaliveAt: null },
+      retryAt: Date.now() + 3_000,
+      retryAttempt: 2,
+      retryOf: 3,
+    };
+    useLiveStore.getState().put('a_retry', live);
+    renderView(single(message));
+    const banner = screen.getByTestId('auto-retry-banner');
+    expect(banner).toHaveTextContent('Retrying automatically in 3 s (attempt 2 of 3).');
   });
 });

@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef } from 'react';
-import type { Conversation } from '../../state/types.ts';
+import type { ChatMessage, Conversation } from '../../state/types.ts';
 import { AssistantTurn } from './AssistantTurn.tsx';
+import { TurnErrorBoundary } from './TurnErrorBoundary.tsx';
 import './conversation.css';
 
 export interface ConversationViewProps {
@@ -40,20 +41,37 @@ function EmptyState({ onExample }: { onExample(text: string): void }) {
   );
 }
 
+/**
+ * The answer whose tool calls may still get results: the last message that is not a tool result, when
+ * it is an answer. Results for any older answer would land far from their call.
+ */
+function answerAwaitingTools(messages: readonly ChatMessage[]): string | null {
+  const last = messages.findLast((m) => m.role !== 'tool');
+  return last?.role === 'assistant' ? last.id : null;
+}
+
 /** The messages of one conversation; keeps the newest output in view unless the person scrolled up. */
 export function ConversationView(props: ConversationViewProps) {
   const { conversation, onRetry, onStop, onToolResult, onInspect, onExample } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  const shownId = useRef(conversation?.id);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: re-pin on every content change of this conversation
+  // Runs on every content change of this conversation (the effect reads `conversation` itself).
   useLayoutEffect(() => {
+    // Another conversation opens at its newest message, whatever was scrolled in the previous one.
+    if (shownId.current !== conversation?.id) {
+      shownId.current = conversation?.id;
+      pinned.current = true;
+    }
     const el = scroller.current;
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
   }, [conversation]);
 
+  const messages = conversation?.messages ?? [];
   const toolResults: Record<string, string> = {};
-  for (const m of conversation?.messages ?? []) if (m.role === 'tool') toolResults[m.toolCallId] = m.content;
+  for (const m of messages) if (m.role === 'tool') toolResults[m.toolCallId] = m.content;
+  const awaitingTools = answerAwaitingTools(messages);
 
   return (
     <div
@@ -76,15 +94,17 @@ export function ConversationView(props: ConversationViewProps) {
           }
           if (m.role === 'tool') return null;
           return (
-            <AssistantTurn
-              key={m.id}
-              message={m}
-              toolResults={toolResults}
-              onRetry={onRetry}
-              onStop={onStop}
-              onToolResult={onToolResult}
-              onInspect={onInspect}
-            />
+            <TurnErrorBoundary key={m.id} resetKey={m}>
+              <AssistantTurn
+                message={m}
+                toolResults={toolResults}
+                canAnswerTools={m.id === awaitingTools}
+                onRetry={onRetry}
+                onStop={onStop}
+                onToolResult={onToolResult}
+                onInspect={onInspect}
+              />
+            </TurnErrorBoundary>
           );
         })}
       </div>

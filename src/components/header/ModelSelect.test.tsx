@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSettingsStore } from '../../state/settingsStore.ts';
@@ -19,8 +19,10 @@ const models = {
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
+let client: QueryClient;
+
 function renderSelect() {
-  const client = new QueryClient({ defaultOptions: { queries: { retryDelay: 0 } } });
+  client = new QueryClient({ defaultOptions: { queries: { retryDelay: 0 } } });
   render(
     <QueryClientProvider client={client}>
       <ModelSelect />
@@ -81,14 +83,55 @@ describe('ModelSelect', () => {
     expect(screen.getAllByRole('option')).toHaveLength(4);
   });
 
-  it('sends the API key when one is set', async () => {
-    useSettingsStore.getState().update({ apiKey: 'sk-1' });
+  it('sends the API key as the OpenAI protocols do, and keeps it out of the query cache', async () => {
+    useSettingsStore.getState().update({ apiKey: 'sk-secret-1' });
     fetchMock.mockResolvedValue(json(models));
     renderSelect();
     await screen.findByRole('option', { name: 'gpt-plain' });
     expect(fetchMock).toHaveBeenCalledWith('/v1/models', {
-      headers: { authorization: 'Bearer sk-1', 'x-api-key': 'sk-1' },
+      headers: { authorization: 'Bearer sk-secret-1' },
     });
+    const keys = JSON.stringify(
+      client
+        .getQueryCache()
+        .getAll()
+        .map((q) => q.queryKey),
+    );
+    expect(keys).not.toContain('sk-secret-1');
+    expect(keys).not.toContain('secret');
+  });
+
+  it('sends the API key as Anthropic does while the Messages protocol is chosen', async () => {
+    useSettingsStore
+      .getState()
+      .update({ apiKey: 'sk-ant-1', protocol: 'messages', baseUrl: 'https://gw.example/v1' });
+    fetchMock.mockResolvedValue(json(models));
+    renderSelect();
+    await screen.findByRole('option', { name: 'gpt-plain' });
+    expect(fetchMock).toHaveBeenCalledWith('https://gw.example/v1/models', {
+      headers: { 'x-api-key': 'sk-ant-1', 'anthropic-dangerous-direct-browser-access': 'true' },
+    });
+  });
+
+  it('fetches again for another key, and not when switching between the OpenAI protocols', async () => {
+    useSettingsStore.getState().update({ apiKey: 'sk-one' });
+    fetchMock.mockResolvedValue(json(models));
+    renderSelect();
+    await screen.findByRole('option', { name: 'gpt-plain' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    act(() => useSettingsStore.getState().update({ protocol: 'responses' }));
+    act(() => useSettingsStore.getState().update({ apiKey: 'sk-two' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    expect(fetchMock).toHaveBeenLastCalledWith('/v1/models', { headers: { authorization: 'Bearer sk-two' } });
+  });
+
+  it('never calls a stored base URL that is not a complete http(s) address', async () => {
+    useSettingsStore.getState().update({ apiKey: 'sk-1', baseUrl: 'gateway.example.co' });
+    renderSelect();
+    expect(await screen.findByRole('alert', {}, { timeout: 3000 })).toHaveTextContent(
+      'The gateway base URL in Settings is not a complete http(s) address.',
+    );
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('shows an alert with "Reload models" when the list fails, and reloads', async () => {

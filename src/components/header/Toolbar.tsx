@@ -6,16 +6,32 @@ import './toolbar.css';
 
 export interface ToolbarProps {
   conversation: Conversation | null;
+  /** The sidebar the "Conversations" button opens and closes on narrow screens. */
+  sidebarId: string;
+  sidebarOpen: boolean;
   onToggleSidebar(): void;
   onOpenSettings(): void;
   onOpenReplay(): void;
 }
 
-export function Toolbar({ conversation, onToggleSidebar, onOpenSettings, onOpenReplay }: ToolbarProps) {
+export function Toolbar({
+  conversation,
+  sidebarId,
+  sidebarOpen,
+  onToggleSidebar,
+  onOpenSettings,
+  onOpenReplay,
+}: ToolbarProps) {
   const usage = conversation ? conversationUsage(conversation) : null;
   return (
     <header className="toolbar">
-      <button type="button" className="btn btn-small sidebar-toggle" onClick={onToggleSidebar}>
+      <button
+        type="button"
+        className="btn btn-small sidebar-toggle"
+        aria-expanded={sidebarOpen}
+        aria-controls={sidebarId}
+        onClick={onToggleSidebar}
+      >
         Conversations
       </button>
       <ProtocolSelect />

@@ -1,8 +1,15 @@
 import { useId, useState } from 'react';
 import type { ReplaySpeed } from '../../hooks/replay.ts';
 
-/** A recorded `.sse` (or JSON trace) comes in by file picker or drag-and-drop, and replays as a turn. */
-export function ImportZone({ onImport }: { onImport(name: string, text: string, speed: ReplaySpeed): void }) {
+/**
+ * A recorded `.sse` (or JSON trace) comes in by file picker or drag-and-drop, and replays as a turn.
+ * `onImport` rejects when the file is not a recording: the reason is shown here.
+ */
+export function ImportZone({
+  onImport,
+}: {
+  onImport(name: string, text: string, speed: ReplaySpeed): Promise<void>;
+}) {
   const [speed, setSpeed] = useState<ReplaySpeed>('recorded');
   const [dragging, setDragging] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -10,11 +17,18 @@ export function ImportZone({ onImport }: { onImport(name: string, text: string, 
 
   const read = async (file: File | undefined) => {
     if (!file) return;
+    setError(null);
+    let text: string;
     try {
-      setError(null);
-      onImport(file.name, await file.text(), speed);
+      text = await file.text();
     } catch (e) {
       setError(`Could not read ${file.name}: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    try {
+      await onImport(file.name, text, speed);
+    } catch (e) {
+      setError(`Could not replay ${file.name}: ${e instanceof Error ? e.message : String(e)}`);
     }
   };
 

@@ -334,6 +334,33 @@ describe('Inspector request and exports never show the API key', () => {
   });
 });
 
+describe('Inspector attempts', () => {
+  it('chooses an attempt with toggle buttons that say which one is shown', async () => {
+    const fetchImpl = vi.fn<typeof fetch>(
+      async () =>
+        new Response(streamFromBytes(encoder.encode(fixtureText('chat/openai-text-obfuscation-usage.sse'))), {
+          headers: { 'content-type': 'text/event-stream' },
+        }),
+    );
+    await sendMessage('Hello', 'chat', { fetchImpl });
+    const { activeId, conversations } = useConversationStore.getState();
+    const message = conversations[activeId!]!.messages[1] as AssistantMessage;
+    const first = message.attempts[0]!;
+    useConversationStore
+      .getState()
+      .addAttempt(activeId!, message.id, { ...first, id: 'att_2', trace: { ...first.trace, items: [] } });
+    render(<Inspector target={{ conversationId: activeId!, messageId: message.id }} onClose={vi.fn()} />);
+    const group = screen.getByRole('group', { name: 'Attempts' });
+    const [one, two] = within(group).getAllByRole('button');
+    expect(screen.queryByRole('tab')).toBeNull();
+    expect(one).toHaveAttribute('aria-pressed', 'false');
+    expect(two).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.setup().click(one!);
+    expect(one).toHaveAttribute('aria-pressed', 'true');
+    expect(two).toHaveAttribute('aria-pressed', 'false');
+  });
+});
+
 describe('Inspector import', () => {
   it('replays an imported .sse instantly as a new answer', async () => {
     const text = fixtureText('anthropic/text-padded.sse');
@@ -352,5 +379,32 @@ describe('Inspector import', () => {
       expect(message?.protocol).toBe('messages');
       expect(message?.attempts[0]?.turn).toEqual(expected);
     });
+  });
+
+  it('says why a file cannot be replayed, in an alert, and stores nothing', async () => {
+    render(<Inspector target={null} onClose={vi.fn()} />);
+    const user = userEvent.setup();
+    const garbage = JSON.stringify({
+      format: 'hopbase-chat-trace',
+      protocol: 'bogus',
+      events: [{ t: 0, kind: 'event', event: 'message', data: { not: 'text' } }],
+    });
+    await user.upload(
+      screen.getByLabelText('Import .sse'),
+      new File([garbage], 'broken.json', { type: 'application/json' }),
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'Could not replay broken.json: Event 1 of this trace is not a recorded item',
+    );
+    expect(useConversationStore.getState().order).toEqual([]);
+
+    // A good file afterwards clears the message.
+    await user.click(screen.getByRole('radio', { name: 'Instantly' }));
+    await user.upload(
+      screen.getByLabelText('Import .sse'),
+      new File([fixtureText('anthropic/text-padded.sse')], 'turn.sse', { type: 'text/event-stream' }),
+    );
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
   });
 });

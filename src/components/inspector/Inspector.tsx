@@ -38,20 +38,20 @@ function AttemptView({ message }: { message: AssistantMessage }) {
   return (
     <>
       {message.attempts.length > 1 ? (
-        <div className="attempt-tabs" role="tablist" aria-label="Attempts">
+        <fieldset className="attempt-tabs">
+          <legend className="visually-hidden">Attempts</legend>
           {message.attempts.map((a, i) => (
             <button
               key={a.id}
               type="button"
-              role="tab"
-              aria-selected={i === index}
+              aria-pressed={i === index}
               className="btn btn-small"
               onClick={() => setChosen(i)}
             >
               Attempt {i + 1} · {a.turn.status}
             </button>
           ))}
-        </div>
+        </fieldset>
       ) : null}
       <Figures figures={figures} />
       <Timeline items={trace.items} endedAt={trace.endedAt} />
@@ -89,7 +89,7 @@ function AttemptView({ message }: { message: AssistantMessage }) {
         <summary>Request: POST {request.path}</summary>
         <p className="request-url">{request.url}</p>
         <pre>
-          {Object.entries(attempt.sentHeaders ?? request.headers)
+          {Object.entries(attempt.sentHeaders)
             .map(([name, value]) => `${name}: ${value}`)
             .join('\n')}
         </pre>
@@ -126,7 +126,7 @@ export function Inspector({ target, onClose }: { target: InspectorTarget | null;
       ) : (
         <p className="inspector-empty">Choose “Inspect” on an answer to see what came down the wire.</p>
       )}
-      <ImportZone onImport={(name, text, speed) => void replayRecording(name, text, speed, protocol)} />
+      <ImportZone onImport={(name, text, speed) => replayRecording(name, text, speed, protocol)} />
     </aside>
   );
 }

@@ -1,5 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultSettings, useSettingsStore } from '../../state/settingsStore.ts';
 import { SettingsDialog } from './SettingsDialog.tsx';
@@ -18,6 +19,19 @@ function open() {
     dialog: screen.getByRole('dialog', { name: 'Settings' }),
     ...view,
   };
+}
+
+/** A Settings button that opens the dialog, as the toolbar does. */
+function Harness() {
+  const [openNow, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Settings
+      </button>
+      {openNow ? <SettingsDialog onClose={() => setOpen(false)} /> : null}
+    </>
+  );
 }
 
 const labels = {
@@ -132,5 +146,93 @@ describe('SettingsDialog', () => {
     unmount();
     await user.keyboard('{Escape}');
     expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('applies the base URL when the field is left, not on every keystroke', async () => {
+    const { user } = open();
+    const field = screen.getByLabelText(labels.baseUrl);
+    const seen: string[] = [];
+    const stop = useSettingsStore.subscribe((s) => seen.push(s.settings.baseUrl));
+    await user.type(field, 'https://gateway.example.com/v1');
+    expect(settings().baseUrl).toBe('');
+    expect(seen).toEqual([]);
+    await user.tab();
+    expect(settings().baseUrl).toBe('https://gateway.example.com/v1');
+    // One write, never a half-typed address such as https://gateway.example.co.
+    expect(seen).toEqual(['https://gateway.example.com/v1']);
+    stop();
+  });
+
+  it('applies the base URL on Enter, trimmed', async () => {
+    const { user, onClose } = open();
+    await user.type(screen.getByLabelText(labels.baseUrl), '  http://localhost:8787/v1 {Enter}');
+    expect(settings().baseUrl).toBe('http://localhost:8787/v1');
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('refuses an address that is not a complete http(s) URL, saying so next to the field', async () => {
+    useSettingsStore.getState().update({ baseUrl: 'https://old.example/v1' });
+    const { user } = open();
+    const field = screen.getByLabelText(labels.baseUrl);
+    for (const bad of ['gateway.example.com/v1', 'ftp://files.example/v1', 'javascript:alert(1)']) {
+      await user.clear(field);
+      await user.type(field, `${bad}{Enter}`);
+      expect(screen.getByRole('alert')).toHaveTextContent('Enter a full http:// or https:// address');
+      expect(field).toHaveAttribute('aria-invalid', 'true');
+      expect(field).toHaveAccessibleDescription(/Enter a full http:\/\/ or https:\/\/ address/);
+      expect(settings().baseUrl).toBe('https://old.example/v1');
+    }
+    // Emptying it is valid: back to this server's /v1.
+    await user.clear(field);
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.tab();
+    expect(settings().baseUrl).toBe('');
+    expect(field).toHaveAttribute('aria-invalid', 'false');
+  });
+
+  it('applies the API key when the field is left, not on every keystroke', async () => {
+    const { user } = open();
+    const field = screen.getByLabelText(labels.apiKey);
+    await user.type(field, 'sk-new-key');
+    expect(settings().apiKey).toBe('');
+    await user.keyboard('{Enter}');
+    expect(settings().apiKey).toBe('sk-new-key');
+  });
+
+  it('applies what was typed when the dialog closes with Escape, if it is valid', async () => {
+    const { user, unmount } = open();
+    await user.type(screen.getByLabelText(labels.baseUrl), 'https://gw.example/v1');
+    await user.keyboard('{Escape}');
+    unmount();
+    expect(settings().baseUrl).toBe('https://gw.example/v1');
+  });
+
+  it('keeps Tab and Shift+Tab inside the dialog', async () => {
+    const { user, dialog } = open();
+    const controls = [...dialog.querySelectorAll<HTMLElement>('button, input, textarea')];
+    const first = controls[0]!;
+    const last = controls.at(-1)!;
+    expect(first).toHaveAccessibleName('Close');
+    last.focus();
+    await user.tab();
+    expect(first).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(last).toHaveFocus();
+    // Every stop of a full round is inside the dialog.
+    for (let i = 0; i < controls.length + 2; i++) {
+      await user.tab();
+      expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    }
+  });
+
+  it('gives focus back to the Settings button when it closes', async () => {
+    render(<Harness />);
+    const user = userEvent.setup();
+    const button = screen.getByRole('button', { name: 'Settings' });
+    await user.click(button);
+    expect(screen.getByLabelText(labels.baseUrl)).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(button).toHaveFocus();
   });
 });

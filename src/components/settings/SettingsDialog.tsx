@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { type Settings, useSettingsStore } from '../../state/settingsStore.ts';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { isUsableBaseUrl, type Settings, useSettingsStore } from '../../state/settingsStore.ts';
 import './settings.css';
 
 function numberOrNull(value: string): number | null {
@@ -40,25 +40,111 @@ function SecondsField({
   );
 }
 
-/** Every setting applies at once; nothing here needs saving. */
+const focusable =
+  'a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
+
+/** Tab and Shift+Tab cycle inside the dialog: the page behind a modal is out of reach. */
+function trapTab(event: KeyboardEvent<HTMLElement>) {
+  if (event.key !== 'Tab') return;
+  // In document order (not every DOM implementation returns a selector list's matches in that order).
+  const items = [...event.currentTarget.querySelectorAll<HTMLElement>(focusable)].sort((a, b) =>
+    a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
+  );
+  const first = items[0];
+  const last = items.at(-1);
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || !event.currentTarget.contains(active))) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (active === last || !event.currentTarget.contains(active))) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+/**
+ * A connection field (base URL, API key) is edited as text and applied when the person leaves it or
+ * presses Enter, and only when valid: every keystroke would otherwise refetch the model list from a
+ * half-typed address, with the key attached.
+ */
+function useCommittedField(
+  stored: string,
+  apply: (value: string) => void,
+  isValid: (value: string) => boolean,
+) {
+  const [text, setText] = useState(stored);
+  const [invalid, setInvalid] = useState(false);
+  const latest = useRef({ text, stored, apply, isValid });
+  latest.current = { text, stored, apply, isValid };
+  const commit = () => {
+    const { text, stored, apply, isValid } = latest.current;
+    const ok = isValid(text);
+    setInvalid(!ok);
+    if (ok && text.trim() !== stored) apply(text.trim());
+  };
+  // Closing the dialog (Escape, Close, a click outside) applies what was typed, when valid.
+  useEffect(
+    () => () => {
+      const { text, stored, apply, isValid } = latest.current;
+      if (isValid(text) && text.trim() !== stored) apply(text.trim());
+    },
+    [],
+  );
+  return {
+    value: text,
+    invalid,
+    onChange: (value: string) => {
+      setText(value);
+      if (invalid && isValid(value)) setInvalid(false);
+    },
+    commit,
+    onKeyDown: (event: KeyboardEvent<HTMLInputElement>) => {
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        commit();
+      }
+    },
+  };
+}
+
+const anyKey = () => true;
+
+/** Every setting applies at once (the gateway's address and key once typed); nothing here needs saving. */
 export function SettingsDialog({ onClose }: { onClose(): void }) {
   const settings = useSettingsStore((s) => s.settings);
   const update = useSettingsStore((s) => s.update);
   const titleId = useId();
+  const baseUrlErrorId = useId();
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => {
+    // Focus goes back where it was (the Settings button) when the dialog closes.
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     first.current?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => e.key === 'Escape' && onClose();
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
   const set = (patch: Partial<Settings>) => update(patch);
+  const baseUrl = useCommittedField(settings.baseUrl, (value) => set({ baseUrl: value }), isUsableBaseUrl);
+  const apiKey = useCommittedField(settings.apiKey, (value) => set({ apiKey: value }), anyKey);
 
   return (
     // Clicking outside closes too; Escape and the Close button are the keyboard ways out.
     // biome-ignore lint/a11y/noStaticElementInteractions: a backdrop, not a control
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div role="dialog" aria-modal="true" aria-labelledby={titleId} className="dialog settings">
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        className="dialog settings"
+        onKeyDown={trapTab}
+      >
         <header className="dialog-header">
           <h2 id={titleId}>Settings</h2>
           <button type="button" className="btn btn-small" onClick={onClose}>
@@ -74,17 +160,29 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
               ref={first}
               type="url"
               placeholder="https://gateway.example.com/v1"
-              value={settings.baseUrl}
-              onChange={(e) => set({ baseUrl: e.target.value })}
+              value={baseUrl.value}
+              aria-invalid={baseUrl.invalid}
+              aria-describedby={baseUrl.invalid ? baseUrlErrorId : undefined}
+              onChange={(e) => baseUrl.onChange(e.target.value)}
+              onBlur={baseUrl.commit}
+              onKeyDown={baseUrl.onKeyDown}
             />
+            {baseUrl.invalid ? (
+              <span id={baseUrlErrorId} className="field-error" role="alert">
+                Enter a full http:// or https:// address (like https://gateway.example.com/v1), or leave it
+                empty. The gateway in use has not changed.
+              </span>
+            ) : null}
           </label>
           <label className="field">
             <span>API key</span>
             <input
               type="password"
               autoComplete="off"
-              value={settings.apiKey}
-              onChange={(e) => set({ apiKey: e.target.value })}
+              value={apiKey.value}
+              onChange={(e) => apiKey.onChange(e.target.value)}
+              onBlur={apiKey.commit}
+              onKeyDown={apiKey.onKeyDown}
             />
           </label>
           <label className="check">

@@ -1,5 +1,6 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Profiler } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
 import { emptyTrace } from '../../hooks/runAttempt.ts';
@@ -144,5 +145,51 @@ describe('ConversationList', () => {
     expect(screen.getByRole('button', { name: /^Newer/ })).not.toHaveTextContent('streaming');
     act(() => useLiveStore.getState().remove(messageId));
     expect(olderButton).not.toHaveTextContent('streaming');
+  });
+
+  it('does not re-render while an answer streams, until a total it shows changes', () => {
+    const { older } = seed();
+    const messageId = store().addAssistantMessage(older, 'chat', 'm');
+    store().addAttempt(older, messageId, {
+      id: 'att_1',
+      startedAt: 0,
+      request: { url: '', path: '', headers: {}, body: {} },
+      turn: emptyTurn,
+      sentHeaders: {},
+      httpError: null,
+      trace: emptyTrace(),
+    });
+    const onRender = vi.fn();
+    render(
+      <Profiler id="sidebar" onRender={onRender}>
+        <ConversationList />
+      </Profiler>,
+    );
+    onRender.mockClear();
+    for (const text of ['Once', 'Once upon', 'Once upon a time']) {
+      act(() =>
+        store().updateAttempt(older, messageId, 'att_1', (a) => ({ ...a, turn: { ...a.turn, text } })),
+      );
+    }
+    expect(onRender).not.toHaveBeenCalled();
+
+    act(() =>
+      store().updateAttempt(older, messageId, 'att_1', (a) => ({
+        ...a,
+        turn: { ...a.turn, usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } },
+      })),
+    );
+    expect(onRender).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('button', { name: /^Older/ })).toHaveTextContent('15 tokens');
+  });
+
+  it('is inert when told (a closed drawer), and carries the id its toggle controls', () => {
+    seed();
+    const { rerender } = render(<ConversationList id="side" inert />);
+    const nav = screen.getByRole('navigation', { hidden: true });
+    expect(nav).toHaveAttribute('id', 'side');
+    expect(nav).toHaveAttribute('inert');
+    rerender(<ConversationList id="side" inert={false} />);
+    expect(nav).not.toHaveAttribute('inert');
   });
 });

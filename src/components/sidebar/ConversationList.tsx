@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { conversationUsage, useConversationStore } from '../../state/conversationStore.ts';
 import { useLiveStore } from '../../state/liveStore.ts';
+import type { Conversation } from '../../state/types.ts';
 import './sidebar.css';
 
 function RenameForm({ id, title, onDone }: { id: string; title: string; onDone(): void }) {
@@ -30,12 +31,112 @@ function RenameForm({ id, title, onDone }: { id: string; title: string; onDone()
   );
 }
 
-/** The sidebar: every conversation, newest first, with new / rename / delete / switch. */
-export function ConversationList({ onNavigate }: { onNavigate?: () => void }) {
+/** Token totals, remembered per conversation object: only a conversation that changed is summed again. */
+const totals = new WeakMap<Conversation, number>();
+function tokenTotal(conversation: Conversation): number {
+  let total = totals.get(conversation);
+  if (total === undefined) {
+    total = conversationUsage(conversation).total;
+    totals.set(conversation, total);
+  }
+  return total;
+}
+
+interface RowProps {
+  id: string;
+  active: boolean;
+  streaming: boolean;
+  renaming: boolean;
+  onRename(id: string | null): void;
+  onNavigate?: () => void;
+}
+
+/**
+ * One conversation in the list. It selects only its title and token total (primitives), so a frame of a
+ * streamed answer re-renders no row unless that row's own total changed.
+ */
+const ConversationRow = memo(function ConversationRow({
+  id,
+  active,
+  streaming,
+  renaming,
+  onRename,
+  onNavigate,
+}: RowProps) {
+  const title = useConversationStore((s) => s.conversations[id]?.title);
+  const total = useConversationStore((s) => {
+    const conversation = s.conversations[id];
+    return conversation ? tokenTotal(conversation) : 0;
+  });
+  if (title === undefined) return null;
+  const { selectConversation, deleteConversation } = useConversationStore.getState();
+  return (
+    <li className={active ? 'active' : undefined}>
+      {renaming ? (
+        <RenameForm id={id} title={title} onDone={() => onRename(null)} />
+      ) : (
+        <>
+          <button
+            type="button"
+            className="conversation-open"
+            aria-current={active ? 'page' : undefined}
+            onClick={() => {
+              selectConversation(id);
+              onNavigate?.();
+            }}
+          >
+            <span className="conversation-title">{title}</span>
+            <span className="conversation-meta">
+              {streaming ? 'streaming… · ' : ''}
+              {total.toLocaleString('en-US')} tokens
+            </span>
+          </button>
+          <span className="conversation-actions">
+            <button
+              type="button"
+              className="btn btn-small"
+              aria-label={`Rename ${title}`}
+              title="Rename"
+              onClick={() => onRename(id)}
+            >
+              ✎
+            </button>
+            <button
+              type="button"
+              className="btn btn-small btn-danger"
+              aria-label={`Delete ${title}`}
+              title="Delete"
+              onClick={() => deleteConversation(id)}
+            >
+              ×
+            </button>
+          </span>
+        </>
+      )}
+    </li>
+  );
+});
+
+export interface ConversationListProps {
+  /** For the narrow-screen toggle's `aria-controls`. */
+  id?: string;
+  /** Set while the sidebar is an off-screen drawer: out of the tab order and the accessibility tree. */
+  inert?: boolean;
+  onNavigate?: () => void;
+}
+
+/**
+ * The sidebar: every conversation, newest first, with new / rename / delete / switch. It subscribes to
+ * the order and the active id only; rows select their own conversation.
+ */
+export const ConversationList = memo(function ConversationList({
+  id,
+  inert,
+  onNavigate,
+}: ConversationListProps) {
   const order = useConversationStore((s) => s.order);
-  const conversations = useConversationStore((s) => s.conversations);
   const activeId = useConversationStore((s) => s.activeId);
-  const { newConversation, selectConversation, deleteConversation } = useConversationStore.getState();
+  const { newConversation } = useConversationStore.getState();
   // A string keeps the selection stable between renders (a new Set each time would loop).
   const streamingIds = useLiveStore((s) =>
     Object.values(s.streams)
@@ -46,7 +147,7 @@ export function ConversationList({ onNavigate }: { onNavigate?: () => void }) {
   const [renaming, setRenaming] = useState<string | null>(null);
 
   return (
-    <nav className="sidebar" aria-label="Conversations">
+    <nav id={id} className="sidebar" aria-label="Conversations" inert={inert}>
       <div className="sidebar-top">
         <span className="brand">
           <img src="/favicon.svg" alt="" width={22} height={22} /> HopBase Chat
@@ -64,57 +165,18 @@ export function ConversationList({ onNavigate }: { onNavigate?: () => void }) {
       </div>
       {order.length === 0 ? <p className="sidebar-empty">No conversations yet.</p> : null}
       <ul className="conversation-list">
-        {order.map((id) => {
-          const conversation = conversations[id];
-          if (!conversation) return null;
-          const usage = conversationUsage(conversation);
-          return (
-            <li key={id} className={id === activeId ? 'active' : undefined}>
-              {renaming === id ? (
-                <RenameForm id={id} title={conversation.title} onDone={() => setRenaming(null)} />
-              ) : (
-                <>
-                  <button
-                    type="button"
-                    className="conversation-open"
-                    aria-current={id === activeId ? 'page' : undefined}
-                    onClick={() => {
-                      selectConversation(id);
-                      onNavigate?.();
-                    }}
-                  >
-                    <span className="conversation-title">{conversation.title}</span>
-                    <span className="conversation-meta">
-                      {streaming.has(id) ? 'streaming… · ' : ''}
-                      {usage.total.toLocaleString('en-US')} tokens
-                    </span>
-                  </button>
-                  <span className="conversation-actions">
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      aria-label={`Rename ${conversation.title}`}
-                      title="Rename"
-                      onClick={() => setRenaming(id)}
-                    >
-                      ✎
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-small btn-danger"
-                      aria-label={`Delete ${conversation.title}`}
-                      title="Delete"
-                      onClick={() => deleteConversation(id)}
-                    >
-                      ×
-                    </button>
-                  </span>
-                </>
-              )}
-            </li>
-          );
-        })}
+        {order.map((conversationId) => (
+          <ConversationRow
+            key={conversationId}
+            id={conversationId}
+            active={conversationId === activeId}
+            streaming={streaming.has(conversationId)}
+            renaming={renaming === conversationId}
+            onRename={setRenaming}
+            onNavigate={onNavigate}
+          />
+        ))}
       </ul>
     </nav>
   );
-}
+});
