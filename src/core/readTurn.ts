@@ -1,6 +1,5 @@
-import { adapters } from './protocols/index.ts';
-import { MalformedEvent } from './protocols/json.ts';
-import { createSseParser } from './sse/parser.ts';
+import { adapters, type ProtocolAdapter } from './protocols/index.ts';
+import { SseScanner, type SseSink } from './sse/parser.ts';
 import type { SseItem } from './sse/types.ts';
 import { emptyTurn, type Protocol, type Turn } from './turn.ts';
 
@@ -14,6 +13,29 @@ export interface ReadTurnOptions {
   onChunk?: (bytes: Uint8Array, at: number) => void;
   /** The clock stamping items; injectable for tests. */
   now?: () => number;
+}
+
+const streaming = { stream: true } as const;
+
+/**
+ * Decodes and reduces each event into `turn`; builds `SseItem`s only for a caller that records them.
+ * A class, not a closure per call, so that its optimized code outlives each stream (see `SseScanner`).
+ */
+class TurnSink implements SseSink {
+  turn: Turn = emptyTurn;
+  constructor(
+    private readonly adapter: ProtocolAdapter<unknown>,
+    private readonly onItem: ((item: SseItem) => void) | undefined,
+  ) {}
+
+  event(event: string, data: string, id: string, at: number): void {
+    if (this.onItem !== undefined) this.onItem({ type: 'event', event, data, id, at });
+    if (this.turn.status === 'streaming') this.turn = this.adapter.step(this.turn, data, event);
+  }
+
+  comment(text: string, at: number): void {
+    this.onItem?.({ type: 'comment', text, at });
+  }
 }
 
 const interruptedMessage = 'The connection closed before the answer was finished.';
@@ -31,17 +53,10 @@ export async function readTurn(
   const { signal, onUpdate, onItem, onChunk } = options;
   const now = options.now ?? (() => performance.now());
   const adapter = adapters[protocol];
-  let turn = emptyTurn;
 
-  const parser = createSseParser((item) => {
-    onItem?.(item);
-    if (item.type !== 'event' || turn.status !== 'streaming') return;
-    const decoded = adapter.decode(item);
-    turn =
-      decoded instanceof MalformedEvent
-        ? { ...turn, status: 'error', error: { code: decoded.code, message: decoded.message } }
-        : adapter.reduce(turn, decoded);
-  }, now);
+  const sink = new TurnSink(adapter, onItem);
+  // Only items carry times and comments: without a recorder the scanner skips both.
+  const parser = new SseScanner(sink, onItem === undefined ? null : now, onItem !== undefined);
 
   // The parser strips a leading BOM itself, so that feeding it text directly behaves the same.
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -54,17 +69,17 @@ export async function readTurn(
 
   let failure: unknown = null;
   try {
-    while (turn.status === 'streaming') {
+    while (sink.turn.status === 'streaming') {
       const { done, value } = await reader.read();
-      const before = turn;
+      const before = sink.turn;
       if (done) {
         parser.feed(decoder.decode());
         parser.end();
       } else {
         onChunk?.(value, now());
-        parser.feed(decoder.decode(value, { stream: true }));
+        parser.feed(decoder.decode(value, streaming));
       }
-      if (turn !== before) onUpdate?.(turn);
+      if (onUpdate !== undefined && sink.turn !== before) onUpdate(sink.turn);
       if (done) break;
     }
   } catch (error) {
@@ -72,6 +87,7 @@ export async function readTurn(
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
+  let turn = sink.turn;
   // A terminal event may be followed by more bytes (`[DONE]` after `response.completed`): not needed.
   if (turn.status !== 'streaming') reader.cancel().catch(() => {});
 

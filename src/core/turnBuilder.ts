@@ -62,6 +62,14 @@ function withContent(
   };
 }
 
+/**
+ * A copy of `turn` from one object literal, to change a field of: a spread copy gets a shape of its own,
+ * recreated after each GC, and the next delta's code would deoptimize on it.
+ */
+function copy(turn: Turn): Turn {
+  return withContent(turn, turn.parts, null, '', turn.toolCalls);
+}
+
 function hasLaterText(parts: TurnPart[], kind: TextKind, index: number): boolean {
   for (let i = index + 1; i < parts.length; i++) {
     const part = parts[i]!;
@@ -156,7 +164,9 @@ export function hasToolCall(turn: Turn, key: string): boolean {
 }
 
 export function setUsage(turn: Turn, usage: Usage): Turn {
-  return { ...turn, usage };
+  const next = copy(turn);
+  next.usage = usage;
+  return next;
 }
 
 export function setIdentity(
@@ -166,17 +176,29 @@ export function setIdentity(
 ): Turn {
   const id = responseId || turn.responseId;
   const m = model || turn.model;
-  return id === turn.responseId && m === turn.model ? turn : { ...turn, responseId: id, model: m };
+  if (id === turn.responseId && m === turn.model) return turn;
+  const next = copy(turn);
+  next.responseId = id;
+  next.model = m;
+  return next;
 }
 
 export function setFinish(turn: Turn, finishReason: FinishReason, raw: string): Turn {
-  return { ...turn, finishReason, rawFinishReason: raw };
+  const next = copy(turn);
+  next.finishReason = finishReason;
+  next.rawFinishReason = raw;
+  return next;
 }
 
 export function complete(turn: Turn): Turn {
-  return { ...turn, status: 'complete' };
+  const next = copy(turn);
+  next.status = 'complete';
+  return next;
 }
 
 export function fail(turn: Turn, code: string, message: string): Turn {
-  return { ...turn, status: 'error', error: { code, message } };
+  const next = copy(turn);
+  next.status = 'error';
+  next.error = { code, message };
+  return next;
 }

@@ -117,28 +117,71 @@ function done(): boolean {
 // most events are checked with one comparison.
 let messagesPrefix = '';
 let messagesIndex = 0;
-let messagesKind: 'text' | 'json' | 'thinking' = 'text';
+let messagesKind: MessagesDeltaKind = 'text';
 
-export function fastMessagesEvent(data: string): object | undefined {
-  if (data === '{"type": "ping"}' || data === '{"type":"ping"}') return { type: 'ping' };
+export type MessagesDeltaKind = 'text' | 'json' | 'thinking';
+
+/**
+ * The fields of the last successful `match…` call. The step functions read them directly: a delta then
+ * costs no event object, and the hot path never meets the shapes of `JSON.parse`'s objects, which V8
+ * recreates after each full GC (each new shape would deoptimize it again).
+ */
+export const matched = {
+  messagesIndex: 0,
+  messagesKind: 'text' as MessagesDeltaKind,
+  value: '',
+  responsesKind: 'text' as ResponsesDeltaKind,
+  sequenceNumber: 0,
+  itemId: '',
+  outputIndex: 0,
+  part: 0,
+  logprobs: false,
+  obfuscation: undefined as string | undefined,
+  chatHeader: {} as Record<string, unknown>,
+  /** Whether the header leaves the chunk a plain delta: no `error`, `usage` or `x_groq` field in it. */
+  chatPlainHeader: true,
+  choiceIndex: 0,
+  chatDelta: 0,
+  toolIndex: 0,
+  usage: false,
+};
+
+export const NO_MATCH = 0;
+export const PING = 1;
+export const DELTA = 2;
+
+/** A Messages template: `PING`, or `DELTA` with `matched.messagesIndex/messagesKind/value` set; or `NO_MATCH`. */
+export function matchMessagesEvent(data: string): number {
+  if (data === '{"type": "ping"}' || data === '{"type":"ping"}') return PING;
   let index = messagesIndex;
   let kind = messagesKind;
   if (!begin(data, messagesPrefix) || messagesPrefix === '') {
-    if (!begin(data, '{"type":"content_block_delta","index":')) return undefined;
+    if (!begin(data, '{"type":"content_block_delta","index":')) return NO_MATCH;
     index = int();
-    if (index < 0) return undefined;
+    if (index < 0) return NO_MATCH;
     if (lit(',"delta":{"type":"text_delta","text":')) kind = 'text';
     else if (lit(',"delta":{"type":"input_json_delta","partial_json":')) kind = 'json';
     else if (lit(',"delta":{"type":"thinking_delta","thinking":')) kind = 'thinking';
-    else return undefined;
+    else return NO_MATCH;
     messagesPrefix = data.slice(0, pos);
     messagesIndex = index;
     messagesKind = kind;
   }
   const value = str();
-  if (value === undefined || !ch(CLOSE)) return undefined;
+  if (value === undefined || !ch(CLOSE)) return NO_MATCH;
   spaces();
-  if (!ch(CLOSE) || !done()) return undefined;
+  if (!ch(CLOSE) || !done()) return NO_MATCH;
+  matched.messagesIndex = index;
+  matched.messagesKind = kind;
+  matched.value = value;
+  return DELTA;
+}
+
+export function fastMessagesEvent(data: string): object | undefined {
+  const found = matchMessagesEvent(data);
+  if (found === PING) return { type: 'ping' };
+  if (found === NO_MATCH) return undefined;
+  const { messagesIndex: index, messagesKind: kind, value } = matched;
   const delta =
     kind === 'text'
       ? { type: 'text_delta', text: value }
@@ -165,48 +208,71 @@ const responsesMiddle: Record<'text' | 'args' | 'summary', ResponsesMiddle> = {
   summary: { text: '', item_id: '', output_index: 0, part: 0 },
 };
 
-export function fastResponsesEvent(data: string): object | undefined {
-  if (!begin(data, '{"type":"response.')) return undefined;
-  const kind = lit('output_text.delta","sequence_number":')
+export type ResponsesDeltaKind = 'text' | 'args' | 'summary';
+
+/** A Responses delta template, with the `matched` fields set; false when not one. */
+export function matchResponsesEvent(data: string): boolean {
+  if (!begin(data, '{"type":"response.')) return false;
+  const kind: ResponsesDeltaKind | null = lit('output_text.delta","sequence_number":')
     ? 'text'
     : lit('function_call_arguments.delta","sequence_number":')
       ? 'args'
       : lit('reasoning_summary_text.delta","sequence_number":')
         ? 'summary'
         : null;
-  if (kind === null) return undefined;
+  if (kind === null) return false;
   const sequence_number = int();
-  if (sequence_number < 0) return undefined;
+  if (sequence_number < 0) return false;
   // From the item id to the delta, consecutive events of an item repeat the same text: remembered per kind.
   const cache = responsesMiddle[kind];
   let { item_id, output_index, part } = cache;
   if (cache.text === '' || !lit(cache.text)) {
     const from = pos;
-    if (!lit(',"item_id":')) return undefined;
+    if (!lit(',"item_id":')) return false;
     const id = str();
-    if (id === undefined || !lit(',"output_index":')) return undefined;
+    if (id === undefined || !lit(',"output_index":')) return false;
     output_index = int();
-    if (output_index < 0) return undefined;
+    if (output_index < 0) return false;
     part = 0;
     if (kind !== 'args') {
-      if (!lit(kind === 'text' ? ',"content_index":' : ',"summary_index":')) return undefined;
+      if (!lit(kind === 'text' ? ',"content_index":' : ',"summary_index":')) return false;
       part = int();
-      if (part < 0) return undefined;
+      if (part < 0) return false;
     }
-    if (!lit(',"delta":')) return undefined;
+    if (!lit(',"delta":')) return false;
     item_id = id;
     Object.assign(cache, { text: src.slice(from, pos), item_id, output_index, part });
   }
   const delta = str();
-  if (delta === undefined) return undefined;
+  if (delta === undefined) return false;
   const logprobs = lit(',"logprobs":[]');
   let obfuscation: string | undefined;
   if (lit(',"obfuscation":')) {
     obfuscation = str();
-    if (obfuscation === undefined) return undefined;
+    if (obfuscation === undefined) return false;
   }
-  if (!ch(CLOSE) || !done()) return undefined;
+  if (!ch(CLOSE) || !done()) return false;
+  matched.responsesKind = kind;
+  matched.sequenceNumber = sequence_number;
+  matched.itemId = item_id;
+  matched.outputIndex = output_index;
+  matched.part = part;
+  matched.value = delta;
+  matched.logprobs = logprobs;
+  matched.obfuscation = obfuscation;
+  return true;
+}
 
+export function fastResponsesEvent(data: string): object | undefined {
+  if (!matchResponsesEvent(data)) return undefined;
+  const {
+    responsesKind: kind,
+    sequenceNumber: sequence_number,
+    itemId: item_id,
+    outputIndex: output_index,
+    part,
+    value: delta,
+  } = matched;
   const event: Record<string, unknown> =
     kind === 'text'
       ? {
@@ -227,8 +293,8 @@ export function fastResponsesEvent(data: string): object | undefined {
             delta,
           }
         : { type: 'response.function_call_arguments.delta', sequence_number, item_id, output_index, delta };
-  if (logprobs) event.logprobs = [];
-  if (obfuscation !== undefined) event.obfuscation = obfuscation;
+  if (matched.logprobs) event.logprobs = [];
+  if (matched.obfuscation !== undefined) event.obfuscation = matched.obfuscation;
   return event;
 }
 
@@ -265,59 +331,105 @@ function chatHeader(data: string): Record<string, unknown> | null {
   for (const value of Object.values(fields)) if (value !== null && typeof value === 'object') return null;
   header = data.slice(0, at + CHOICES.length);
   headerFields = fields as Record<string, unknown>;
+  matched.chatPlainHeader = !('error' in fields || 'usage' in fields || 'x_groq' in fields);
   src = data;
   pos = header.length;
   return headerFields;
 }
 
-function chatDelta(): object | undefined {
+// The delta templates, in `matched.chatDelta`.
+export const CHAT_CONTENT = 0; // {"content":S}
+export const CHAT_CONTENT_NULL_REASONING = 1; // {"content":S,"reasoning_content":null}
+export const CHAT_NULL_CONTENT_REASONING = 2; // {"content":null,"reasoning_content":S}
+export const CHAT_REASONING_CONTENT = 3; // {"reasoning_content":S}
+export const CHAT_REASONING = 4; // {"reasoning":S}
+export const CHAT_TOOL_ARGUMENTS = 5; // {"tool_calls":[{"index":N,"function":{"arguments":S}}]}
+
+/** One of the delta templates into `matched.chatDelta/value/toolIndex`; false when none. */
+function chatDelta(): boolean {
+  let kind: number;
+  let value: string | undefined;
   if (lit('{"content":')) {
     if (lit('null,"reasoning_content":')) {
-      const reasoning_content = str();
-      return reasoning_content !== undefined && ch(CLOSE) ? { content: null, reasoning_content } : undefined;
+      kind = CHAT_NULL_CONTENT_REASONING;
+      value = str();
+      if (value === undefined || !ch(CLOSE)) return false;
+    } else {
+      value = str();
+      if (value === undefined) return false;
+      if (ch(CLOSE)) kind = CHAT_CONTENT;
+      else if (lit(',"reasoning_content":null}')) kind = CHAT_CONTENT_NULL_REASONING;
+      else return false;
     }
-    const content = str();
-    if (content === undefined) return undefined;
-    if (ch(CLOSE)) return { content };
-    return lit(',"reasoning_content":null}') ? { content, reasoning_content: null } : undefined;
-  }
-  if (lit('{"reasoning_content":')) {
-    const reasoning_content = str();
-    return reasoning_content !== undefined && ch(CLOSE) ? { reasoning_content } : undefined;
-  }
-  if (lit('{"reasoning":')) {
-    const reasoning = str();
-    return reasoning !== undefined && ch(CLOSE) ? { reasoning } : undefined;
-  }
-  if (lit('{"tool_calls":[{"index":')) {
+  } else if (lit('{"reasoning_content":')) {
+    kind = CHAT_REASONING_CONTENT;
+    value = str();
+    if (value === undefined || !ch(CLOSE)) return false;
+  } else if (lit('{"reasoning":')) {
+    kind = CHAT_REASONING;
+    value = str();
+    if (value === undefined || !ch(CLOSE)) return false;
+  } else if (lit('{"tool_calls":[{"index":')) {
+    kind = CHAT_TOOL_ARGUMENTS;
     const index = int();
-    if (index < 0 || !lit(',"function":{"arguments":')) return undefined;
-    const args = str();
-    return args !== undefined && lit('}}]}')
-      ? { tool_calls: [{ index, function: { arguments: args } }] }
-      : undefined;
-  }
-  return undefined;
+    if (index < 0 || !lit(',"function":{"arguments":')) return false;
+    value = str();
+    if (value === undefined || !lit('}}]}')) return false;
+    matched.toolIndex = index;
+  } else return false;
+  matched.chatDelta = kind;
+  matched.value = value;
+  return true;
 }
 
-export function fastChatChunk(data: string): object | undefined {
+/** A Chat chunk template, with the `matched` fields set (the header fields in `chatHeader`); false when not one. */
+export function matchChatChunk(data: string): boolean {
   const fields = chatHeader(data);
-  if (fields === null || !lit('{"index":')) return undefined;
+  if (fields === null || !lit('{"index":')) return false;
   const index = int();
-  if (index < 0 || !lit(',"delta":')) return undefined;
-  const delta = chatDelta();
-  if (delta === undefined || !lit(',"logprobs":null,"finish_reason":null}]')) return undefined;
+  if (index < 0 || !lit(',"delta":') || !chatDelta() || !lit(',"logprobs":null,"finish_reason":null}]'))
+    return false;
   const usage = lit(',"usage":null');
   let obfuscation: string | undefined;
   if (lit(',"obfuscation":')) {
     obfuscation = str();
-    if (obfuscation === undefined) return undefined;
+    if (obfuscation === undefined) return false;
   }
-  if (!ch(CLOSE) || !done()) return undefined;
+  if (!ch(CLOSE) || !done()) return false;
+  matched.chatHeader = fields;
+  matched.choiceIndex = index;
+  matched.usage = usage;
+  matched.obfuscation = obfuscation;
+  return true;
+}
+
+export function fastChatChunk(data: string): object | undefined {
+  if (!matchChatChunk(data)) return undefined;
+  const value = matched.value;
+  let delta: object;
+  switch (matched.chatDelta) {
+    case CHAT_CONTENT:
+      delta = { content: value };
+      break;
+    case CHAT_CONTENT_NULL_REASONING:
+      delta = { content: value, reasoning_content: null };
+      break;
+    case CHAT_NULL_CONTENT_REASONING:
+      delta = { content: null, reasoning_content: value };
+      break;
+    case CHAT_REASONING_CONTENT:
+      delta = { reasoning_content: value };
+      break;
+    case CHAT_REASONING:
+      delta = { reasoning: value };
+      break;
+    default:
+      delta = { tool_calls: [{ index: matched.toolIndex, function: { arguments: value } }] };
+  }
   // Object.assign rather than a spread: several times faster for an object literal with more keys after it.
-  const chunk: Record<string, unknown> = Object.assign({}, fields);
-  chunk.choices = [{ index, delta, logprobs: null, finish_reason: null }];
-  if (usage) chunk.usage = null;
-  if (obfuscation !== undefined) chunk.obfuscation = obfuscation;
+  const chunk: Record<string, unknown> = Object.assign({}, matched.chatHeader);
+  chunk.choices = [{ index: matched.choiceIndex, delta, logprobs: null, finish_reason: null }];
+  if (matched.usage) chunk.usage = null;
+  if (matched.obfuscation !== undefined) chunk.obfuscation = matched.obfuscation;
   return chunk;
 }

@@ -1,12 +1,11 @@
 import type { HttpRequestSpec, TurnRequest } from '../conversation.ts';
-import type { SseEvent } from '../sse/types.ts';
 import type { Protocol, Turn } from '../turn.ts';
-import { decodeChatEvent, reduceChat } from './chat/reducer.ts';
+import { decodeChatEvent, reduceChat, stepChat } from './chat/reducer.ts';
 import { buildChatBody } from './chat/request.ts';
 import type { Decoded } from './json.ts';
-import { decodeMessagesEvent, reduceMessages } from './messages/reducer.ts';
+import { decodeMessagesEvent, reduceMessages, stepMessages } from './messages/reducer.ts';
 import { buildMessagesBody } from './messages/request.ts';
-import { decodeResponsesEvent, reduceResponses } from './responses/reducer.ts';
+import { decodeResponsesEvent, reduceResponses, stepResponses } from './responses/reducer.ts';
 import { buildResponsesBody } from './responses/request.ts';
 
 /** Everything protocol-specific, in one record per protocol: the rest of the engine is shared. */
@@ -15,8 +14,11 @@ export interface ProtocolAdapter<E> {
   path: string;
   headers: Record<string, string>;
   buildBody(request: TurnRequest): Record<string, unknown>;
-  decode(event: SseEvent): Decoded<E>;
+  /** An SSE event's data and name (`message` when unnamed) to the protocol's event. */
+  decode(data: string, eventName: string): Decoded<E>;
   reduce(turn: Turn, event: E): Turn;
+  /** `decode` then `reduce` (an unreadable event ends the turn as an error), with a faster path for deltas. */
+  step(turn: Turn, data: string, eventName: string): Turn;
 }
 
 const chat: ProtocolAdapter<Parameters<typeof reduceChat>[1]> = {
@@ -26,6 +28,7 @@ const chat: ProtocolAdapter<Parameters<typeof reduceChat>[1]> = {
   buildBody: buildChatBody,
   decode: decodeChatEvent,
   reduce: reduceChat,
+  step: stepChat,
 };
 
 const responses: ProtocolAdapter<Parameters<typeof reduceResponses>[1]> = {
@@ -35,6 +38,7 @@ const responses: ProtocolAdapter<Parameters<typeof reduceResponses>[1]> = {
   buildBody: buildResponsesBody,
   decode: decodeResponsesEvent,
   reduce: reduceResponses,
+  step: stepResponses,
 };
 
 const messages: ProtocolAdapter<Parameters<typeof reduceMessages>[1]> = {
@@ -44,6 +48,7 @@ const messages: ProtocolAdapter<Parameters<typeof reduceMessages>[1]> = {
   buildBody: buildMessagesBody,
   decode: decodeMessagesEvent,
   reduce: reduceMessages,
+  step: stepMessages,
 };
 
 // The event type differs per protocol; callers only ever pass a value from `decode` back to `reduce`.

@@ -1,3 +1,6 @@
+import type { Turn } from '../turn.ts';
+import { fail } from '../turnBuilder.ts';
+
 /**
  * Why an SSE event's data could not be read. A class, so that a decoded event (a plain object) and this
  * are told apart with `instanceof`, without wrapping every event in a result object.
@@ -24,3 +27,14 @@ export function parseJson<E>(data: string): Decoded<E> {
 export const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 export const num = (value: unknown): number =>
   typeof value === 'number' && Number.isFinite(value) ? value : 0;
+
+/** The next turn for a decoded event; an event that could not be read ends the turn as an error. */
+export function reduceOrFail<E>(
+  turn: Turn,
+  decoded: Decoded<E>,
+  reduce: (turn: Turn, event: E) => Turn,
+): Turn {
+  return decoded instanceof MalformedEvent
+    ? fail(turn, decoded.code, decoded.message)
+    : reduce(turn, decoded);
+}

@@ -15,59 +15,91 @@ const BOM = 0xfeff;
 
 const defaultNow = () => performance.now();
 
+/** Receives the fields of each dispatched event and comment, as `SseEvent` / `SseComment` have them. */
+export interface SseSink {
+  event(event: string, data: string, id: string, at: number): void;
+  comment(text: string, at: number): void;
+}
+
+/** `data:` at `i` (the first character already known to be `d`); a shorter line fails on its line end. */
+const isData = (s: string, i: number) =>
+  s.charCodeAt(i + 1) === 97 &&
+  s.charCodeAt(i + 2) === 116 &&
+  s.charCodeAt(i + 3) === 97 &&
+  s.charCodeAt(i + 4) === COLON;
+
+/** `event:` at `i` (the first character already known to be `e`). */
+const isEvent = (s: string, i: number) =>
+  s.charCodeAt(i + 1) === 118 &&
+  s.charCodeAt(i + 2) === 101 &&
+  s.charCodeAt(i + 3) === 110 &&
+  s.charCodeAt(i + 4) === 116 &&
+  s.charCodeAt(i + 5) === COLON;
+
 /**
  * A WHATWG "parse an event stream" parser over text. Written by hand because it is the hot path:
  * it scans each chunk once (line-end positions are remembered, never rescanned) and keeps a long
  * pending line as a list of pieces joined once, so multi-megabyte lines cost linear time.
- * Every item is stamped with the arrival time of the chunk that completed it.
+ * Every event and comment is stamped with the arrival time of the chunk that completed it.
+ *
+ * The fields go to a sink as arguments: `readTurn` needs only the data, and an object per event was
+ * measurable garbage. Without `comments`, comment lines are skipped unread. A class rather than
+ * closures: closures made per stream lose their optimized code at every full GC (V8 holds it weakly),
+ * so each new answer would start in the interpreter; methods keep theirs.
  */
-export function createSseParser(onItem: (item: SseItem) => void, now: () => number = defaultNow): SseParser {
-  let pieces: string[] = [];
-  let skipLeadingLf = false;
-  let atStart = true;
-  let data: string | null = null;
-  let eventType = '';
-  let lastId = '';
-  let at = 0;
+export class SseScanner implements SseParser {
+  private pieces: string[] = [];
+  private skipLeadingLf = false;
+  private atStart = true;
+  private data: string | null = null;
+  private eventType = '';
+  private lastId = '';
+  private at = 0;
 
-  function dispatch(): void {
+  constructor(
+    private readonly sink: SseSink,
+    /** The clock stamping events and comments; null when nobody reads the stamps (they stay 0). */
+    private readonly now: (() => number) | null = defaultNow,
+    private readonly comments = true,
+  ) {}
+
+  private dispatch(): void {
+    const data = this.data;
     if (data !== null) {
-      onItem({ type: 'event', event: eventType === '' ? 'message' : eventType, data, id: lastId, at });
-    }
-    data = null;
-    eventType = '';
-  }
-
-  /** Whether `source` has `name` followed by a colon at `start` (the two fields of nearly every line). */
-  function isField(source: string, start: number, end: number, name: string): boolean {
-    const n = name.length;
-    if (end - start <= n || source.charCodeAt(start + n) !== COLON) return false;
-    for (let i = 0; i < n; i++) if (source.charCodeAt(start + i) !== name.charCodeAt(i)) return false;
-    return true;
+      this.data = null;
+      const type = this.eventType;
+      this.eventType = '';
+      this.sink.event(type === '' ? 'message' : type, data, this.lastId, this.at);
+    } else this.eventType = '';
   }
 
   /** One line, `source[start, end)`: read in place, so the common lines cost a single slice (their value). */
-  function line(source: string, start: number, end: number): void {
+  private line(source: string, start: number, end: number): void {
     if (start === end) {
-      dispatch();
+      this.dispatch();
       return;
     }
     const first = source.charCodeAt(start);
-    if (first === COLON) {
-      const from = source.charCodeAt(start + 1) === SPACE ? start + 2 : start + 1;
-      onItem({ type: 'comment', text: source.slice(from, end), at });
-      return;
-    }
-    if (first === 100 /* d */ && isField(source, start, end, 'data')) {
+    if (first === 100 /* d */ && isData(source, start)) {
       const value = source.slice(source.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end);
-      data = data === null ? value : `${data}\n${value}`;
+      this.data = this.data === null ? value : `${this.data}\n${value}`;
       return;
     }
-    if (first === 101 /* e */ && isField(source, start, end, 'event')) {
-      eventType = source.slice(source.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end);
+    if (first === 101 /* e */ && isEvent(source, start)) {
+      this.eventType = source.slice(source.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end);
       return;
     }
-    const text = source.slice(start, end);
+    if (first === COLON) {
+      if (!this.comments) return;
+      const from = source.charCodeAt(start + 1) === SPACE ? start + 2 : start + 1;
+      this.sink.comment(source.slice(from, end), this.at);
+      return;
+    }
+    this.otherLine(source.slice(start, end));
+  }
+
+  /** Any other line: split at the first colon, as the spec says. */
+  private otherLine(text: string): void {
     const colon = text.indexOf(':');
     let field: string;
     let value: string;
@@ -80,29 +112,30 @@ export function createSseParser(onItem: (item: SseItem) => void, now: () => numb
     }
     switch (field) {
       case 'data':
-        data = data === null ? value : `${data}\n${value}`;
+        this.data = this.data === null ? value : `${this.data}\n${value}`;
         break;
       case 'event':
-        eventType = value;
+        this.eventType = value;
         break;
       case 'id':
-        if (!value.includes('\0')) lastId = value;
+        if (!value.includes('\0')) this.lastId = value;
         break;
       // `retry` only matters to EventSource reconnection; unknown fields are ignored by the spec.
     }
   }
 
-  function feed(chunk: string): void {
+  /** Feed decoded text; any split is allowed (inside a line, between `\r` and `\n`). */
+  feed(chunk: string): void {
     const len = chunk.length;
     if (len === 0) return;
-    at = now();
+    if (this.now !== null) this.at = this.now();
     let pos = 0;
-    if (atStart) {
-      atStart = false;
+    if (this.atStart) {
+      this.atStart = false;
       if (chunk.charCodeAt(0) === BOM) pos = 1;
     }
-    if (skipLeadingLf) {
-      skipLeadingLf = false;
+    if (this.skipLeadingLf) {
+      this.skipLeadingLf = false;
       if (chunk.charCodeAt(pos) === LF) pos++;
     }
     let nextLf = chunk.indexOf('\n', pos);
@@ -115,26 +148,41 @@ export function createSseParser(onItem: (item: SseItem) => void, now: () => numb
       const start = pos;
       pos = end + 1;
       if (chunk.charCodeAt(end) === CR) {
-        if (pos === len) skipLeadingLf = true;
+        if (pos === len) this.skipLeadingLf = true;
         else if (chunk.charCodeAt(pos) === LF) pos++;
       }
-      if (pieces.length > 0) {
-        pieces.push(chunk.slice(start, end));
-        const text = pieces.join('');
-        pieces = [];
-        line(text, 0, text.length);
-      } else line(chunk, start, end);
+      if (this.pieces.length > 0) {
+        this.pieces.push(chunk.slice(start, end));
+        const text = this.pieces.join('');
+        this.pieces = [];
+        this.line(text, 0, text.length);
+      } else this.line(chunk, start, end);
     }
-    if (pos < len) pieces.push(pos === 0 ? chunk : chunk.slice(pos));
+    if (pos < len) this.pieces.push(pos === 0 ? chunk : chunk.slice(pos));
   }
 
-  function end(): void {
-    pieces = [];
-    data = null;
-    eventType = '';
+  /** End of stream: an event whose closing blank line never came is discarded, as the spec says. */
+  end(): void {
+    this.pieces = [];
+    this.data = null;
+    this.eventType = '';
   }
+}
 
-  return { feed, end };
+/** Builds the `SseItem` objects for `createSseParser`. */
+class ItemSink implements SseSink {
+  constructor(private readonly onItem: (item: SseItem) => void) {}
+  event(event: string, data: string, id: string, at: number): void {
+    this.onItem({ type: 'event', event, data, id, at });
+  }
+  comment(text: string, at: number): void {
+    this.onItem({ type: 'comment', text, at });
+  }
+}
+
+/** The parser for callers that want items: each event and comment as an `SseItem` object. */
+export function createSseParser(onItem: (item: SseItem) => void, now: () => number = defaultNow): SseParser {
+  return new SseScanner(new ItemSink(onItem), now);
 }
 
 /** The same parser as a stream stage: `body.pipeThrough(new TextDecoderStream()).pipeThrough(new SseParserStream())`. */

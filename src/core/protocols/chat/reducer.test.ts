@@ -8,6 +8,9 @@ import { emptyTurn, type Turn } from '../../turn.ts';
 import { MalformedEvent } from '../json.ts';
 import { decodeChatEvent, reduceChat } from './reducer.ts';
 
+/** The decoder as `readTurn` calls it, from a whole SSE event. */
+const decode = (event: SseEvent) => decodeChatEvent(event.data, event.event);
+
 function sse(data: unknown, event = 'message'): SseEvent {
   return {
     type: 'event',
@@ -35,7 +38,7 @@ const done = sse('[DONE]');
 function run(events: SseEvent[], from: Turn = emptyTurn): Turn {
   let turn = from;
   for (const event of events) {
-    const decoded = decodeChatEvent(event);
+    const decoded = decode(event);
     if (decoded instanceof MalformedEvent) throw new Error(`unexpected decode failure: ${decoded.message}`);
     turn = reduceChat(turn, decoded);
   }
@@ -58,7 +61,7 @@ describe('tool calls without index', () => {
 
 describe('decodeChatEvent', () => {
   it('reads [DONE] as the terminator before trying JSON', () => {
-    expect(decodeChatEvent(sse('[DONE]'))).toEqual({ type: 'done' });
+    expect(decode(sse('[DONE]'))).toEqual({ type: 'done' });
   });
 
   it.each([
@@ -69,20 +72,20 @@ describe('decodeChatEvent', () => {
     ['empty data', ''],
     ['[DONE] with trailing space', '[DONE] '],
   ])('reports %s as malformed_event', (_label, data) => {
-    const decoded = decodeChatEvent(sse(data));
+    const decoded = decode(sse(data));
     expect(decoded).toBeInstanceOf(MalformedEvent);
     if (decoded instanceof MalformedEvent) expect(decoded.code).toBe('malformed_event');
   });
 
   it('quotes a long malformed payload only in part', () => {
-    const decoded = decodeChatEvent(sse(`{${'x'.repeat(500)}`));
+    const decoded = decode(sse(`{${'x'.repeat(500)}`));
     expect(decoded).toBeInstanceOf(MalformedEvent);
     if (decoded instanceof MalformedEvent) expect(decoded.message.length).toBeLessThan(250);
   });
 
   it('turns any chunk with an `error` key into an error event, choices or not', () => {
-    const bare = decodeChatEvent(sse({ error: { message: 'boom', code: 'x' } }));
-    const withChoices = decodeChatEvent(
+    const bare = decode(sse({ error: { message: 'boom', code: 'x' } }));
+    const withChoices = decode(
       sse({ choices: [{ index: 0, delta: { content: 'a' } }], error: { code: 400, message: 'bad' } }),
     );
     expect(bare).toEqual({ type: 'error', error: { message: 'boom', code: 'x' } });
@@ -90,7 +93,7 @@ describe('decodeChatEvent', () => {
   });
 
   it('treats a named `event: error` with a flat payload as an error', () => {
-    expect(decodeChatEvent(sse({ message: 'flat', type: 'server_error' }, 'error'))).toEqual({
+    expect(decode(sse({ message: 'flat', type: 'server_error' }, 'error'))).toEqual({
       type: 'error',
       error: { message: 'flat', type: 'server_error' },
     });

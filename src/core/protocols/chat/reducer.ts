@@ -1,4 +1,3 @@
-import type { SseEvent } from '../../sse/types.ts';
 import type { FinishReason, Turn, Usage } from '../../turn.ts';
 import {
   appendText,
@@ -10,22 +9,59 @@ import {
   setUsage,
   startToolCall,
 } from '../../turnBuilder.ts';
-import { fastChatChunk } from '../fastDecode.ts';
-import { type Decoded, MalformedEvent, parseJson } from '../json.ts';
+import {
+  CHAT_CONTENT,
+  CHAT_CONTENT_NULL_REASONING,
+  CHAT_TOOL_ARGUMENTS,
+  fastChatChunk,
+  matchChatChunk,
+  matched,
+} from '../fastDecode.ts';
+import { type Decoded, MalformedEvent, parseJson, reduceOrFail } from '../json.ts';
 import type { ChatChunk, ChatEvent, ChatUsage, ChatWireError } from './events.ts';
 
-export function decodeChatEvent(sse: SseEvent): Decoded<ChatEvent> {
-  if (sse.data === '[DONE]') return { type: 'done' };
-  let chunk = fastChatChunk(sse.data) as ChatChunk | undefined;
-  if (chunk === undefined) {
-    const parsed = parseJson<ChatChunk>(sse.data);
-    if (parsed instanceof MalformedEvent) return parsed;
-    chunk = parsed;
-  }
+/** One event's data (and its SSE event name) as the protocol's event, or why it cannot be read. */
+export function decodeChatEvent(data: string, eventName: string): Decoded<ChatEvent> {
+  const fast = fastChatChunk(data) as ChatChunk | undefined;
+  return fast === undefined ? decodeParsed(data, eventName) : fromChunk(fast, eventName);
+}
+
+/** `decodeChatEvent` without the template reader. */
+function decodeParsed(data: string, eventName: string): Decoded<ChatEvent> {
+  if (data === '[DONE]') return { type: 'done' };
+  const parsed = parseJson<ChatChunk>(data);
+  return parsed instanceof MalformedEvent ? parsed : fromChunk(parsed, eventName);
+}
+
+function fromChunk(chunk: ChatChunk, eventName: string): ChatEvent {
   // Any chunk with `error` is fatal whatever else it holds (OpenRouter), and Groq names the event `error`.
   if (chunk.error) return { type: 'error', error: chunk.error, usage: chunk.usage };
-  if (sse.event === 'error') return { type: 'error', error: chunk as ChatWireError };
+  if (eventName === 'error') return { type: 'error', error: chunk as ChatWireError };
   return { type: 'chunk', chunk };
+}
+
+/**
+ * `decodeChatEvent` then `reduceChat`, as `readTurn` runs them: a template chunk goes straight to its
+ * transitions, without an event object (see `matched`).
+ */
+export function stepChat(turn: Turn, data: string, eventName: string): Turn {
+  if (matchChatChunk(data) && matched.chatPlainHeader && eventName !== 'error') {
+    const header = matched.chatHeader;
+    const next = setIdentity(turn, header.id as string | undefined, header.model as string | undefined);
+    // One answer per turn: with n > 1 the other choices are not shown.
+    if (matched.choiceIndex !== 0) return next;
+    const value = matched.value;
+    switch (matched.chatDelta) {
+      case CHAT_TOOL_ARGUMENTS:
+        return appendToolArguments(next, String(matched.toolIndex), value);
+      case CHAT_CONTENT:
+      case CHAT_CONTENT_NULL_REASONING:
+        return value ? appendText(next, 'text', 'content', value) : next;
+      default:
+        return value ? appendText(next, 'reasoning', 'reasoning', value) : next;
+    }
+  }
+  return reduceOrFail(turn, decodeParsed(data, eventName), reduceChat);
 }
 
 const finishReasons: Record<string, FinishReason> = {

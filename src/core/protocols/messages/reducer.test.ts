@@ -9,6 +9,9 @@ import { emptyTurn, type Turn } from '../../turn.ts';
 import { MalformedEvent } from '../json.ts';
 import { decodeMessagesEvent, reduceMessages } from './reducer.ts';
 
+/** The decoder as `readTurn` calls it, from a whole SSE event. */
+const decode = (event: SseEvent) => decodeMessagesEvent(event.data);
+
 function ev(type: string, fields: Record<string, unknown> = {}): SseEvent {
   return { type: 'event', event: type, data: JSON.stringify({ type, ...fields }), id: '', at: 0 };
 }
@@ -16,7 +19,7 @@ function ev(type: string, fields: Record<string, unknown> = {}): SseEvent {
 function run(events: SseEvent[], from: Turn = emptyTurn): Turn {
   let turn = from;
   for (const event of events) {
-    const decoded = decodeMessagesEvent(event);
+    const decoded = decode(event);
     if (decoded instanceof MalformedEvent) throw new Error(`unexpected decode failure: ${decoded.message}`);
     turn = reduceMessages(turn, decoded);
   }
@@ -49,7 +52,7 @@ const messageStop = ev('message_stop');
 
 describe('decodeMessagesEvent', () => {
   it('parses payloads padded with spaces before the closing brace', () => {
-    const decoded = decodeMessagesEvent({
+    const decoded = decode({
       type: 'event',
       event: 'content_block_stop',
       data: '{"type":"content_block_stop","index":0      }',
@@ -65,12 +68,12 @@ describe('decodeMessagesEvent', () => {
       index: 0,
       delta: { type: 'text_delta', text: 'x' },
     });
-    const decoded = decodeMessagesEvent({ type: 'event', event: 'message', data, id: '', at: 0 });
+    const decoded = decode({ type: 'event', event: 'message', data, id: '', at: 0 });
     expect(!(decoded instanceof MalformedEvent) && reduceMessages(emptyTurn, decoded).text).toBe('x');
   });
 
   it('reports broken JSON as malformed_event', () => {
-    const decoded = decodeMessagesEvent({
+    const decoded = decode({
       type: 'event',
       event: 'ping',
       data: '{"type": "ping"',

@@ -1,4 +1,3 @@
-import type { SseEvent } from '../../sse/types.ts';
 import type { FinishReason, Turn, Usage } from '../../turn.ts';
 import {
   appendText,
@@ -11,14 +10,33 @@ import {
   setUsage,
   startToolCall,
 } from '../../turnBuilder.ts';
-import { fastMessagesEvent } from '../fastDecode.ts';
-import { type Decoded, parseJson } from '../json.ts';
+import {
+  DELTA,
+  fastMessagesEvent,
+  type MessagesDeltaKind,
+  matched,
+  matchMessagesEvent,
+  PING,
+} from '../fastDecode.ts';
+import { type Decoded, parseJson, reduceOrFail } from '../json.ts';
 import type { MessagesEvent, MessagesUsage } from './events.ts';
 
-export function decodeMessagesEvent(sse: SseEvent): Decoded<MessagesEvent> {
+/** One event's data as the protocol's event, or why it cannot be read. */
+export function decodeMessagesEvent(data: string): Decoded<MessagesEvent> {
   // Dispatch on the JSON `type`, not the SSE event name (they always match on the real API).
-  const fast = fastMessagesEvent(sse.data);
-  return fast ? (fast as MessagesEvent) : parseJson<MessagesEvent>(sse.data);
+  const fast = fastMessagesEvent(data);
+  return fast ? (fast as MessagesEvent) : parseJson<MessagesEvent>(data);
+}
+
+/**
+ * `decodeMessagesEvent` then `reduceMessages`, as `readTurn` runs them: a template delta goes straight to its
+ * transition, without an event object (see `matched`).
+ */
+export function stepMessages(turn: Turn, data: string): Turn {
+  const found = matchMessagesEvent(data);
+  if (found === DELTA) return blockDelta(turn, matched.messagesIndex, matched.messagesKind, matched.value);
+  if (found === PING) return turn;
+  return reduceOrFail(turn, parseJson<MessagesEvent>(data), reduceMessages);
 }
 
 const stopReasons: Record<string, FinishReason> = {
@@ -54,6 +72,15 @@ export function mergeMessagesUsage(
 
 const blockKey = (index: number) => String(index);
 
+/** A content delta; its fields are passed as values, so that any event shape may carry them. */
+function blockDelta(turn: Turn, index: number, kind: MessagesDeltaKind, value: string): Turn {
+  const key = blockKey(index);
+  if (kind === 'text') return appendText(turn, 'text', key, value);
+  if (kind === 'thinking') return appendText(turn, 'reasoning', key, value);
+  // Server tool input streams too, but is not ours to answer: only client tool calls are kept.
+  return hasToolCall(turn, key) ? appendToolArguments(turn, key, value) : turn;
+}
+
 /** Anthropic Messages: event in, turn out. */
 export function reduceMessages(turn: Turn, event: MessagesEvent): Turn {
   switch (event.type) {
@@ -80,16 +107,14 @@ export function reduceMessages(turn: Turn, event: MessagesEvent): Turn {
       }
     }
     case 'content_block_delta': {
-      const key = blockKey(event.index);
       const delta = event.delta;
       switch (delta.type) {
         case 'text_delta':
-          return appendText(turn, 'text', key, delta.text);
+          return blockDelta(turn, event.index, 'text', delta.text);
         case 'thinking_delta':
-          return appendText(turn, 'reasoning', key, delta.thinking);
+          return blockDelta(turn, event.index, 'thinking', delta.thinking);
         case 'input_json_delta':
-          // Server tool input streams too, but is not ours to answer: only client tool calls are kept.
-          return hasToolCall(turn, key) ? appendToolArguments(turn, key, delta.partial_json) : turn;
+          return blockDelta(turn, event.index, 'json', delta.partial_json);
         default:
           return turn;
       }

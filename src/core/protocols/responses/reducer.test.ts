@@ -8,6 +8,9 @@ import { emptyTurn, type Turn } from '../../turn.ts';
 import { MalformedEvent } from '../json.ts';
 import { decodeResponsesEvent, reduceResponses } from './reducer.ts';
 
+/** The decoder as `readTurn` calls it, from a whole SSE event. */
+const decode = (event: SseEvent) => decodeResponsesEvent(event.data);
+
 /** A named event whose JSON `type` equals the event name, as OpenAI sends it. */
 function ev(type: string, fields: Record<string, unknown> = {}): SseEvent {
   return { type: 'event', event: type, data: JSON.stringify({ type, ...fields }), id: '', at: 0 };
@@ -16,7 +19,7 @@ function ev(type: string, fields: Record<string, unknown> = {}): SseEvent {
 function run(events: SseEvent[], from: Turn = emptyTurn): Turn {
   let turn = from;
   for (const event of events) {
-    const decoded = decodeResponsesEvent(event);
+    const decoded = decode(event);
     if (decoded instanceof MalformedEvent) throw new Error(`unexpected decode failure: ${decoded.message}`);
     turn = reduceResponses(turn, decoded);
   }
@@ -49,7 +52,7 @@ const completed = (response: Record<string, unknown> = {}) =>
 
 describe('decodeResponsesEvent', () => {
   it('reads a trailing [DONE] as its own event', () => {
-    expect(decodeResponsesEvent({ type: 'event', event: 'message', data: '[DONE]', id: '', at: 0 })).toEqual({
+    expect(decode({ type: 'event', event: 'message', data: '[DONE]', id: '', at: 0 })).toEqual({
       type: 'done',
     });
   });
@@ -61,12 +64,12 @@ describe('decodeResponsesEvent', () => {
       content_index: 0,
       delta: 'x',
     });
-    const decoded = decodeResponsesEvent({ type: 'event', event: 'message', data, id: '', at: 0 });
+    const decoded = decode({ type: 'event', event: 'message', data, id: '', at: 0 });
     expect(!(decoded instanceof MalformedEvent) && reduceResponses(emptyTurn, decoded).text).toBe('x');
   });
 
   it('reports broken JSON as malformed_event', () => {
-    const decoded = decodeResponsesEvent({
+    const decoded = decode({
       type: 'event',
       event: 'response.created',
       data: '{"type":',

@@ -1,4 +1,3 @@
-import type { SseEvent } from '../../sse/types.ts';
 import type { Turn, Usage } from '../../turn.ts';
 import {
   appendText,
@@ -13,15 +12,31 @@ import {
   setUsage,
   startToolCall,
 } from '../../turnBuilder.ts';
-import { fastResponsesEvent } from '../fastDecode.ts';
-import { type Decoded, parseJson } from '../json.ts';
+import { fastResponsesEvent, matched, matchResponsesEvent } from '../fastDecode.ts';
+import { type Decoded, parseJson, reduceOrFail } from '../json.ts';
 import type { ResponsesEvent, ResponsesObject, ResponsesOutputItem, ResponsesUsage } from './events.ts';
 
-export function decodeResponsesEvent(sse: SseEvent): Decoded<ResponsesEvent> {
-  if (sse.data === '[DONE]') return { type: 'done' };
+/** One event's data as the protocol's event, or why it cannot be read. */
+export function decodeResponsesEvent(data: string): Decoded<ResponsesEvent> {
+  if (data === '[DONE]') return { type: 'done' };
   // Dispatch on the JSON `type`: OpenRouter sends no `event:` lines at all.
-  const fast = fastResponsesEvent(sse.data);
-  return fast ? (fast as ResponsesEvent) : parseJson<ResponsesEvent>(sse.data);
+  const fast = fastResponsesEvent(data);
+  return fast ? (fast as ResponsesEvent) : parseJson<ResponsesEvent>(data);
+}
+
+/**
+ * `decodeResponsesEvent` then `reduceResponses`, as `readTurn` runs them: a template delta goes straight to
+ * its transition, without an event object (see `matched`).
+ */
+export function stepResponses(turn: Turn, data: string): Turn {
+  if (matchResponsesEvent(data)) {
+    const { responsesKind: kind, itemId, part, value } = matched;
+    if (kind === 'text') return appendText(turn, 'text', textKey(itemId, part), value);
+    if (kind === 'summary') return appendText(turn, 'reasoning', summaryKey(itemId, part), value);
+    return appendToolArguments(turn, itemId, value);
+  }
+  if (data === '[DONE]') return reduceResponses(turn, { type: 'done' });
+  return reduceOrFail(turn, parseJson<ResponsesEvent>(data), reduceResponses);
 }
 
 export function responsesUsage(usage: ResponsesUsage): Usage {
