@@ -252,3 +252,108 @@ describe('a failed save', () => {
     await expect.poll(() => useStorageStatus.getState().error).toBeNull();
   });
 });
+
+describe('recordings', () => {
+  const recorded = (items: number, status: 'streaming' | 'complete') => {
+    const conversation = streamingConversation();
+    const message = conversation.messages[1] as AssistantMessage;
+    const attempt = message.attempts[0]!;
+    const trace = {
+      ...attempt.trace,
+      bytes: 10 * items,
+      items: Array.from({ length: items }, (_, i) => ({
+        t: i,
+        kind: 'event' as const,
+        event: 'message',
+        data: `{"n":${i}}`,
+      })),
+      raw: 'data: {"n":0}\n\n'.repeat(items),
+    };
+    return {
+      ...conversation,
+      messages: [
+        conversation.messages[0]!,
+        { ...message, attempts: [{ ...attempt, turn: { ...attempt.turn, status }, trace }] },
+      ],
+    };
+  };
+  const put = (conversation: Conversation) =>
+    useConversationStore.setState((s) => ({
+      conversations: { ...s.conversations, [conversation.id]: conversation },
+      order: s.order.includes(conversation.id) ? s.order : [conversation.id, ...s.order],
+    }));
+  const traceWrites = () => traceKeys.length;
+  let traceKeys: string[] = [];
+  /** Counts writes of trace records by looking at what each write transaction stores. */
+  const watching: UseStore = (mode, callback) =>
+    db(mode, (store) => {
+      if (mode === 'readwrite') {
+        const original = store.put.bind(store);
+        store.put = (value: unknown, key?: IDBValidKey) => {
+          if (String(key).startsWith('trace:')) traceKeys.push(String(key));
+          return original(value, key);
+        };
+      }
+      return callback(store);
+    });
+
+  beforeEach(() => {
+    traceKeys = [];
+  });
+
+  it('are stored apart from their conversation and joined again on load', async () => {
+    stop = startPersisting(watching, 5);
+    const conversation = recorded(3, 'complete');
+    put(conversation);
+    await finish();
+    const stored = (await get('conversation:conv_streaming', db)) as Conversation;
+    const storedAttempt = (stored.messages[1] as AssistantMessage).attempts[0]!;
+    expect(storedAttempt.trace.items).toEqual([]);
+    expect(storedAttempt.trace.raw).toBe('');
+    expect(storedAttempt.trace.bytes).toBe(30);
+    expect(await get('trace:att_1', db)).toEqual({
+      items: (conversation.messages[1] as AssistantMessage).attempts[0]!.trace.items,
+      raw: (conversation.messages[1] as AssistantMessage).attempts[0]!.trace.raw,
+    });
+
+    resetStores();
+    await loadState(db);
+    expect(conversations().conversations.conv_streaming).toEqual(conversation);
+  });
+
+  it('are written at most every traceDelayMs while they grow, and in full when they end', async () => {
+    stop = startPersisting(watching, 1, 60_000);
+    for (let n = 1; n <= 5; n++) {
+      put(recorded(n, 'streaming'));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(traceWrites()).toBe(1);
+    put(recorded(6, 'complete'));
+    await finish();
+    expect(traceWrites()).toBe(2);
+    expect(((await get('trace:att_1', db)) as { items: unknown[] }).items).toHaveLength(6);
+  });
+
+  it('held back while growing are written when the page goes away', async () => {
+    stop = startPersisting(watching, 1, 60_000);
+    put(recorded(1, 'streaming'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    put(recorded(4, 'streaming'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(traceWrites()).toBe(1);
+    window.dispatchEvent(new Event('pagehide'));
+    await finish();
+    expect(((await get('trace:att_1', db)) as { items: unknown[] }).items).toHaveLength(4);
+  });
+
+  it('go with their conversation when it is deleted', async () => {
+    stop = startPersisting(db, 1);
+    put(recorded(2, 'complete'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await get('trace:att_1', db)).toBeDefined();
+    conversations().deleteConversation('conv_streaming');
+    await finish();
+    expect(await get('trace:att_1', db)).toBeUndefined();
+    expect(await get('conversation:conv_streaming', db)).toBeUndefined();
+  });
+});

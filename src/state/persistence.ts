@@ -2,15 +2,19 @@ import { createStore, del, entries, get, set, type UseStore } from 'idb-keyval';
 import { create } from 'zustand';
 import { useConversationStore } from './conversationStore.ts';
 import { type Settings, useSettingsStore } from './settingsStore.ts';
-import type { Conversation } from './types.ts';
+import type { Attempt, AttemptTrace, Conversation } from './types.ts';
 
 /**
  * Conversations and settings survive a reload in IndexedDB (through idb-keyval). Each conversation
  * is its own record and only changed ones are written, at most every `delayMs`, so a streaming
- * answer does not rewrite the whole history on every frame.
+ * answer does not rewrite the whole history on every frame. The recordings of attempts (up to
+ * megabytes each) are records of their own, written when they change and, while they still grow,
+ * at most every `traceDelayMs`: a long conversation costs one small write per flush, not a copy of
+ * every recording it holds.
  */
 
 const conversationPrefix = 'conversation:';
+const tracePrefix = 'trace:';
 const settingsKey = 'settings';
 const activeKey = 'active-conversation';
 const sessionKeyName = 'hopbase-chat.api-key';
@@ -47,11 +51,51 @@ function storableSettings(settings: Settings): Partial<Settings> {
   return settings.rememberKey ? settings : { ...settings, apiKey: '' };
 }
 
+type StoredTrace = Pick<AttemptTrace, 'items' | 'raw'>;
+
+/** A conversation as its record stores it: the recordings' bulk lives in trace records. */
+function withoutRecordings(conversation: Conversation): Conversation {
+  return {
+    ...conversation,
+    messages: conversation.messages.map((m) =>
+      m.role === 'assistant'
+        ? { ...m, attempts: m.attempts.map((a) => ({ ...a, trace: { ...a.trace, items: [], raw: '' } })) }
+        : m,
+    ),
+  };
+}
+
+function withRecordings(conversation: Conversation, traces: Map<string, StoredTrace>): Conversation {
+  return {
+    ...conversation,
+    messages: conversation.messages.map((m) =>
+      m.role === 'assistant'
+        ? {
+            ...m,
+            attempts: m.attempts.map((a) => {
+              const stored = traces.get(a.id);
+              return stored ? { ...a, trace: { ...a.trace, items: stored.items, raw: stored.raw } } : a;
+            }),
+          }
+        : m,
+    ),
+  };
+}
+
+function attemptsOf(conversation: Conversation): Attempt[] {
+  return conversation.messages.flatMap((m) => (m.role === 'assistant' ? m.attempts : []));
+}
+
 export async function loadState(db: UseStore): Promise<void> {
   const all = await entries<string, unknown>(db);
+  const traces = new Map<string, StoredTrace>();
+  for (const [key, value] of all) {
+    if (typeof key === 'string' && key.startsWith(tracePrefix))
+      traces.set(key.slice(tracePrefix.length), value as StoredTrace);
+  }
   const conversations = all
     .filter(([key]) => typeof key === 'string' && key.startsWith(conversationPrefix))
-    .map(([, value]) => settleInterrupted(value as Conversation));
+    .map(([, value]) => settleInterrupted(withRecordings(value as Conversation, traces)));
   const active = (await get<string>(activeKey, db)) ?? null;
   useConversationStore.getState().hydrate(conversations, active);
   const saved = (await get<Partial<Settings>>(settingsKey, db)) ?? {};
@@ -65,9 +109,16 @@ export const useStorageStatus = create<{ error: string | null }>()(() => ({ erro
 const retryDelayMs = 2000;
 
 /** Starts writing changes back; returns a function that flushes pending writes and stops. */
-export function startPersisting(db: UseStore, delayMs = 400): () => Promise<void> {
-  // What was last sent to storage, per conversation: a failed write is forgotten, so the next flush retries it.
-  const sent = new Map<string, Conversation>(Object.entries(useConversationStore.getState().conversations));
+export function startPersisting(db: UseStore, delayMs = 400, traceDelayMs = 2000): () => Promise<void> {
+  // What was last sent to storage, per conversation and per recording: a failed write is forgotten, so
+  // the next flush retries it.
+  const initial = useConversationStore.getState().conversations;
+  const sent = new Map<string, Conversation>(Object.entries(initial));
+  const sentTraces = new Map<string, { trace: AttemptTrace; at: number }>(
+    Object.values(initial).flatMap((c) =>
+      attemptsOf(c).map((a) => [a.id, { trace: a.trace, at: 0 }] as const),
+    ),
+  );
   let sentActive = useConversationStore.getState().activeId;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let pending: Promise<unknown> = Promise.resolve();
@@ -91,23 +142,51 @@ export function startPersisting(db: UseStore, delayMs = 400): () => Promise<void
       timer ??= setTimeout(flush, retryDelayMs);
     });
 
-  function flush() {
+  function writeTraces(conversation: Conversation, writes: Promise<void>[], force: boolean) {
+    const now = Date.now();
+    for (const attempt of attemptsOf(conversation)) {
+      const previous = sentTraces.get(attempt.id);
+      if (previous?.trace === attempt.trace) continue;
+      // A recording that still grows is written now and then; the final one always.
+      if (!force && previous && attempt.turn.status === 'streaming' && now - previous.at < traceDelayMs)
+        continue;
+      const entry = { trace: attempt.trace, at: now };
+      sentTraces.set(attempt.id, entry);
+      const stored: StoredTrace = { items: attempt.trace.items, raw: attempt.trace.raw };
+      writes.push(
+        write(set(tracePrefix + attempt.id, stored, db), () => {
+          if (sentTraces.get(attempt.id) === entry) sentTraces.delete(attempt.id);
+        }),
+      );
+    }
+  }
+
+  function flush(force = false) {
     timer = null;
     const { conversations, activeId } = useConversationStore.getState();
     const writes: Promise<void>[] = [];
     for (const [id, conversation] of Object.entries(conversations)) {
-      if (sent.get(id) === conversation) continue;
+      if (sent.get(id) === conversation) {
+        // Leaving the page: recordings held back while they grew are written too.
+        if (force) writeTraces(conversation, writes, true);
+        continue;
+      }
       sent.set(id, conversation);
       writes.push(
-        write(set(conversationPrefix + id, conversation, db), () => {
+        write(set(conversationPrefix + id, withoutRecordings(conversation), db), () => {
           if (sent.get(id) === conversation) sent.delete(id);
         }),
       );
+      writeTraces(conversation, writes, force);
     }
     for (const [id, conversation] of sent) {
       if (conversations[id]) continue;
       sent.delete(id);
       writes.push(write(del(conversationPrefix + id, db), () => sent.set(id, conversation)));
+      for (const attempt of attemptsOf(conversation)) {
+        sentTraces.delete(attempt.id);
+        writes.push(write(del(tracePrefix + attempt.id, db), () => {}));
+      }
     }
     if (activeId !== sentActive) {
       const previous = sentActive;
@@ -129,10 +208,8 @@ export function startPersisting(db: UseStore, delayMs = 400): () => Promise<void
     else session?.setItem(sessionKeyName, state.settings.apiKey);
   });
   const onHide = () => {
-    if (timer !== null) {
-      clearTimeout(timer);
-      flush();
-    }
+    if (timer !== null) clearTimeout(timer);
+    flush(true);
   };
   globalThis.addEventListener?.('pagehide', onHide);
 
