@@ -202,3 +202,19 @@ export function fail(turn: Turn, code: string, message: string): Turn {
   next.error = { code, message };
   return next;
 }
+
+/** Usage from a protocol's own counts; the optional ones are set only when the server reported them. */
+export function usageFrom(
+  input: number | null | undefined,
+  output: number | null | undefined,
+  total: number | null | undefined,
+  reasoning: number | null | undefined,
+  cached: number | null | undefined,
+): Usage {
+  const inputTokens = input ?? 0;
+  const outputTokens = output ?? 0;
+  const usage: Usage = { inputTokens, outputTokens, totalTokens: total ?? inputTokens + outputTokens };
+  if (typeof reasoning === 'number') usage.reasoningTokens = reasoning;
+  if (typeof cached === 'number') usage.cachedTokens = cached;
+  return usage;
+}

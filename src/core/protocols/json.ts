@@ -24,10 +24,6 @@ export function parseJson<E>(data: string): Decoded<E> {
   return new MalformedEvent(`The server sent an event that is not valid JSON: ${excerpt}`);
 }
 
-export const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-export const num = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) ? value : 0;
-
 /** The next turn for a decoded event; an event that could not be read ends the turn as an error. */
 export function reduceOrFail<E>(
   turn: Turn,

@@ -8,6 +8,7 @@ import {
   setIdentity,
   setUsage,
   startToolCall,
+  usageFrom,
 } from '../../turnBuilder.ts';
 import {
   CHAT_CONTENT,
@@ -73,16 +74,13 @@ const finishReasons: Record<string, FinishReason> = {
 };
 
 export function chatUsage(usage: ChatUsage): Usage {
-  const result: Usage = {
-    inputTokens: usage.prompt_tokens ?? 0,
-    outputTokens: usage.completion_tokens ?? 0,
-    totalTokens: usage.total_tokens ?? (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0),
-  };
-  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
-  const cached = usage.prompt_tokens_details?.cached_tokens;
-  if (typeof reasoning === 'number') result.reasoningTokens = reasoning;
-  if (typeof cached === 'number') result.cachedTokens = cached;
-  return result;
+  return usageFrom(
+    usage.prompt_tokens,
+    usage.completion_tokens,
+    usage.total_tokens,
+    usage.completion_tokens_details?.reasoning_tokens,
+    usage.prompt_tokens_details?.cached_tokens,
+  );
 }
 
 export function chatErrorCode(error: ChatWireError): string {

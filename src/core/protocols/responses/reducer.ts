@@ -11,6 +11,7 @@ import {
   setToolArguments,
   setUsage,
   startToolCall,
+  usageFrom,
 } from '../../turnBuilder.ts';
 import { fastResponsesEvent, matched, matchResponsesEvent } from '../fastDecode.ts';
 import { type Decoded, parseJson, reduceOrFail } from '../json.ts';
@@ -40,16 +41,13 @@ export function stepResponses(turn: Turn, data: string): Turn {
 }
 
 export function responsesUsage(usage: ResponsesUsage): Usage {
-  const result: Usage = {
-    inputTokens: usage.input_tokens ?? 0,
-    outputTokens: usage.output_tokens ?? 0,
-    totalTokens: usage.total_tokens ?? (usage.input_tokens ?? 0) + (usage.output_tokens ?? 0),
-  };
-  const reasoning = usage.output_tokens_details?.reasoning_tokens;
-  const cached = usage.input_tokens_details?.cached_tokens;
-  if (typeof reasoning === 'number') result.reasoningTokens = reasoning;
-  if (typeof cached === 'number') result.cachedTokens = cached;
-  return result;
+  return usageFrom(
+    usage.input_tokens,
+    usage.output_tokens,
+    usage.total_tokens,
+    usage.output_tokens_details?.reasoning_tokens,
+    usage.input_tokens_details?.cached_tokens,
+  );
 }
 
 // Every delta needs its part's key: the last one is remembered, as consecutive deltas almost always share it.
