@@ -43,8 +43,8 @@ export function Toolbar({
           data-testid="conversation-usage"
           title="Tokens billed in this conversation, every attempt included"
         >
-          Conversation: {usage.input.toLocaleString('en-US')} in · {usage.output.toLocaleString('en-US')} out
-          · {usage.total.toLocaleString('en-US')} total
+          <span className="usage-label">Conversation:</span> {usage.input.toLocaleString('en-US')} in ·{' '}
+          {usage.output.toLocaleString('en-US')} out · {usage.total.toLocaleString('en-US')} total
         </span>
       ) : null}
       <button
