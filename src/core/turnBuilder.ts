@@ -118,45 +118,58 @@ export function setText(turn: Turn, kind: TextKind, key: string, full: string): 
   return withContent(turn, parts, kind, joinKind(parts, kind), turn.toolCalls);
 }
 
-function withToolCall(turn: Turn, key: string, update: (call: ToolCall | undefined) => ToolCall): Turn {
-  const index = findPart(turn.parts, 'tool_call', key);
-  const current = index === -1 ? undefined : (turn.parts[index] as { call: ToolCall }).call;
-  const call = update(current);
-  if (call === current) return turn;
+/** `turn` with `call` as the tool_call part at `index` (-1: a new part at the end). */
+function putToolCall(turn: Turn, key: string, index: number, call: ToolCall): Turn {
   const part: TurnPart = { kind: 'tool_call', key, call };
-  if (index === -1) return withContent(turn, [...turn.parts, part], null, '', [...turn.toolCalls, call]);
+  const parts = turn.parts;
+  if (index === -1) {
+    const nextParts = parts.slice();
+    nextParts.push(part);
+    const toolCalls = turn.toolCalls.slice();
+    toolCalls.push(call);
+    return withContent(turn, nextParts, null, '', toolCalls);
+  }
   // `toolCalls` lists the tool_call parts in order: the call's position there is the number before it.
   let position = 0;
-  for (let i = 0; i < index; i++) if (turn.parts[i]!.kind === 'tool_call') position++;
+  for (let i = 0; i < index; i++) if (parts[i]!.kind === 'tool_call') position++;
   return withContent(
     turn,
-    replaceAt(turn.parts, index, part),
+    replaceAt(parts, index, part),
     null,
     '',
     replaceAt(turn.toolCalls, position, call),
   );
 }
 
+function callAt(turn: Turn, index: number): ToolCall | undefined {
+  return index === -1 ? undefined : (turn.parts[index] as { call: ToolCall }).call;
+}
+
 /** Opens a tool call, or fills in the id and name on a call whose arguments arrived first. */
 export function startToolCall(turn: Turn, key: string, id: string, name: string, args = ''): Turn {
-  return withToolCall(turn, key, (call) =>
-    call
-      ? { id: call.id || id, name: call.name || name, arguments: call.arguments + args }
-      : { id, name, arguments: args },
-  );
+  const index = findPart(turn.parts, 'tool_call', key);
+  const call = callAt(turn, index);
+  const next = call
+    ? { id: call.id || id, name: call.name || name, arguments: call.arguments + args }
+    : { id, name, arguments: args };
+  return putToolCall(turn, key, index, next);
 }
 
 export function appendToolArguments(turn: Turn, key: string, delta: string): Turn {
   if (delta === '') return turn;
-  return withToolCall(turn, key, (call) =>
-    call ? { ...call, arguments: call.arguments + delta } : { id: '', name: '', arguments: delta },
-  );
+  const index = findPart(turn.parts, 'tool_call', key);
+  const call = callAt(turn, index);
+  const next: ToolCall = call
+    ? { id: call.id, name: call.name, arguments: call.arguments + delta }
+    : { id: '', name: '', arguments: delta };
+  return putToolCall(turn, key, index, next);
 }
 
 export function setToolArguments(turn: Turn, key: string, full: string): Turn {
-  return withToolCall(turn, key, (call) =>
-    call?.arguments === full ? call : { id: call?.id ?? '', name: call?.name ?? '', arguments: full },
-  );
+  const index = findPart(turn.parts, 'tool_call', key);
+  const call = callAt(turn, index);
+  if (call?.arguments === full) return turn;
+  return putToolCall(turn, key, index, { id: call?.id ?? '', name: call?.name ?? '', arguments: full });
 }
 
 export function hasToolCall(turn: Turn, key: string): boolean {
