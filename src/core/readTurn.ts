@@ -1,3 +1,4 @@
+import { keepShape } from './keepShape.ts';
 import { adapters, type ProtocolAdapter } from './protocols/index.ts';
 import { SseScanner, type SseSink } from './sse/parser.ts';
 import type { SseItem } from './sse/types.ts';
@@ -37,6 +38,8 @@ class TurnSink implements SseSink {
     this.onItem?.({ type: 'comment', text, at });
   }
 }
+
+keepShape(new TurnSink(adapters.chat, undefined));
 
 const interruptedMessage = 'The connection closed before the answer was finished.';
 const abortedMessage = 'Stopped before the answer was finished.';

@@ -80,6 +80,17 @@ describe('fast paths agree with JSON.parse', () => {
     '\\ud83d',
     '\\u12',
     '\\x',
+    '\\/',
+    '\\b',
+    '\\f',
+    '\\r',
+    '\\t',
+    '\\u00E9',
+    '\\uD83D\\uDE80',
+    '\\uDE80\\uD83D',
+    '\\uzzzz',
+    '\\U0041',
+    '\\u004',
     '\ud83d',
     '🚀',
     '\u0000',
@@ -112,6 +123,7 @@ describe('fast paths agree with JSON.parse', () => {
     '{"type":"response.output_text.delta","sequence_number":5,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"Hi","logprobs":[],"obfuscation":"abc"}',
     '{"type":"response.function_call_arguments.delta","sequence_number":9,"item_id":"fc_1","output_index":1,"delta":"{\\"","obfuscation":"x"}',
     '{"type":"response.reasoning_summary_text.delta","sequence_number":7,"item_id":"rs_1","output_index":0,"summary_index":1,"delta":"ok"}',
+    '{"type":"response.output_text.delta","sequence_number":6,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"a\\n\\"b\\"","logprobs":[]}',
     '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":"fp","choices":[{"index":0,"delta":{"content":"a"},"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":"q"}',
     '{"id":"c","object":"chat.completion.chunk","created":2,"model":"m","choices":[{"index":0,"delta":{"content":null,"reasoning_content":"r"},"logprobs":null,"finish_reason":null}]}',
     '{"id":"c","object":"chat.completion.chunk","created":2,"model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"{}"}}]},"logprobs":null,"finish_reason":null}]}',
@@ -190,6 +202,42 @@ describe('fast paths agree with JSON.parse', () => {
       '{"id":"a",\n"choices":[{"index":0,"delta":{"content":"a"},"logprobs":null,"finish_reason":null}]}',
     ];
     for (const data of cases) for (const read of all) agrees(read, data);
+  });
+
+  it("on every JSON escape, alone and in runs, in each protocol's delta", () => {
+    const escapes = [
+      '\\"',
+      '\\\\',
+      '\\/',
+      '\\b',
+      '\\f',
+      '\\n',
+      '\\r',
+      '\\t',
+      '\\u0041',
+      '\\u00e9',
+      '\\uFFFF',
+      '\\ud83d\\ude80',
+    ];
+    const literals = [...escapes, escapes.join(''), `a${escapes.join('b')}c`];
+    for (const literal of literals) {
+      const text = `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${literal}"}}`;
+      const args = `{"type":"response.function_call_arguments.delta","sequence_number":1,"item_id":"fc","output_index":1,"delta":"${literal}"}`;
+      const chat = `{"id":"c","choices":[{"index":0,"delta":{"content":"${literal}"},"logprobs":null,"finish_reason":null}]}`;
+      expect(fastMessagesEvent(text)).toStrictEqual(JSON.parse(text));
+      expect(fastResponsesEvent(args)).toStrictEqual(JSON.parse(args));
+      expect(fastChatChunk(chat)).toStrictEqual(JSON.parse(chat));
+    }
+  });
+
+  it('on argument deltas of many parallel tool calls, interleaved', () => {
+    const data = (seq: number, item: number) =>
+      `{"type":"response.function_call_arguments.delta","sequence_number":${seq},"item_id":"fc_${item}","output_index":${item + 1},"delta":"x${item}","obfuscation":"o"}`;
+    // Six calls take turns, more than the matcher remembers at once: every event must still read right.
+    for (let seq = 0; seq < 60; seq++) {
+      const event = data(seq, (seq * 5) % 6);
+      expect(fastResponsesEvent(event)).toStrictEqual(JSON.parse(event));
+    }
   });
 });
 

@@ -70,7 +70,58 @@ function int(): number {
   return value;
 }
 
-/** A JSON string literal starting at `pos`: sliced out when plain, decoded by `JSON.parse` when it has escapes. */
+/** The value of a hex digit, or -1. */
+function hex(c: number): number {
+  if (c >= ZERO && c <= NINE) return c - ZERO;
+  const lower = c | 0x20;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/** The characters an escape stands for, by the letter after the backslash (`u` is handled apart). */
+const ESCAPES: Record<number, string> = {
+  34: '"',
+  92: '\\',
+  47: '/',
+  98: '\b',
+  102: '\f',
+  110: '\n',
+  114: '\r',
+  116: '\t',
+};
+
+/**
+ * The decoded text of `src[start, end)`, a string literal's body with escapes; undefined for an invalid
+ * escape. By hand because a quarter of real deltas hold one (a quote, a newline) and `JSON.parse` of the
+ * literal costs more than the rest of the template. `\uXXXX` gives one UTF-16 unit, as JSON says: a pair of
+ * them makes a surrogate pair, and a lone surrogate stays lone, exactly as `JSON.parse` has it.
+ */
+function unescapeString(start: number, end: number): string | undefined {
+  let out = '';
+  let from = start;
+  let i = src.indexOf('\\', start);
+  while (i !== -1 && i < end) {
+    out += src.slice(from, i);
+    const letter = src.charCodeAt(i + 1);
+    if (letter === 117 /* u */) {
+      const a = hex(src.charCodeAt(i + 2));
+      const b = hex(src.charCodeAt(i + 3));
+      const c = hex(src.charCodeAt(i + 4));
+      const d = hex(src.charCodeAt(i + 5));
+      if ((a | b | c | d) < 0 || i + 6 > end) return undefined;
+      out += String.fromCharCode((a << 12) | (b << 8) | (c << 4) | d);
+      from = i + 6;
+    } else {
+      const text = ESCAPES[letter];
+      if (text === undefined) return undefined;
+      out += text;
+      from = i + 2;
+    }
+    i = src.indexOf('\\', from);
+  }
+  return out + src.slice(from, end);
+}
+
+/** A JSON string literal starting at `pos`: sliced out when plain, decoded by hand when it has escapes. */
 function str(): string | undefined {
   if (src.charCodeAt(pos) !== QUOTE) return undefined;
   const start = pos + 1;
@@ -88,12 +139,7 @@ function str(): string | undefined {
     } else i++;
   }
   pos = i + 1;
-  if (!escaped) return src.slice(start, i);
-  try {
-    return JSON.parse(src.slice(start - 1, i + 1)) as string;
-  } catch {
-    return undefined;
-  }
+  return escaped ? unescapeString(start, i) : src.slice(start, i);
 }
 
 /** JSON whitespace (Anthropic pads its payloads with spaces before the closing brace). */
@@ -202,61 +248,94 @@ interface ResponsesMiddle {
   output_index: number;
   part: number;
 }
-const responsesMiddle: Record<'text' | 'args' | 'summary', ResponsesMiddle> = {
-  text: { text: '', item_id: '', output_index: 0, part: 0 },
-  args: { text: '', item_id: '', output_index: 0, part: 0 },
-  summary: { text: '', item_id: '', output_index: 0, part: 0 },
-};
 
 export type ResponsesDeltaKind = 'text' | 'args' | 'summary';
 
+/** Each template up to its first number, told apart by the character after `{"type":"response.`. */
+const responsesHead: Record<ResponsesDeltaKind, string> = {
+  text: '{"type":"response.output_text.delta","sequence_number":',
+  args: '{"type":"response.function_call_arguments.delta","sequence_number":',
+  summary: '{"type":"response.reasoning_summary_text.delta","sequence_number":',
+};
+const KIND_AT = '{"type":"response.'.length;
+
+/**
+ * From the item id to the delta, consecutive events of an item repeat the same text: the last few are
+ * remembered per kind (parallel tool calls interleave their argument deltas), the last one hit tried first.
+ */
+const MIDDLES = 4;
+const responsesMiddles: Record<ResponsesDeltaKind, { entries: ResponsesMiddle[]; last: number }> = {
+  text: { entries: [], last: 0 },
+  args: { entries: [], last: 0 },
+  summary: { entries: [], last: 0 },
+};
+
+function cachedMiddle(kind: ResponsesDeltaKind): ResponsesMiddle | undefined {
+  const cache = responsesMiddles[kind];
+  const { entries } = cache;
+  const n = entries.length;
+  for (let k = 0; k < n; k++) {
+    const i = (cache.last + k) % n;
+    const entry = entries[i]!;
+    if (lit(entry.text)) {
+      cache.last = i;
+      return entry;
+    }
+  }
+  return undefined;
+}
+
+/** Reads the middle in full and remembers it, replacing the oldest when the cache is full. */
+function readMiddle(kind: ResponsesDeltaKind): ResponsesMiddle | undefined {
+  const from = pos;
+  if (!lit(',"item_id":')) return undefined;
+  const item_id = str();
+  if (item_id === undefined || !lit(',"output_index":')) return undefined;
+  const output_index = int();
+  if (output_index < 0) return undefined;
+  let part = 0;
+  if (kind !== 'args') {
+    if (!lit(kind === 'text' ? ',"content_index":' : ',"summary_index":')) return undefined;
+    part = int();
+    if (part < 0) return undefined;
+  }
+  if (!lit(',"delta":')) return undefined;
+  const entry: ResponsesMiddle = { text: src.slice(from, pos), item_id, output_index, part };
+  const cache = responsesMiddles[kind];
+  if (cache.entries.length < MIDDLES) cache.last = cache.entries.push(entry) - 1;
+  else {
+    cache.last = (cache.last + 1) % MIDDLES;
+    cache.entries[cache.last] = entry;
+  }
+  return entry;
+}
+
 /** A Responses delta template, with the `matched` fields set; false when not one. */
 export function matchResponsesEvent(data: string): boolean {
-  if (!begin(data, '{"type":"response.')) return false;
-  const kind: ResponsesDeltaKind | null = lit('output_text.delta","sequence_number":')
-    ? 'text'
-    : lit('function_call_arguments.delta","sequence_number":')
-      ? 'args'
-      : lit('reasoning_summary_text.delta","sequence_number":')
-        ? 'summary'
-        : null;
-  if (kind === null) return false;
+  const c = data.charCodeAt(KIND_AT);
+  const kind: ResponsesDeltaKind | null =
+    c === 111 /* o */ ? 'text' : c === 102 /* f */ ? 'args' : c === 114 /* r */ ? 'summary' : null;
+  if (kind === null || !begin(data, responsesHead[kind])) return false;
   const sequence_number = int();
   if (sequence_number < 0) return false;
-  // From the item id to the delta, consecutive events of an item repeat the same text: remembered per kind.
-  const cache = responsesMiddle[kind];
-  let { item_id, output_index, part } = cache;
-  if (cache.text === '' || !lit(cache.text)) {
-    const from = pos;
-    if (!lit(',"item_id":')) return false;
-    const id = str();
-    if (id === undefined || !lit(',"output_index":')) return false;
-    output_index = int();
-    if (output_index < 0) return false;
-    part = 0;
-    if (kind !== 'args') {
-      if (!lit(kind === 'text' ? ',"content_index":' : ',"summary_index":')) return false;
-      part = int();
-      if (part < 0) return false;
-    }
-    if (!lit(',"delta":')) return false;
-    item_id = id;
-    Object.assign(cache, { text: src.slice(from, pos), item_id, output_index, part });
-  }
+  const middle = cachedMiddle(kind) ?? readMiddle(kind);
+  if (middle === undefined) return false;
   const delta = str();
   if (delta === undefined) return false;
-  const logprobs = lit(',"logprobs":[]');
-  let obfuscation: string | undefined;
-  if (lit(',"obfuscation":')) {
-    obfuscation = str();
-    if (obfuscation === undefined) return false;
+  // OpenAI's own order, both present, is the common case: one comparison.
+  let logprobs = true;
+  let hasObfuscation = true;
+  if (!lit(',"logprobs":[],"obfuscation":')) {
+    logprobs = lit(',"logprobs":[]');
+    hasObfuscation = lit(',"obfuscation":');
   }
-  if (!ch(CLOSE) || !done()) return false;
+  const obfuscation = hasObfuscation ? str() : undefined;
+  if ((hasObfuscation && obfuscation === undefined) || !ch(CLOSE) || !done()) return false;
   matched.responsesKind = kind;
   matched.sequenceNumber = sequence_number;
-  matched.itemId = item_id;
-  matched.outputIndex = output_index;
-  matched.part = part;
+  matched.itemId = middle.item_id;
+  matched.outputIndex = middle.output_index;
+  matched.part = middle.part;
   matched.value = delta;
   matched.logprobs = logprobs;
   matched.obfuscation = obfuscation;

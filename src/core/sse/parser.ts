@@ -1,3 +1,4 @@
+import { keepShape } from '../keepShape.ts';
 import type { SseItem } from './types.ts';
 
 export interface SseParser {
@@ -45,7 +46,7 @@ const isEvent = (s: string, i: number) =>
  * The fields go to a sink as arguments: `readTurn` needs only the data, and an object per event was
  * measurable garbage. Without `comments`, comment lines are skipped unread. A class rather than
  * closures: closures made per stream lose their optimized code at every full GC (V8 holds it weakly),
- * so each new answer would start in the interpreter; methods keep theirs.
+ * so each new answer would start in the interpreter; methods keep theirs (see `keepShape`).
  */
 export class SseScanner implements SseParser {
   private pieces: string[] = [];
@@ -179,6 +180,8 @@ class ItemSink implements SseSink {
     this.onItem({ type: 'comment', text, at });
   }
 }
+
+keepShape(new SseScanner(new ItemSink(() => {}), null, false));
 
 /** The parser for callers that want items: each event and comment as an `SseItem` object. */
 export function createSseParser(onItem: (item: SseItem) => void, now: () => number = defaultNow): SseParser {
