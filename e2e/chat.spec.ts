@@ -99,9 +99,16 @@ test('a reload keeps the conversation intact', async ({ page }) => {
     .poll(async () => (await storedAttempts(page, text))?.map((a) => a.status))
     .toEqual(['complete']);
 
+  // The markdown renderer is a chunk of its own: slow it down, and the first paint must still wait for it
+  // (the answer's table, not a flash of plain text).
+  await page.route(/\/assets\/Markdown-[^/]*\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
   await page.reload();
   await expect(page.getByTestId('user-message')).toContainText(text);
   const restored = turns(page).last();
+  expect(await restored.getByRole('table').count()).toBe(1);
   await expect(restored.getByTestId('turn-text')).toHaveText(answer);
   await expect(restored.getByTestId('turn-usage')).toHaveText(usage);
   await expect(page.getByRole('navigation', { name: 'Conversations' })).toContainText(text.slice(0, 20));

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { preloadMarkdown } from '../components/markdown/LazyMarkdown.tsx';
 import { everyNBytes, fixturesDir, streamFromBytes } from '../core/testing/fixtures.ts';
 import { useConversationStore } from '../state/conversationStore.ts';
 import { useLiveStore } from '../state/liveStore.ts';
@@ -81,6 +82,9 @@ const streamPosts = () =>
       url: String(url),
       body: JSON.parse(String(init?.body)) as Record<string, unknown>,
     }));
+
+// As main.tsx does at startup: the markdown renderer is loaded before the first answer shows.
+beforeAll(() => preloadMarkdown());
 
 describe('App', () => {
   it('streams an answer typed in the composer, with its usage', async () => {

@@ -6,7 +6,11 @@ import { Toolbar } from '../components/header/Toolbar.tsx';
 import { Inspector, type InspectorTarget } from '../components/inspector/Inspector.tsx';
 import { SettingsDialog } from '../components/settings/SettingsDialog.tsx';
 import { ConversationList } from '../components/sidebar/ConversationList.tsx';
-import { useProtocolStream } from '../hooks/useProtocolStream.ts';
+import {
+  useChatCompletionsStream,
+  useMessagesStream,
+  useResponsesStream,
+} from '../hooks/useProtocolStream.ts';
 import { useConversationStore } from '../state/conversationStore.ts';
 import { useLiveStore } from '../state/liveStore.ts';
 import { useSettingsStore } from '../state/settingsStore.ts';
@@ -18,7 +22,13 @@ const narrowScreen = '(max-width: 760px)';
 
 export function App() {
   const protocol = useSettingsStore((s) => s.settings.protocol);
-  const stream = useProtocolStream(protocol);
+  // One streaming hook per protocol; the dropdown picks whose stream sends the next message.
+  const streams = {
+    chat: useChatCompletionsStream(),
+    responses: useResponsesStream(),
+    messages: useMessagesStream(),
+  };
+  const stream = streams[protocol];
   const conversation = useConversationStore((s) =>
     s.activeId ? (s.conversations[s.activeId] ?? null) : null,
   );

@@ -1,15 +1,27 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { preloadMarkdown } from '../components/markdown/LazyMarkdown.tsx';
+import { useConversationStore } from '../state/conversationStore.ts';
 import { loadState, openDatabase, startPersisting } from '../state/persistence.ts';
 import { App } from './App.tsx';
 
 const queryClient = new QueryClient();
 const db = openDatabase();
 
+const markdown = preloadMarkdown();
+
+/** Whether the first screen shows an answer: then it waits for the renderer rather than flash plain text. */
+function opensOnAnswer(): boolean {
+  const { activeId, conversations } = useConversationStore.getState();
+  return activeId !== null && (conversations[activeId]?.messages.length ?? 0) > 0;
+}
+
 // Persisted conversations load before the first render, so a reload never flashes an empty app.
 loadState(db)
   .catch((error: unknown) => console.error('Could not load saved conversations', error))
+  .then(() => (opensOnAnswer() ? markdown.then(() => {}) : undefined))
+  .catch((error: unknown) => console.error('Could not load the markdown renderer', error))
   .finally(() => {
     startPersisting(db);
     createRoot(document.getElementById('root')!).render(

@@ -9,7 +9,7 @@ import { sumUsage } from '../../state/usage.ts';
 import { AutoRetryBanner } from '../banners/AutoRetryBanner.tsx';
 import { InterruptionBanner } from '../banners/InterruptionBanner.tsx';
 import { StallBanner } from '../banners/StallBanner.tsx';
-import { Markdown } from '../markdown/Markdown.tsx';
+import { LazyMarkdown } from '../markdown/LazyMarkdown.tsx';
 import { ReasoningSection } from '../turn/ReasoningSection.tsx';
 import { ToolCallCard } from '../turn/ToolCallCard.tsx';
 import { UsageLine } from '../turn/UsageLine.tsx';
@@ -129,7 +129,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
       {turn.reasoning ? <ReasoningSection text={turn.reasoning} streaming={streaming && !turn.text} /> : null}
       {turn.text ? (
         <div data-testid="turn-text">
-          <Markdown text={turn.text} streaming={streaming} />
+          <LazyMarkdown text={turn.text} streaming={streaming} />
         </div>
       ) : null}
       {turn.refusal ? <p className="refusal">The model refused: {turn.refusal}</p> : null}

@@ -1,11 +1,12 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyTurn, type Protocol, type Turn } from '../../core/index.ts';
 import { emptyTrace } from '../../hooks/runAttempt.ts';
 import { type LiveStream, useLiveStore } from '../../state/liveStore.ts';
 import { useSettingsStore } from '../../state/settingsStore.ts';
 import type { AssistantMessage, Attempt, AttemptTrace, Conversation } from '../../state/types.ts';
+import { preloadMarkdown } from '../markdown/LazyMarkdown.tsx';
 import { ConversationView, type ConversationViewProps } from './ConversationView.tsx';
 
 const initialLive = useLiveStore.getState();
@@ -93,6 +94,9 @@ const awaitingResult: Conversation = {
   id: 'conv_tools',
   messages: conversation.messages.slice(0, 3),
 };
+
+// As main.tsx does at startup: the markdown renderer is loaded before the first answer shows.
+beforeAll(() => preloadMarkdown());
 
 describe('ConversationView', () => {
   it('offers examples when empty', async () => {

@@ -1,9 +1,13 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { preloadMarkdown } from '../markdown/LazyMarkdown.tsx';
 import { ReasoningSection } from './ReasoningSection.tsx';
 
 const details = () => screen.getByRole('group') as HTMLDetailsElement;
+
+// As main.tsx does at startup: the markdown renderer is loaded before the first answer shows.
+beforeAll(() => preloadMarkdown());
 
 describe('ReasoningSection', () => {
   it('is open with "Thinking…" while streaming, collapsed "Reasoning" afterwards', () => {

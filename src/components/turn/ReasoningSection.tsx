@@ -1,5 +1,5 @@
 import { type SyntheticEvent, useState } from 'react';
-import { Markdown } from '../markdown/Markdown.tsx';
+import { LazyMarkdown } from '../markdown/LazyMarkdown.tsx';
 import './turn.css';
 
 /**
@@ -22,7 +22,7 @@ export function ReasoningSection({ text, streaming }: { text: string; streaming:
       <summary className="reasoning-summary">{streaming ? 'Thinking…' : 'Reasoning'}</summary>
       <div className="reasoning-body">
         {/* Reasoning summaries are markdown (bold headings, lists); same safe renderer as answers. */}
-        <Markdown text={text} streaming={streaming} />
+        <LazyMarkdown text={text} streaming={streaming} />
       </div>
     </details>
   );
