@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import {
   artifactsDir,
@@ -67,4 +67,62 @@ test('export a turn, import the file, and the replay has the same text', async (
   await expect(replayed.getByTestId('turn-usage')).toHaveText(
     await original.getByTestId('turn-usage').innerText(),
   );
+});
+
+/** An Anthropic Messages stream that answers with `text` in three pieces. */
+function messagesStream(text: string): string {
+  const event = (type: string, data: object) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const third = Math.ceil(text.length / 3);
+  const pieces = [text.slice(0, third), text.slice(third, 2 * third), text.slice(2 * third)];
+  return [
+    event('message_start', {
+      message: {
+        id: 'msg_cited',
+        type: 'message',
+        role: 'assistant',
+        model: 'recorded',
+        content: [],
+        usage: { input_tokens: 12, output_tokens: 1 },
+      },
+    }),
+    event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+    ...pieces.map((piece) =>
+      event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: piece } }),
+    ),
+    event('content_block_stop', { index: 0 }),
+    event('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 30 } }),
+    event('message_stop', {}),
+  ].join('');
+}
+
+test('citations defined at the end of an answer link to their sources', async ({ page }, testInfo) => {
+  await openApp(page);
+  const file = testInfo.outputPath('cited.sse');
+  await writeFile(
+    file,
+    messagesStream(
+      [
+        'Server-sent events are specified by [the WHATWG][html].[^1]',
+        '',
+        'Each event ends with a blank line.',
+        '',
+        '[html]: https://html.spec.whatwg.org/multipage/server-sent-events.html',
+        '[^1]: Section 9.2 of the HTML standard.',
+      ].join('\n'),
+    ),
+  );
+  await page.getByRole('button', { name: 'Recordings' }).click();
+  const inspector = page.getByRole('complementary', { name: 'Inspector' });
+  await inspector.getByRole('radio', { name: 'Instantly' }).check();
+  const turn = await waitForAnswer(
+    await newTurn(page, () => inspector.getByLabel('Import .sse').setInputFiles(file)),
+  );
+  await expect(turn.getByRole('link', { name: 'the WHATWG' })).toHaveAttribute(
+    'href',
+    'https://html.spec.whatwg.org/multipage/server-sent-events.html',
+  );
+  await expect(turn.getByText('Section 9.2 of the HTML standard.')).toBeVisible();
+  await expect(turn.getByTestId('turn-text')).not.toContainText('[html]');
+  await page.screenshot({ path: `${artifactsDir}/citations.png` });
 });

@@ -82,6 +82,44 @@ describe('Markdown rendering', () => {
     expect(screen.getByText('bad')).toBeInTheDocument();
     expect(document.body.innerHTML).not.toContain('javascript:');
   });
+
+  it('resolves citations defined at the end of a finished answer, in any block', () => {
+    const text = [
+      'First paragraph cites [the spec][spec].',
+      '',
+      'Second paragraph has a footnote.[^1]',
+      '',
+      '[spec]: https://example.com/spec',
+      '[^1]: The note itself.',
+    ].join('\n');
+    const { container } = render(<Markdown text={text} />);
+    expect(screen.getByRole('link', { name: 'the spec' })).toHaveAttribute(
+      'href',
+      'https://example.com/spec',
+    );
+    expect(container.querySelectorAll('section.footnotes, section[data-footnotes]')).toHaveLength(1);
+    expect(screen.getByText('The note itself.')).toBeInTheDocument();
+    expect(container).not.toHaveTextContent('[spec]');
+  });
+
+  it("gives each answer's footnotes ids of their own", () => {
+    const text = 'Claim.[^1]\n\n[^1]: Source.';
+    const { container } = render(
+      <>
+        <Markdown text={text} />
+        <Markdown text={text} />
+      </>,
+    );
+    // (The visually hidden "Footnotes" heading keeps its fixed id: every answer's reads the same.)
+    const ids = [...container.querySelectorAll('[id]:not(#footnote-label)')].map((element) => element.id);
+    expect(ids.length).toBe(4);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Each footnote reference points at its own answer's note.
+    for (const ref of container.querySelectorAll('a[data-footnote-ref]')) {
+      const target = container.querySelector(`[id="${ref.getAttribute('href')!.slice(1)}"]`);
+      expect(ref.closest('.md')!.contains(target)).toBe(true);
+    }
+  });
 });
 
 describe('Markdown security', () => {

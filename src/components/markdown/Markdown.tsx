@@ -1,4 +1,4 @@
-import { type ComponentProps, memo, useState } from 'react';
+import { type ComponentProps, memo, useId, useState } from 'react';
 import ReactMarkdown, { type Components, type ExtraProps } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
@@ -70,8 +70,35 @@ const FinishedBlocks = memo(function FinishedBlocks({ blocks }: { blocks: readon
   ));
 });
 
+/** A reference-style link definition (`[label]: url`) or a footnote (`[^1]: note`) starts a line. */
+const DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
+
+/** A whole answer in one parse; footnote ids get the answer's own prefix, as several answers share a page. */
+const WholeAnswer = memo(function WholeAnswer({ source }: { source: string }) {
+  const remarkRehypeOptions = { clobberPrefix: `${useId().replace(/:/g, '')}-` };
+  return (
+    <div className="md">
+      <ReactMarkdown
+        remarkPlugins={remarkPlugins}
+        rehypePlugins={rehypePlugins}
+        remarkRehypeOptions={remarkRehypeOptions}
+        components={components}
+      >
+        {source}
+      </ReactMarkdown>
+    </div>
+  );
+});
+
 /** Model output as GFM markdown, rendered block by block so a streaming answer stays cheap to update. */
 export function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  // Definitions (citations at the end of an answer) only resolve within one parse: a finished answer
+  // that has any is parsed whole, once. While it streams, the blocks show it as it comes.
+  if (!streaming && DEFINITION.test(text)) return <WholeAnswer source={text} />;
+  return <StreamingMarkdown text={text} streaming={streaming} />;
+}
+
+function StreamingMarkdown({ text, streaming }: { text: string; streaming: boolean }) {
   // The previous scan lets the next one resume from the open block instead of rescanning everything.
   // Kept in state and updated during render (React's "adjust state on prop change" pattern).
   const [cached, setCached] = useState<BlockScan | null>(null);

@@ -7,7 +7,8 @@
  * item's next paragraph, or an indented code block), which belong to the block above. GFM tables
  * end at the first blank line, so a table is never split either.
  *
- * Known trade-off: reference-style link definitions and footnotes only resolve within their block.
+ * Reference-style link definitions and footnotes only resolve within their block: `Markdown` parses a
+ * finished answer that has any as a whole.
  */
 
 interface Fence {
