@@ -24,11 +24,11 @@ const PROTOCOLS: Protocol[] = ['chat', 'responses', 'messages'];
 /** `BENCH_QUICK=1`: a smoke run at 1k deltas only (results.md is then written for that size only). */
 const SIZES = process.env.BENCH_QUICK ? [1_000] : [1_000, 10_000, 100_000];
 const LARGEST = SIZES[SIZES.length - 1]!;
-/** Warm-up and measured repetitions per size (median reported). */
+/** Warm-up and measured repetitions per size (median reported); multiples of the four orders below. */
 const REPS: Record<number, { warmup: number; reps: number }> = {
-  1000: { warmup: 12, reps: 61 },
-  10000: { warmup: 3, reps: 9 },
-  100000: { warmup: 1, reps: 5 },
+  1000: { warmup: 12, reps: 60 },
+  10000: { warmup: 4, reps: 12 },
+  100000: { warmup: 1, reps: 8 },
 };
 
 /** A body that hands out the prepared chunks one read at a time; `onPull` samples memory. */
@@ -84,6 +84,22 @@ const contenders: Record<string, Contender> = {
 };
 const NAMES = Object.keys(contenders);
 
+/**
+ * The orders of the rounds, a balanced Latin square (Williams design, for an even number of contenders
+ * as here): over each run of rounds every
+ * contender goes first once and follows every other contender once. The one that runs right after another
+ * inherits its garbage and pays to re-optimize Node's own stream code: no order may bill the same one.
+ */
+function balancedOrders(n: number): number[][] {
+  const first = [0];
+  for (let k = 1; first.length < n; k++) {
+    first.push(k);
+    if (first.length < n) first.push(n - k);
+  }
+  return first.map((_, row) => first.map((c) => (c + row) % n));
+}
+const ORDERS = balancedOrders(NAMES.length);
+
 // -----------------------------------------------------------------------------------------------------------
 // Correctness gate: the generated stream means what we think, for us and for the SDK.
 
@@ -113,7 +129,8 @@ function checkSdk(final: unknown, g: GeneratedStream): void {
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 async function time(fn: () => Promise<unknown>): Promise<number> {
@@ -183,10 +200,8 @@ async function main(): Promise<void> {
       const { warmup, reps } = REPS[n]!;
       const samples: Record<string, number[]> = Object.fromEntries(NAMES.map((k) => [k, []]));
       for (let r = 0; r < warmup + reps; r++) {
-        // Each round starts with a different contender: whoever runs first after the SDK's garbage pays
-        // for re-optimizing Node's own stream code, and a fixed order would always bill the same one.
-        for (let k = 0; k < NAMES.length; k++) {
-          const name = NAMES[(r + k) % NAMES.length]!;
+        for (const k of ORDERS[r % ORDERS.length]!) {
+          const name = NAMES[k]!;
           const ms = await time(() => contenders[name]!(protocol, chunks));
           if (r >= warmup) samples[name]!.push(ms);
         }
@@ -213,7 +228,7 @@ async function main(): Promise<void> {
     `Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} cores), ${new Date().toISOString().slice(0, 10)}. ` +
       `Seed ${SEED}; bytes delivered as a ReadableStream in random 1–4096-byte chunks, the same for every contender. ` +
       `Median of ${SIZES.map((n) => REPS[n]!.reps).join(' / ')} runs (${SIZES.map((n) => `${n / 1000}k`).join(' / ')} deltas) ` +
-      'after warm-up, GC before each run, the contenders in a rotating order.',
+      'after warm-up, GC before each run, the contenders in balanced orders (each first once and after each other once in every four rounds).',
     '',
     'Contenders: **ours** = `readTurn` (SSE parse + JSON + full Turn reduction); **esp stream** = eventsource-parser ' +
       '`EventSourceParserStream` after `TextDecoderStream`, `JSON.parse` of every payload (no reduction); ' +

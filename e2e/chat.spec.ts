@@ -101,7 +101,9 @@ test('a reload keeps the conversation intact', async ({ page }) => {
 
   // The markdown renderer is a chunk of its own: slow it down, and the first paint must still wait for it
   // (the answer's table, not a flash of plain text).
+  let slowed = 0;
   await page.route(/\/assets\/Markdown-[^/]*\.js$/, async (route) => {
+    slowed++;
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await route.continue();
   });
@@ -109,6 +111,7 @@ test('a reload keeps the conversation intact', async ({ page }) => {
   await expect(page.getByTestId('user-message')).toContainText(text);
   const restored = turns(page).last();
   expect(await restored.getByRole('table').count()).toBe(1);
+  expect(slowed).toBe(1);
   await expect(restored.getByTestId('turn-text')).toHaveText(answer);
   await expect(restored.getByTestId('turn-usage')).toHaveText(usage);
   await expect(page.getByRole('navigation', { name: 'Conversations' })).toContainText(text.slice(0, 20));

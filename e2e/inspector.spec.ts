@@ -122,7 +122,12 @@ test('citations defined at the end of an answer link to their sources', async ({
     'href',
     'https://html.spec.whatwg.org/multipage/server-sent-events.html',
   );
-  await expect(turn.getByText('Section 9.2 of the HTML standard.')).toBeVisible();
+  // The footnote: a numbered reference in the text, its note in a list after it, no raw definitions left.
+  await expect(turn.getByRole('link', { name: '1', exact: true })).toBeVisible();
+  await expect(
+    turn.getByRole('listitem').filter({ hasText: 'Section 9.2 of the HTML standard.' }),
+  ).toBeVisible();
   await expect(turn.getByTestId('turn-text')).not.toContainText('[html]');
+  await expect(turn.getByTestId('turn-text')).not.toContainText('[^1]');
   await page.screenshot({ path: `${artifactsDir}/citations.png` });
 });

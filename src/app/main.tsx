@@ -14,14 +14,15 @@ const markdown = preloadMarkdown();
 /** Whether the first screen shows an answer: then it waits for the renderer rather than flash plain text. */
 function opensOnAnswer(): boolean {
   const { activeId, conversations } = useConversationStore.getState();
-  return activeId !== null && (conversations[activeId]?.messages.length ?? 0) > 0;
+  const messages = activeId === null ? [] : (conversations[activeId]?.messages ?? []);
+  return messages.some((message) => message.role === 'assistant');
 }
 
 // Persisted conversations load before the first render, so a reload never flashes an empty app.
 loadState(db)
   .catch((error: unknown) => console.error('Could not load saved conversations', error))
-  .then(() => (opensOnAnswer() ? markdown.then(() => {}) : undefined))
-  .catch((error: unknown) => console.error('Could not load the markdown renderer', error))
+  // A renderer that cannot be fetched resolves null: the answers then show as plain text.
+  .then(() => (opensOnAnswer() ? markdown : undefined))
   .finally(() => {
     startPersisting(db);
     createRoot(document.getElementById('root')!).render(

@@ -1,27 +1,52 @@
 import { render, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// Each test loads a fresh LazyMarkdown module (nothing loaded yet) with the renderer's import under control.
+afterEach(() => {
+  vi.doUnmock('./Markdown.tsx');
+  vi.resetModules();
+});
+
+async function freshLazyMarkdown(markdownModule: () => Promise<unknown>) {
+  vi.resetModules();
+  vi.doMock('./Markdown.tsx', markdownModule);
+  return (await import('./LazyMarkdown.tsx')).LazyMarkdown;
+}
 
 describe('LazyMarkdown', () => {
-  it('shows the text as plain text until the renderer arrives, then as markdown', async () => {
-    vi.resetModules();
+  it('shows plain text until the renderer arrives, then markdown, then stays mounted', async () => {
     let arrive = () => {};
     const arrived = new Promise<void>((resolve) => {
       arrive = resolve;
     });
-    vi.doMock('./Markdown.tsx', async () => {
+    const LazyMarkdown = await freshLazyMarkdown(async () => {
       await arrived;
       return vi.importActual('./Markdown.tsx');
     });
-    const { LazyMarkdown } = await import('./LazyMarkdown.tsx');
 
-    const { container } = render(<LazyMarkdown text={'Some **bold**\nsecond line'} />);
-    const plain = container.querySelector('.md-loading');
-    expect(plain).toHaveTextContent('Some **bold** second line');
+    const { container, rerender } = render(<LazyMarkdown text={'Some **bold**\nsecond line'} streaming />);
+    expect(container.querySelector('.md-loading')?.textContent).toBe('Some **bold**\nsecond line');
     expect(screen.queryByText('bold')).toBeNull();
 
     arrive();
     expect((await screen.findByText('bold')).tagName).toBe('STRONG');
     expect(container.querySelector('.md-loading')).toBeNull();
-    vi.doUnmock('./Markdown.tsx');
+    const rendered = container.querySelector('.md');
+    // More text streams in: the same rendered answer is updated, not rebuilt.
+    rerender(<LazyMarkdown text={'Some **bold**\nsecond line and more'} streaming />);
+    expect(container.querySelector('.md')).toBe(rendered);
+    expect(rendered).toHaveTextContent('second line and more');
+  });
+
+  it('keeps the plain text when the renderer cannot be fetched', async () => {
+    const LazyMarkdown = await freshLazyMarkdown(async () => {
+      throw new Error('Failed to fetch dynamically imported module');
+    });
+    const { preloadMarkdown } = await import('./LazyMarkdown.tsx');
+
+    const { container } = render(<LazyMarkdown text="Still **readable**" />);
+    expect(await preloadMarkdown()).toBeNull();
+    expect(container.querySelector('.md-loading')).toHaveTextContent('Still **readable**');
+    expect(container).not.toHaveTextContent('could not be displayed');
   });
 });

@@ -102,6 +102,14 @@ describe('Markdown rendering', () => {
     expect(container).not.toHaveTextContent('[spec]');
   });
 
+  it('finds definitions inside lists and quotes too', () => {
+    render(<Markdown text={'See [the spec][s].\n\n- [s]: https://example.com/spec'} />);
+    expect(screen.getByRole('link', { name: 'the spec' })).toHaveAttribute(
+      'href',
+      'https://example.com/spec',
+    );
+  });
+
   it("gives each answer's footnotes ids of their own", () => {
     const text = 'Claim.[^1]\n\n[^1]: Source.';
     const { container } = render(
@@ -110,14 +118,19 @@ describe('Markdown rendering', () => {
         <Markdown text={text} />
       </>,
     );
-    // (The visually hidden "Footnotes" heading keeps its fixed id: every answer's reads the same.)
-    const ids = [...container.querySelectorAll('[id]:not(#footnote-label)')].map((element) => element.id);
-    expect(ids.length).toBe(4);
+    const ids = [...container.querySelectorAll('[id]')].map((element) => element.id);
+    expect(ids.length).toBe(6);
     expect(new Set(ids).size).toBe(ids.length);
-    // Each footnote reference points at its own answer's note.
-    for (const ref of container.querySelectorAll('a[data-footnote-ref]')) {
+    // Each footnote reference points at its own answer's note, and is described by its own heading.
+    const refs = container.querySelectorAll('a[data-footnote-ref]');
+    expect(refs).toHaveLength(2);
+    for (const ref of refs) {
+      const answer = ref.closest('.md')!;
       const target = container.querySelector(`[id="${ref.getAttribute('href')!.slice(1)}"]`);
-      expect(ref.closest('.md')!.contains(target)).toBe(true);
+      const heading = container.querySelector(`[id="${ref.getAttribute('aria-describedby')}"]`);
+      expect(answer.contains(target)).toBe(true);
+      expect(answer.contains(heading)).toBe(true);
+      expect(heading).toHaveTextContent('Footnotes');
     }
   });
 });

@@ -1,5 +1,5 @@
-import { type ComponentProps, memo, useId, useState } from 'react';
-import ReactMarkdown, { type Components, type ExtraProps } from 'react-markdown';
+import { type ComponentProps, memo, useId, useMemo, useState } from 'react';
+import ReactMarkdown, { type Components, type ExtraProps, type Options } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import { type BlockScan, scanMarkdownBlocks } from './blocks.ts';
@@ -70,18 +70,51 @@ const FinishedBlocks = memo(function FinishedBlocks({ blocks }: { blocks: readon
   ));
 });
 
-/** A reference-style link definition (`[label]: url`) or a footnote (`[^1]: note`) starts a line. */
-const DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
+/**
+ * A line that starts a reference-style link definition (`[label]: url`) or a footnote (`[^1]: note`),
+ * also inside list items and quotes. A false match only costs one parse of the whole answer.
+ */
+const DEFINITION = /^[ \t]*(?:(?:[>*+-]|\d{1,9}[.)])[ \t]*)*\[[^\]\n]+\]:/m;
 
-/** A whole answer in one parse; footnote ids get the answer's own prefix, as several answers share a page. */
+interface HastNode {
+  properties?: Record<string, unknown>;
+  children?: HastNode[];
+}
+
+/**
+ * remark-gfm names the footnotes heading of every answer `footnote-label`: this gives it the answer's own
+ * prefix, and the references described by it, as the other footnote ids get theirs.
+ */
+function rehypePrefixFootnoteLabel(prefix: string) {
+  const label = 'footnote-label';
+  const visit = (node: HastNode) => {
+    const properties = node.properties;
+    if (properties?.id === label) properties.id = prefix + label;
+    const describedBy = properties?.ariaDescribedBy;
+    if (Array.isArray(describedBy) && describedBy.includes(label)) {
+      properties!.ariaDescribedBy = describedBy.map((id) => (id === label ? prefix + label : id));
+    }
+    node.children?.forEach(visit);
+  };
+  return visit;
+}
+
+/** A whole answer in one parse; its footnote ids get a prefix of their own, as several answers share a page. */
 const WholeAnswer = memo(function WholeAnswer({ source }: { source: string }) {
-  const remarkRehypeOptions = { clobberPrefix: `${useId().replace(/:/g, '')}-` };
+  const prefix = `${useId()}-`;
+  const plugins = useMemo(
+    () => ({
+      remarkRehype: { clobberPrefix: prefix },
+      rehype: [...rehypePlugins, [rehypePrefixFootnoteLabel, prefix]] as Options['rehypePlugins'],
+    }),
+    [prefix],
+  );
   return (
     <div className="md">
       <ReactMarkdown
         remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
-        remarkRehypeOptions={remarkRehypeOptions}
+        rehypePlugins={plugins.rehype}
+        remarkRehypeOptions={plugins.remarkRehype}
         components={components}
       >
         {source}

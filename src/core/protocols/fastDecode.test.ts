@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { generateStream } from '../../../bench/generate.ts';
 import { createSseParser } from '../sse/parser.ts';
 import { loadStreamFixtures } from '../testing/fixtures.ts';
-import { fastChatChunk, fastMessagesEvent, fastResponsesEvent } from './fastDecode.ts';
+import { fastChatChunk, fastMessagesEvent, fastResponsesEvent, responsesMiddleMisses } from './fastDecode.ts';
 
 const seed = process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {};
 
@@ -230,14 +230,23 @@ describe('fast paths agree with JSON.parse', () => {
     }
   });
 
-  it('on argument deltas of many parallel tool calls, interleaved', () => {
+  it('on argument deltas of parallel tool calls, interleaved, reading each call in full only once', () => {
     const data = (seq: number, item: number) =>
       `{"type":"response.function_call_arguments.delta","sequence_number":${seq},"item_id":"fc_${item}","output_index":${item + 1},"delta":"x${item}","obfuscation":"o"}`;
-    // Six calls take turns, more than the matcher remembers at once: every event must still read right.
-    for (let seq = 0; seq < 60; seq++) {
-      const event = data(seq, (seq * 5) % 6);
+    const check = (seq: number, item: number) => {
+      const event = data(seq, item);
       expect(fastResponsesEvent(event)).toStrictEqual(JSON.parse(event));
+    };
+    // Four stale calls fill the cache; then three new calls take turns in an uneven pattern.
+    for (let item = 10; item < 14; item++) check(item, item);
+    const before = responsesMiddleMisses();
+    const pattern = [0, 1, 0, 2, 0, 1, 2, 2, 1, 0];
+    for (let round = 0; round < 10; round++) {
+      for (const [k, item] of pattern.entries()) check(100 + round * 10 + k, item);
     }
+    expect(responsesMiddleMisses() - before).toBe(3);
+    // Six calls taking turns, more than are remembered: every event still reads right.
+    for (let seq = 0; seq < 60; seq++) check(seq, (seq * 5) % 6);
   });
 });
 

@@ -107,7 +107,8 @@ function unescapeString(start: number, end: number): string | undefined {
       const b = hex(src.charCodeAt(i + 3));
       const c = hex(src.charCodeAt(i + 4));
       const d = hex(src.charCodeAt(i + 5));
-      if ((a | b | c | d) < 0 || i + 6 > end) return undefined;
+      // The literal's closing quote is not a hex digit: four digits never run past `end`.
+      if ((a | b | c | d) < 0) return undefined;
       out += String.fromCharCode((a << 12) | (b << 8) | (c << 4) | d);
       from = i + 6;
     } else {
@@ -261,14 +262,26 @@ const KIND_AT = '{"type":"response.'.length;
 
 /**
  * From the item id to the delta, consecutive events of an item repeat the same text: the last few are
- * remembered per kind (parallel tool calls interleave their argument deltas), the last one hit tried first.
+ * remembered per kind (parallel tool calls interleave their argument deltas). The entry hit last is tried
+ * first; a new one replaces the oldest.
  */
 const MIDDLES = 4;
-const responsesMiddles: Record<ResponsesDeltaKind, { entries: ResponsesMiddle[]; last: number }> = {
-  text: { entries: [], last: 0 },
-  args: { entries: [], last: 0 },
-  summary: { entries: [], last: 0 },
+interface MiddleCache {
+  entries: ResponsesMiddle[];
+  /** The entry hit or added last. */
+  last: number;
+  /** Where the next new entry goes once the cache is full (the oldest). */
+  next: number;
+}
+const responsesMiddles: Record<ResponsesDeltaKind, MiddleCache> = {
+  text: { entries: [], last: 0, next: 0 },
+  args: { entries: [], last: 0, next: 0 },
+  summary: { entries: [], last: 0, next: 0 },
 };
+let middleMisses = 0;
+
+/** How many Responses deltas had to be read in full so far (the cache's misses): for tests. */
+export const responsesMiddleMisses = () => middleMisses;
 
 function cachedMiddle(kind: ResponsesDeltaKind): ResponsesMiddle | undefined {
   const cache = responsesMiddles[kind];
@@ -285,7 +298,7 @@ function cachedMiddle(kind: ResponsesDeltaKind): ResponsesMiddle | undefined {
   return undefined;
 }
 
-/** Reads the middle in full and remembers it, replacing the oldest when the cache is full. */
+/** Reads the middle in full and remembers it. */
 function readMiddle(kind: ResponsesDeltaKind): ResponsesMiddle | undefined {
   const from = pos;
   if (!lit(',"item_id":')) return undefined;
@@ -300,13 +313,12 @@ function readMiddle(kind: ResponsesDeltaKind): ResponsesMiddle | undefined {
     if (part < 0) return undefined;
   }
   if (!lit(',"delta":')) return undefined;
+  middleMisses++;
   const entry: ResponsesMiddle = { text: src.slice(from, pos), item_id, output_index, part };
   const cache = responsesMiddles[kind];
-  if (cache.entries.length < MIDDLES) cache.last = cache.entries.push(entry) - 1;
-  else {
-    cache.last = (cache.last + 1) % MIDDLES;
-    cache.entries[cache.last] = entry;
-  }
+  cache.last = cache.next;
+  cache.entries[cache.next] = entry;
+  cache.next = (cache.next + 1) % MIDDLES;
   return entry;
 }
 
