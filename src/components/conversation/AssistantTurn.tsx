@@ -10,6 +10,7 @@ import { AutoRetryBanner } from '../banners/AutoRetryBanner.tsx';
 import { InterruptionBanner } from '../banners/InterruptionBanner.tsx';
 import { StallBanner } from '../banners/StallBanner.tsx';
 import { LazyMarkdown } from '../markdown/LazyMarkdown.tsx';
+import { CopyButton } from '../shared/CopyButton.tsx';
 import { ReasoningSection } from '../turn/ReasoningSection.tsx';
 import { ToolCallCard } from '../turn/ToolCallCard.tsx';
 import { UsageLine } from '../turn/UsageLine.tsx';
@@ -98,11 +99,14 @@ function AssistantTurnView(props: AssistantTurnProps) {
         {statusLabel(turn) ? (
           <span className={`status status-${turn.status}`}>{statusLabel(turn)}</span>
         ) : null}
-        {onInspect ? (
-          <button type="button" className="btn btn-small turn-inspect" onClick={() => onInspect(message.id)}>
-            Inspect
-          </button>
-        ) : null}
+        <span className="turn-actions">
+          {turn.text ? <CopyButton text={turn.text} label="Copy answer" className="btn btn-small" /> : null}
+          {onInspect ? (
+            <button type="button" className="btn btn-small" onClick={() => onInspect(message.id)}>
+              Inspect
+            </button>
+          ) : null}
+        </span>
       </header>
 
       {earlier.length > 0 ? (

@@ -124,6 +124,26 @@ describe('ConversationView', () => {
     expect(onRetry).toHaveBeenCalledWith('a2');
   });
 
+  it('copies an answer as its markdown source, and offers no copy for an answer without text', async () => {
+    const text = '## Result\n\n- **one**\n- two';
+    const { user } = renderView({
+      ...conversation,
+      messages: [
+        ...conversation.messages,
+        { id: 'u3', role: 'user', text: 'Summarize', createdAt: 0 },
+        answer('a3', { status: 'complete', text, parts: [{ kind: 'text', key: 'c', text }] }),
+      ],
+    });
+    // user-event installs its own clipboard in `setup()`: ours goes in after it.
+    const writeText = vi.fn<(text: string) => Promise<void>>().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const turns = screen.getAllByTestId('assistant-turn');
+    expect(within(turns[0]!).queryByRole('button', { name: 'Copy answer' })).toBeNull();
+    await user.click(within(turns[2]!).getByRole('button', { name: 'Copy answer' }));
+    expect(writeText).toHaveBeenCalledWith(text);
+    expect(within(turns[2]!).getByRole('button', { name: 'Copied' })).toBeInTheDocument();
+  });
+
   it('offers a tool result form only on the last answer: an older call can no longer be answered', () => {
     renderView(conversation);
     const [first] = screen.getAllByTestId('assistant-turn');

@@ -1,5 +1,6 @@
-import { type ComponentProps, useEffect, useState } from 'react';
+import type { ComponentProps } from 'react';
 import type { ExtraProps } from 'react-markdown';
+import { CopyButton } from '../shared/CopyButton.tsx';
 
 /** Just enough of a hast node to read its class names and text. */
 interface HastLike {
@@ -28,36 +29,6 @@ function textOf(node: HastLike | undefined): string {
   return node.children?.map(textOf).join('') ?? '';
 }
 
-type CopyState = 'idle' | 'copied' | 'failed';
-
-const COPY_LABEL: Record<CopyState, string> = { idle: 'Copy code', copied: 'Copied', failed: 'Copy failed' };
-
-function CopyButton({ text }: { text: string }) {
-  const [state, setState] = useState<CopyState>('idle');
-
-  useEffect(() => {
-    if (state === 'idle') return;
-    const timer = setTimeout(() => setState('idle'), 1500);
-    return () => clearTimeout(timer);
-  }, [state]);
-
-  const copy = async () => {
-    try {
-      // `navigator.clipboard` is missing outside secure contexts: that lands in `catch` too.
-      await navigator.clipboard.writeText(text);
-      setState('copied');
-    } catch {
-      setState('failed');
-    }
-  };
-
-  return (
-    <button type="button" className="md-code-copy" data-state={state} onClick={copy}>
-      {COPY_LABEL[state]}
-    </button>
-  );
-}
-
 /** Replaces react-markdown's `<pre>`: a header bar with the language and a copy button above the code. */
 export function CodeBlock({ node, children, ...rest }: ComponentProps<'pre'> & ExtraProps) {
   const language = languageOf(node as HastLike | undefined);
@@ -67,7 +38,7 @@ export function CodeBlock({ node, children, ...rest }: ComponentProps<'pre'> & E
     <div className="md-code">
       <div className="md-code-header">
         <span className="md-code-lang">{language ?? 'text'}</span>
-        <CopyButton text={code} />
+        <CopyButton text={code} label="Copy code" className="md-code-copy" />
       </div>
       <pre {...rest}>{children}</pre>
     </div>

@@ -1,0 +1,33 @@
+import { useEffect, useState } from 'react';
+
+type CopyState = 'idle' | 'copied' | 'failed';
+
+/**
+ * A button that copies `text` and says for a moment whether that worked ("Copied" / "Copy failed");
+ * the label is its accessible name, so a screen reader hears the outcome too.
+ */
+export function CopyButton({ text, label, className }: { text: string; label: string; className: string }) {
+  const [state, setState] = useState<CopyState>('idle');
+
+  useEffect(() => {
+    if (state === 'idle') return;
+    const timer = setTimeout(() => setState('idle'), 1500);
+    return () => clearTimeout(timer);
+  }, [state]);
+
+  const copy = async () => {
+    try {
+      // `navigator.clipboard` is missing outside secure contexts: that lands in `catch` too.
+      await navigator.clipboard.writeText(text);
+      setState('copied');
+    } catch {
+      setState('failed');
+    }
+  };
+
+  return (
+    <button type="button" className={className} data-state={state} onClick={copy}>
+      {state === 'idle' ? label : state === 'copied' ? 'Copied' : 'Copy failed'}
+    </button>
+  );
+}
