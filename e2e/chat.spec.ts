@@ -117,6 +117,29 @@ test('a reload keeps the conversation intact', async ({ page }) => {
   await expect(page.getByRole('navigation', { name: 'Conversations' })).toContainText(text.slice(0, 20));
 });
 
+test('regenerate sends the same request again and keeps both answers, both billed', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'responses', 'sim-echo');
+  const text = uniqueText('Once more');
+  const turn = await waitForAnswer(await send(page, text));
+  const usage = await turn.getByTestId('turn-usage').innerText();
+  await turn.getByRole('button', { name: 'Regenerate' }).click();
+  await expect(turn.getByText('Attempt 2 of 2')).toBeVisible();
+  await waitForAnswer(turn);
+  await expect(turn.getByTestId('turn-text')).toContainText(text);
+
+  const requests = await requestsContaining(page, text);
+  expect(requests).toHaveLength(2);
+  expect(requests[1]?.rawSha256).toBe(requests[0]?.rawSha256);
+  // The same answer again costs the same again: billed over both attempts, twice the tokens of one.
+  const [input, output] = [...usage.matchAll(/([\d,]+) (in|out)/g)].map((m) =>
+    Number(m[1]!.replace(/,/g, '')),
+  );
+  await expect(turn.getByText(/^Billed over 2 attempts/)).toHaveText(
+    `Billed over 2 attempts: ${(2 * input!).toLocaleString('en-US')} in · ${(2 * output!).toLocaleString('en-US')} out`,
+  );
+});
+
 test('stop keeps the partial answer', async ({ page }) => {
   await openApp(page);
   await choose(page, 'messages', 'sim-long');

@@ -25,6 +25,8 @@ export interface AssistantTurnProps {
    * and every protocol rejects that.
    */
   canAnswerTools: boolean;
+  /** Whether this is the conversation's last message: a finished one may then be generated again. */
+  isLast: boolean;
   /** Each takes the id of the message it acts on. */
   onRetry(messageId: string): void;
   onStop(messageId: string): void;
@@ -101,6 +103,12 @@ function AssistantTurnView(props: AssistantTurnProps) {
         ) : null}
         <span className="turn-actions">
           {turn.text ? <CopyButton text={turn.text} label="Copy answer" className="btn btn-small" /> : null}
+          {props.isLast && turn.status === 'complete' && !isReplayRequest(attempt.request) ? (
+            // The same request again, as a new attempt: the earlier answer stays listed, and billed.
+            <button type="button" className="btn btn-small" onClick={retry}>
+              Regenerate
+            </button>
+          ) : null}
           {onInspect ? (
             <button type="button" className="btn btn-small" onClick={() => onInspect(message.id)}>
               Inspect
@@ -199,13 +207,15 @@ function AssistantTurnView(props: AssistantTurnProps) {
 
 /**
  * While one answer streams, the others must not re-render on every frame: a turn re-renders when its
- * message, whether it may answer its tool calls, or the results of its own tool calls change. Callbacks
+ * message, whether it may answer its tool calls, whether it is the last, or the results of its own tool
+ * calls change. Callbacks
  * are not compared: they always act on the message they are given.
  */
 function sameTurn(previous: AssistantTurnProps, next: AssistantTurnProps): boolean {
   if (
     previous.message !== next.message ||
     previous.canAnswerTools !== next.canAnswerTools ||
+    previous.isLast !== next.isLast ||
     Boolean(previous.onInspect) !== Boolean(next.onInspect)
   )
     return false;

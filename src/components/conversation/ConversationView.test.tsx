@@ -144,6 +144,37 @@ describe('ConversationView', () => {
     expect(within(turns[2]!).getByRole('button', { name: 'Copied' })).toBeInTheDocument();
   });
 
+  it('offers to regenerate only the last answer, once it is finished', async () => {
+    const done = answer('a3', {
+      status: 'complete',
+      text: 'Hi',
+      parts: [{ kind: 'text', key: 'c', text: 'Hi' }],
+    });
+    const asked = { id: 'u3', role: 'user' as const, text: 'Hello', createdAt: 0 };
+    const { onRetry, rerender, user } = renderView({
+      ...conversation,
+      messages: [...conversation.messages, asked, done],
+    });
+    const regenerate = screen.getAllByRole('button', { name: 'Regenerate' });
+    expect(regenerate).toHaveLength(1);
+    expect(
+      within(screen.getAllByTestId('assistant-turn')[2]!).getByRole('button', { name: 'Regenerate' }),
+    ).toBe(regenerate[0]);
+    await user.click(regenerate[0]!);
+    expect(onRetry).toHaveBeenCalledWith('a3');
+
+    // While it streams there is Stop instead; a later question makes it an older answer.
+    const streaming = answer('a3', {
+      status: 'streaming',
+      text: 'H',
+      parts: [{ kind: 'text', key: 'c', text: 'H' }],
+    });
+    rerender({ ...conversation, messages: [...conversation.messages, asked, streaming] });
+    expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull();
+    rerender({ ...conversation, messages: [...conversation.messages, asked, done, { ...asked, id: 'u4' }] });
+    expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull();
+  });
+
   it('offers a tool result form only on the last answer: an older call can no longer be answered', () => {
     renderView(conversation);
     const [first] = screen.getAllByTestId('assistant-turn');

@@ -99,6 +99,7 @@ export function ConversationView(props: ConversationViewProps) {
                 message={m}
                 toolResults={toolResults}
                 canAnswerTools={m.id === awaitingTools}
+                isLast={m === messages[messages.length - 1]}
                 onRetry={onRetry}
                 onStop={onStop}
                 onToolResult={onToolResult}
