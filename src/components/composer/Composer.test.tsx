@@ -72,6 +72,16 @@ describe('Composer', () => {
     expect(onSend).toHaveBeenCalledWith('next question');
   });
 
+  it('stops the answer on Escape while it streams, and does nothing with Escape otherwise', async () => {
+    const { onStop, user, box, rerender, onSend } = setup(true);
+    await user.click(box);
+    await user.keyboard('{Escape}');
+    expect(onStop).toHaveBeenCalledTimes(1);
+    rerender(<Composer streaming={false} onSend={onSend} onStop={onStop} />);
+    await user.keyboard('{Escape}');
+    expect(onStop).toHaveBeenCalledTimes(1);
+  });
+
   it('keeps a draft per conversation: switching shows that conversation’s own, and sends only it', async () => {
     const onSend = vi.fn();
     const props = { streaming: false, onSend, onStop: vi.fn() };

@@ -10,7 +10,7 @@ export interface ComposerProps {
   onStop(): void;
 }
 
-/** Enter sends, Shift+Enter adds a line; while an answer streams the button stops it instead. */
+/** Enter sends, Shift+Enter adds a line; while an answer streams the button (or Escape) stops it instead. */
 export function Composer({ draftKey, streaming, onSend, onStop }: ComposerProps) {
   const [text, setTextState] = useState(() => (draftKey === undefined ? '' : readDraft(draftKey)));
   // Another conversation shows its own draft (adjusted during render: the box keeps its focus).
@@ -44,6 +44,9 @@ export function Composer({ draftKey, streaming, onSend, onStop }: ComposerProps)
           if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
             e.preventDefault();
             send();
+          } else if (e.key === 'Escape' && streaming) {
+            e.preventDefault();
+            onStop();
           }
         }}
       />
