@@ -40,7 +40,11 @@ export function CodeBlock({ node, children, ...rest }: ComponentProps<'pre'> & E
         <span className="md-code-lang">{language ?? 'text'}</span>
         <CopyButton text={code} label="Copy code" className="md-code-copy" />
       </div>
-      <pre {...rest}>{children}</pre>
+      {/* Focusable, so that a long line can be scrolled into view from the keyboard (WCAG 2.1.1). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block must be reachable by keyboard */}
+      <pre {...rest} tabIndex={0}>
+        {children}
+      </pre>
     </div>
   );
 }

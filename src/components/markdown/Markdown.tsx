@@ -27,7 +27,9 @@ function Link({ node: _node, href, children, ...rest }: ComponentProps<'a'> & Ex
 /** Wide tables scroll sideways on narrow screens instead of widening the page. */
 function Table({ node: _node, ...rest }: ComponentProps<'table'> & ExtraProps) {
   return (
-    <div className="md-table-wrap">
+    // Focusable, so that it can be scrolled sideways from the keyboard too (WCAG 2.1.1).
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block must be reachable by keyboard
+    <div className="md-table-wrap" tabIndex={0}>
       <table {...rest} />
     </div>
   );

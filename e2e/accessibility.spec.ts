@@ -1,0 +1,60 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { choose, openApp, send, setSettings, uniqueText, waitForAnswer } from './helpers.ts';
+
+/** WCAG 2.1 A and AA rules, as axe-core checks them, on the page as it is now. */
+async function violations(page: Page) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  // The rule, its impact and where: enough to find and fix it from the test output.
+  return violations.map((v) => ({
+    rule: v.id,
+    impact: v.impact,
+    nodes: v.nodes.map((n) => n.target.join(' ')),
+  }));
+}
+
+test('the empty app, an answer, the inspector and the settings pass axe (WCAG 2.1 AA)', async ({ page }) => {
+  await openApp(page);
+  expect(await violations(page)).toEqual([]);
+
+  await choose(page, 'chat', 'sim-reasoning');
+  const turn = await waitForAnswer(await send(page, uniqueText('Check my contrast')));
+  await turn.getByRole('group').first().locator('summary').click(); // open the reasoning
+  expect(await violations(page)).toEqual([]);
+
+  await turn.getByRole('button', { name: 'Inspect' }).click();
+  await expect(page.getByRole('complementary', { name: 'Inspector' })).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.getByRole('dialog', { name: 'Settings' })).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+});
+
+test('dark mode and a phone-sized screen pass axe too', async ({ browser }) => {
+  const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 390, height: 780 } });
+  const page = await context.newPage();
+  await openApp(page);
+  await choose(page, 'messages', 'sim-echo');
+  await waitForAnswer(await send(page, uniqueText('Dark and small')));
+  expect(await violations(page)).toEqual([]);
+  await context.close();
+});
+
+test('the stall and interruption banners pass axe, in light and dark', async ({ browser }) => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({ colorScheme });
+    const page = await context.newPage();
+    await openApp(page);
+    await setSettings(page, { 'Stall warning after (seconds without output)': '2' });
+    await choose(page, 'responses', 'sim-stall');
+    const turn = await send(page, uniqueText('Wait for it'));
+    await expect(turn.getByRole('status').filter({ hasText: 'produced nothing' })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+    await expect(turn.getByRole('alert')).toBeVisible({ timeout: 15_000 });
+    expect(await violations(page)).toEqual([]);
+    await context.close();
+  }
+});
