@@ -15,7 +15,9 @@ async function violations(page: Page) {
   }));
 }
 
-test('the empty app, an answer, the inspector and the settings pass axe (WCAG 2.1 AA)', async ({ page }) => {
+test('the empty app, an answer, the inspector, the settings and a tool call pass axe (WCAG 2.1 AA)', async ({
+  page,
+}) => {
   await openApp(page);
   expect(await violations(page)).toEqual([]);
 
@@ -29,7 +31,15 @@ test('the empty app, an answer, the inspector and the settings pass axe (WCAG 2.
   expect(await violations(page)).toEqual([]);
 
   await page.getByRole('button', { name: 'Settings' }).click();
-  await expect(page.getByRole('dialog', { name: 'Settings' })).toBeVisible();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await expect(settings).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+  await settings.getByRole('button', { name: 'Close' }).click();
+
+  // A tool call waiting for its result, with the form to send it.
+  await choose(page, 'responses', 'sim-tools');
+  const call = await waitForAnswer(await send(page, uniqueText('Weather in Oslo?')));
+  await expect(call.getByRole('button', { name: 'Send result' })).toBeVisible();
   expect(await violations(page)).toEqual([]);
 });
 
