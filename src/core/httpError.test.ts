@@ -116,12 +116,7 @@ describe('parseHttpError: Anthropic bodies by status', () => {
     [504, 'timeout_error', true],
     [529, 'overloaded_error', true],
   ] as const)('%i %s → retryable %s', (status, type, retryable) => {
-    const error = parseHttpError(
-      status,
-      { 'request-id': 'req_hdr' },
-      anthropic(type, 'Details here'),
-      'messages',
-    );
+    const error = parseHttpError(status, { 'request-id': 'req_hdr' }, anthropic(type, 'Details here'));
     expect(error).toEqual({
       status,
       code: type,
@@ -279,7 +274,7 @@ describe('retryAfterSeconds', () => {
   });
 
   it('passes the injected clock through parseHttpError', () => {
-    const error = parseHttpError(429, { 'retry-after': 'Thu, 01 Jan 2026 12:00:10 GMT' }, '', 'chat', now);
+    const error = parseHttpError(429, { 'retry-after': 'Thu, 01 Jan 2026 12:00:10 GMT' }, '', now);
     expect(error.retryAfterSeconds).toBe(10);
   });
 

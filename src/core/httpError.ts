@@ -1,5 +1,3 @@
-import type { Protocol } from './turn.ts';
-
 /** A failed HTTP response before any stream, read from whatever body the server or a proxy sent. */
 export interface HttpError {
   status: number;
@@ -90,7 +88,6 @@ export function parseHttpError(
   status: number,
   headers: HeaderSource,
   body: string,
-  _protocol?: Protocol,
   nowMs: number = Date.now(),
 ): HttpError {
   let parsed: ErrorBody | null = null;

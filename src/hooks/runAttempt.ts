@@ -96,7 +96,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptOut
   const contentType = response.headers.get('content-type') ?? '';
   if (!response.ok || !response.body || (contentType !== '' && !contentType.includes('text/event-stream'))) {
     const text = await response.text().catch(() => '');
-    const httpError = parseHttpError(response.status, response.headers, text, protocol);
+    const httpError = parseHttpError(response.status, response.headers, text);
     const error = response.ok
       ? failed(
           'unexpected_response',
