@@ -8,6 +8,7 @@ import {
   protocolLabels,
   requestsContaining,
   send,
+  setSettings,
   storedAttempts,
   turns,
   uniqueText,
@@ -139,6 +140,18 @@ test('regenerate sends the same request again and keeps both answers, both bille
     `Billed over 2 attempts: ${(2 * input!).toLocaleString('en-US')} in · ${(2 * output!).toLocaleString('en-US')} out`,
   );
 });
+
+for (const protocol of protocolKeys) {
+  test(`${protocolLabels[protocol]}: an answer cut at the token limit says so`, async ({ page }) => {
+    await openApp(page);
+    await setSettings(page, { 'Max output tokens': '12' });
+    await choose(page, protocol, 'sim-echo');
+    const turn = await waitForAnswer(await send(page, uniqueText('Tell me everything')));
+    await expect(turn.getByRole('note')).toContainText('The answer hit the output token limit');
+    await expect(turn.getByTestId('turn-usage')).toContainText(/\b12 out\b/);
+    if (protocol === 'messages') await page.screenshot({ path: `${artifactsDir}/token-limit.png` });
+  });
+}
 
 test('stop keeps the partial answer', async ({ page }) => {
   await openApp(page);

@@ -7,6 +7,7 @@ export type {
 } from './conversation.ts';
 export { parseToolArguments } from './conversation.ts';
 export { adviseFailure, type FailureAdvice } from './failureAdvice.ts';
+export { type FinishNotice, finishNotice } from './finishNotice.ts';
 export type { HttpError } from './httpError.ts';
 export { parseHttpError, retryAfterSeconds } from './httpError.ts';
 export { adapters, authHeaders, buildRequest, protocols } from './protocols/index.ts';

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { adapters, type Turn, traceFigures } from '../../core/index.ts';
+import { adapters, finishNotice, type Turn, traceFigures } from '../../core/index.ts';
 import { currentAttempt } from '../../state/conversationStore.ts';
 import { useLiveStore } from '../../state/liveStore.ts';
 import { useSettingsStore } from '../../state/settingsStore.ts';
@@ -83,6 +83,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
   const earlier = message.attempts.slice(0, -1);
   const billed = sumUsage(message.attempts);
   const label = adapters[message.protocol].label;
+  const notice = finishNotice(turn);
   const silentBeforeMs =
     !attempt.httpError && (turn.status === 'error' || turn.status === 'interrupted')
       ? silenceBeforeEnd(attempt)
@@ -181,6 +182,13 @@ function AssistantTurnView(props: AssistantTurnProps) {
           onRetry={retry}
           onStop={stop}
         />
+      ) : null}
+      {notice ? (
+        <div role="note" className="banner banner-warn" data-testid="finish-notice">
+          <div className="banner-text">
+            <strong>{notice.title}.</strong> {notice.advice}
+          </div>
+        </div>
       ) : null}
       {!streaming && !live?.retryAt ? (
         <InterruptionBanner

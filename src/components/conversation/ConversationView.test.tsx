@@ -306,6 +306,33 @@ describe('AssistantTurn banners', () => {
     );
   });
 
+  it('notes an answer cut at the token limit, and nothing for a plain one', () => {
+    const text = 'A long story that';
+    const cut = answer('a_cut', {
+      status: 'complete',
+      text,
+      parts: [{ kind: 'text', key: 't0', text }],
+      finishReason: 'length',
+      rawFinishReason: 'max_tokens',
+    });
+    const { rerender } = renderView(single(cut));
+    expect(screen.getByRole('note')).toHaveTextContent(
+      'The answer hit the output token limit (max_tokens). Raise "Max output tokens" in Settings',
+    );
+    expect(screen.queryByTestId('interruption-banner')).toBeNull();
+    rerender(
+      single(
+        answer('a_cut', {
+          status: 'complete',
+          text,
+          parts: cut.attempts[0]!.turn.parts,
+          finishReason: 'stop',
+        }),
+      ),
+    );
+    expect(screen.queryByRole('note')).toBeNull();
+  });
+
   it('says nothing of silence under the stall warning threshold (from Settings)', () => {
     renderView(single(failedAfterSilence(8_000)));
     expect(screen.getByTestId('interruption-banner')).not.toHaveTextContent('produced nothing');
