@@ -494,8 +494,9 @@ describe('readTurn: callbacks', () => {
     expect(items[1]).toMatchObject({ type: 'event', event: 'message', data: chatText('x').slice(6, -2) });
   });
 
-  it('passes every chunk to onChunk with its time; the byte counts sum to the input size', async () => {
-    const wire = fixture('anthropic/text-then-tool-use.sse');
+  it('passes every chunk to onChunk with its time and text; bytes and text add up to the input', async () => {
+    // A leading BOM and multi-byte characters split across chunks: the text is decoded once, BOM kept.
+    const wire = new Uint8Array([0xef, 0xbb, 0xbf, ...fixture('anthropic/text-then-tool-use.sse')]);
     const sizes = [1, 7, 100, 3, 512];
     const parts: Uint8Array[] = [];
     for (let at = 0, k = 0; at < wire.length; k++) {
@@ -505,12 +506,18 @@ describe('readTurn: callbacks', () => {
     }
     const { body, now } = timedBody(parts.map((p, k) => [k * 10, p] as [number, Uint8Array]));
     const seen: [number, number][] = [];
+    let text = '';
     const turn = await readTurn('messages', body, {
-      onChunk: (bytes, at) => seen.push([bytes.length, at]),
+      onChunk: (bytes, at, chunkText) => {
+        seen.push([bytes.length, at]);
+        text += chunkText;
+      },
       now,
     });
     expect(turn.status).toBe('complete');
     expect(seen.reduce((sum, [n]) => sum + n, 0)).toBe(wire.length);
+    expect(text).toBe(new TextDecoder('utf-8', { ignoreBOM: true }).decode(wire));
+    expect(text.charCodeAt(0)).toBe(0xfeff);
     expect(seen.map(([, at]) => at)).toEqual(parts.map((_, k) => k * 10));
   });
 });

@@ -10,8 +10,11 @@ export interface ReadTurnOptions {
   onUpdate?: (turn: Turn) => void;
   /** Every SSE event and comment, in arrival order, stamped with its arrival time: for recording and the watchdog. */
   onItem?: (item: SseItem) => void;
-  /** Every chunk of bytes as received, with its arrival time: for byte counts, raw export and the watchdog. */
-  onChunk?: (bytes: Uint8Array, at: number) => void;
+  /**
+   * Every chunk of bytes as received, with its arrival time and its text (decoded here once, a leading BOM
+   * kept): for byte counts, the raw export and the watchdog.
+   */
+  onChunk?: (bytes: Uint8Array, at: number, text: string) => void;
   /** The clock stamping items; injectable for tests. */
   now?: () => number;
 }
@@ -79,8 +82,9 @@ export async function readTurn(
         parser.feed(decoder.decode());
         parser.end();
       } else {
-        onChunk?.(value, now());
-        parser.feed(decoder.decode(value, streaming));
+        const text = decoder.decode(value, streaming);
+        onChunk?.(value, now(), text);
+        parser.feed(text);
       }
       if (onUpdate !== undefined && sink.turn !== before) onUpdate(sink.turn);
       if (done) break;

@@ -106,7 +106,6 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptOut
     return end(error, response.ok ? null : httpError);
   }
 
-  const raw = new TextDecoder('utf-8', { ignoreBOM: true });
   const record = (item: AttemptTrace['items'][number]) => {
     if (trace.items.length < traceLimits.items) trace.items.push(item);
     else trace.truncated = true;
@@ -116,10 +115,10 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptOut
   const turn = await readTurn(protocol, response.body, {
     signal,
     now,
-    onChunk(bytes, at) {
+    onChunk(bytes, at, text) {
       watch = noteBytes(watch, at);
       trace.bytes += bytes.byteLength;
-      if (trace.raw.length < traceLimits.rawChars) trace.raw += raw.decode(bytes, { stream: true });
+      if (trace.raw.length < traceLimits.rawChars) trace.raw += text;
       else trace.truncated = true;
       report();
     },
