@@ -43,12 +43,19 @@ test('the empty app, an answer, the inspector, the settings and a tool call pass
   expect(await violations(page)).toEqual([]);
 });
 
-test('dark mode and a phone-sized screen pass axe too', async ({ browser }) => {
+test('dark mode and a phone-sized screen pass axe too, with a note under a cut answer', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 390, height: 780 } });
   const page = await context.newPage();
   await openApp(page);
   await choose(page, 'messages', 'sim-echo');
   await waitForAnswer(await send(page, uniqueText('Dark and small')));
+  expect(await violations(page)).toEqual([]);
+
+  await setSettings(page, { 'Max output tokens': '12' });
+  const cut = await waitForAnswer(await send(page, uniqueText('Cut me short')));
+  await expect(cut.getByRole('note')).toBeVisible();
   expect(await violations(page)).toEqual([]);
   await context.close();
 });

@@ -44,15 +44,25 @@ export function withAnsweredToolCalls(messages: ConversationMessage[]): Conversa
   });
 }
 
-/** Tool arguments travel as JSON text in OpenAI's protocols and as an object in Anthropic's. */
-export function parseToolArguments(text: string): Record<string, unknown> {
+/** The arguments as an object; null when the text is not a JSON object (cut off, or not an object at all). */
+function argumentsObject(text: string): Record<string, unknown> | null {
   if (text.trim() === '') return {};
   try {
     const value: unknown = JSON.parse(text);
     return value !== null && typeof value === 'object' && !Array.isArray(value)
       ? (value as Record<string, unknown>)
-      : {};
+      : null;
   } catch {
-    return {};
+    return null;
   }
+}
+
+/** Tool arguments travel as JSON text in OpenAI's protocols and as an object in Anthropic's. */
+export function parseToolArguments(text: string): Record<string, unknown> {
+  return argumentsObject(text) ?? {};
+}
+
+/** Whether assembled arguments make a whole call (no arguments at all mean `{}`): a cut-off call does not. */
+export function argumentsComplete(text: string): boolean {
+  return argumentsObject(text) !== null;
 }

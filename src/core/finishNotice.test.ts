@@ -23,8 +23,8 @@ describe('finishNotice, on recorded endings', () => {
       'synthetic/chat/finish-content-filter.sse',
       "The provider's content filter stopped the answer (content_filter)",
     ],
-    ['anthropic/pause-turn-web-search.sse', 'The model paused its turn (pause_turn)'],
-    ['synthetic/anthropic/refusal-after-partial-text.sse', 'The model declined to go on (refusal)'],
+    ['anthropic/pause-turn-web-search.sse', 'The model paused a long-running step (pause_turn)'],
+    ['synthetic/anthropic/refusal-after-partial-text.sse', 'The model declined to answer (refusal)'],
   ])('%s → %s', async (name, title) => {
     expect(finishNotice(await turnOf(name))?.title).toBe(title);
   });
@@ -49,13 +49,33 @@ describe('finishNotice, on recorded endings', () => {
     expect(finishNotice({ ...emptyTurn, finishReason: 'length' })).toBeNull(); // still streaming
   });
 
-  it('gives any other ending its raw reason', () => {
+  it('speaks of the context window, not the token limit, when the context is full', () => {
     const turn: Turn = {
       ...emptyTurn,
       status: 'complete',
-      finishReason: 'other',
-      rawFinishReason: 'a_reason_added_later',
+      finishReason: 'length',
+      rawFinishReason: 'model_context_window_exceeded',
     };
-    expect(finishNotice(turn)?.title).toBe('The answer ended early (a_reason_added_later)');
+    expect(finishNotice(turn)).toEqual({
+      title: "The conversation filled the model's context window",
+      advice: 'Start a new conversation, or one with less history, to go on.',
+    });
+  });
+
+  it('says "what came before is shown" only when something came before', () => {
+    const filtered: Turn = { ...emptyTurn, status: 'complete', finishReason: 'content_filter' };
+    expect(finishNotice(filtered)?.advice).toBe('Rephrasing the request may help.');
+    expect(finishNotice({ ...filtered, text: 'Partial' })?.advice).toBe(
+      'What came before is shown. Rephrasing the request may help.',
+    );
+    expect(finishNotice({ ...filtered, finishReason: 'refusal', rawFinishReason: 'refusal' })).toEqual({
+      title: 'The model declined to answer (refusal)',
+      advice: '',
+    });
+  });
+
+  it('says nothing for a reason it does not know: compatible servers have their own words for a stop', () => {
+    const turn: Turn = { ...emptyTurn, status: 'complete', finishReason: 'other', rawFinishReason: 'eos' };
+    expect(finishNotice(turn)).toBeNull();
   });
 });

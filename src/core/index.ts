@@ -5,7 +5,7 @@ export type {
   ToolDefinition,
   TurnRequest,
 } from './conversation.ts';
-export { parseToolArguments } from './conversation.ts';
+export { argumentsComplete, parseToolArguments } from './conversation.ts';
 export { adviseFailure, type FailureAdvice } from './failureAdvice.ts';
 export { type FinishNotice, finishNotice } from './finishNotice.ts';
 export type { HttpError } from './httpError.ts';

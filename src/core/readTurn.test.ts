@@ -496,7 +496,14 @@ describe('readTurn: callbacks', () => {
 
   it('passes every chunk to onChunk with its time and text; bytes and text add up to the input', async () => {
     // A leading BOM and multi-byte characters split across chunks: the text is decoded once, BOM kept.
-    const wire = new Uint8Array([0xef, 0xbb, 0xbf, ...fixture('anthropic/text-then-tool-use.sse')]);
+    const comment = new TextEncoder().encode(': héllo 世界 🚀\n');
+    const wire = new Uint8Array([
+      0xef,
+      0xbb,
+      0xbf,
+      ...comment,
+      ...fixture('anthropic/text-then-tool-use.sse'),
+    ]);
     const sizes = [1, 7, 100, 3, 512];
     const parts: Uint8Array[] = [];
     for (let at = 0, k = 0; at < wire.length; k++) {

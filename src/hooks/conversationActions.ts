@@ -201,7 +201,10 @@ export function sendMessage(text: string, protocol: Protocol, deps: ActionDeps =
   return continueConversation(conversationId, protocol, deps);
 }
 
-/** Sends the failed attempt's exact request again, into the same message: partial output cannot be resumed. */
+/**
+ * Sends the last attempt's exact request again, into the same message as a new attempt: Retry after a
+ * failure (partial output cannot be resumed) and Regenerate after a finished answer.
+ */
 export function retryMessage(
   conversationId: string,
   messageId: string,

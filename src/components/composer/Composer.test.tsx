@@ -1,4 +1,4 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Composer } from './Composer.tsx';
@@ -74,6 +74,9 @@ describe('Composer', () => {
 
   it('stops the answer on Escape while it streams, and does nothing with Escape otherwise', async () => {
     const { onStop, user, box, rerender, onSend } = setup(true);
+    // Escape that cancels an input method's composition is not meant for us.
+    fireEvent.keyDown(box, { key: 'Escape', isComposing: true });
+    expect(onStop).not.toHaveBeenCalled();
     await user.click(box);
     await user.keyboard('{Escape}');
     expect(onStop).toHaveBeenCalledTimes(1);

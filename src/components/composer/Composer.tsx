@@ -44,7 +44,7 @@ export function Composer({ draftKey, streaming, onSend, onStop }: ComposerProps)
           if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
             e.preventDefault();
             send();
-          } else if (e.key === 'Escape' && streaming) {
+          } else if (e.key === 'Escape' && streaming && !e.nativeEvent.isComposing) {
             e.preventDefault();
             onStop();
           }

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { adapters, finishNotice, type Turn, traceFigures } from '../../core/index.ts';
+import { adapters, argumentsComplete, finishNotice, type Turn, traceFigures } from '../../core/index.ts';
 import { currentAttempt } from '../../state/conversationStore.ts';
 import { useLiveStore } from '../../state/liveStore.ts';
 import { useSettingsStore } from '../../state/settingsStore.ts';
@@ -153,7 +153,8 @@ function AssistantTurnView(props: AssistantTurnProps) {
           streaming={streaming}
           result={toolResults[call.id]}
           onSubmitResult={
-            canAnswerTools && turn.status === 'complete'
+            // A call cut off mid-arguments cannot be run: no result to send for it.
+            canAnswerTools && turn.status === 'complete' && argumentsComplete(call.arguments)
               ? (content) => onToolResult(call.id, call.name, content)
               : undefined
           }
@@ -184,7 +185,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
         />
       ) : null}
       {notice ? (
-        <div role="note" className="banner banner-warn" data-testid="finish-notice">
+        <div role="note" className="banner banner-warn">
           <div className="banner-text">
             <strong>{notice.title}.</strong> {notice.advice}
           </div>

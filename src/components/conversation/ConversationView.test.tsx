@@ -144,7 +144,7 @@ describe('ConversationView', () => {
     expect(within(turns[2]!).getByRole('button', { name: 'Copied' })).toBeInTheDocument();
   });
 
-  it('offers to regenerate only the last answer, once it is finished', async () => {
+  it('offers to regenerate only the last answer, once it is finished, and never a replay', async () => {
     const done = answer('a3', {
       status: 'complete',
       text: 'Hi',
@@ -163,7 +163,11 @@ describe('ConversationView', () => {
     await user.click(regenerate[0]!);
     expect(onRetry).toHaveBeenCalledWith('a3');
 
-    // While it streams there is Stop instead; a later question makes it an older answer.
+    // A new question after it, the same answer object unchanged (as in the app): no longer the last.
+    rerender({ ...conversation, messages: [...conversation.messages, asked, done, { ...asked, id: 'u4' }] });
+    expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull();
+
+    // While it streams there is Stop instead.
     const streaming = answer('a3', {
       status: 'streaming',
       text: 'H',
@@ -171,7 +175,12 @@ describe('ConversationView', () => {
     });
     rerender({ ...conversation, messages: [...conversation.messages, asked, streaming] });
     expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull();
-    rerender({ ...conversation, messages: [...conversation.messages, asked, done, { ...asked, id: 'u4' }] });
+
+    // A replayed recording has no request to send again.
+    const replayed = answer('a3', { status: 'complete', text: 'Hi', parts: done.attempts[0]!.turn.parts });
+    replayed.attempts[0]!.request = { ...replayed.attempts[0]!.request, url: 'replay:turn.sse' };
+    rerender({ ...conversation, messages: [...conversation.messages, asked, replayed] });
+    expect(screen.getAllByTestId('assistant-turn')).toHaveLength(3);
     expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull();
   });
 

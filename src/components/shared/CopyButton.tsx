@@ -3,8 +3,8 @@ import { useEffect, useState } from 'react';
 type CopyState = 'idle' | 'copied' | 'failed';
 
 /**
- * A button that copies `text` and says for a moment whether that worked ("Copied" / "Copy failed");
- * the label is its accessible name, so a screen reader hears the outcome too.
+ * A button that copies `text` and says for a moment whether that worked ("Copied" / "Copy failed"). The
+ * label is its accessible name, and a polite live region, so a screen reader announces the outcome.
  */
 export function CopyButton({ text, label, className }: { text: string; label: string; className: string }) {
   const [state, setState] = useState<CopyState>('idle');
@@ -26,7 +26,7 @@ export function CopyButton({ text, label, className }: { text: string; label: st
   };
 
   return (
-    <button type="button" className={className} data-state={state} onClick={copy}>
+    <button type="button" className={className} data-state={state} onClick={copy} aria-live="polite">
       {state === 'idle' ? label : state === 'copied' ? 'Copied' : 'Copy failed'}
     </button>
   );

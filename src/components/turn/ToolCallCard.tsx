@@ -67,7 +67,9 @@ export function ToolCallCard({
           {call.id}
         </code>
       </header>
-      <pre className="tool-args" data-kind={args.kind}>
+      {/* Scrolls past 20 lines: focusable, so it can be scrolled from the keyboard too (WCAG 2.1.1). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block must be reachable by keyboard */}
+      <pre className="tool-args" data-kind={args.kind} tabIndex={0}>
         {args.text}
         {args.kind === 'partial' && <span className="tool-receiving"> receiving…</span>}
       </pre>
@@ -77,7 +79,10 @@ export function ToolCallCard({
       {result !== undefined ? (
         <div className="tool-result">
           <p className="tool-label">Result sent</p>
-          <pre className="tool-result-text">{result}</pre>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block must be reachable by keyboard */}
+          <pre className="tool-result-text" tabIndex={0}>
+            {result}
+          </pre>
         </div>
       ) : (
         onSubmitResult && !streaming && <ResultForm name={call.name} onSubmit={onSubmitResult} />
