@@ -2,7 +2,7 @@ import { type Protocol, protocols, type Turn } from '../core/index.ts';
 import type { AssistantMessage, Attempt, TraceItem } from './types.ts';
 
 /**
- * A turn as files a person can attach to a bug report: the raw stream exactly as received, and a JSON
+ * A turn as files a person can attach to a bug report: the raw stream as received (as UTF-8 text), and a JSON
  * trace with the request, timings and events. Credentials are never recorded with a request; as a second
  * guard, the current API key is scrubbed from anything exported.
  */

@@ -20,7 +20,7 @@ export interface AttemptTrace {
   /** Events that carried a delta: the output rate's fallback when no usage was reported. */
   deltaEvents: number;
   items: TraceItem[];
-  /** The body text exactly as received, for `.sse` export. */
+  /** The body as received, decoded as UTF-8 (a BOM kept), up to the terminal event: for `.sse` export. */
   raw: string;
   /** Set when the per-attempt cap was reached and later items were not kept. */
   truncated: boolean;
