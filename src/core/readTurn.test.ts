@@ -494,6 +494,42 @@ describe('readTurn: callbacks', () => {
     expect(items[1]).toMatchObject({ type: 'event', event: 'message', data: chatText('x').slice(6, -2) });
   });
 
+  it('tells onItem which events added output: the deltas and new tool calls, not the rest', async () => {
+    const recorded: [Protocol, string][] = [
+      ['chat', 'chat/openai-parallel-tool-calls.sse'],
+      ['chat', 'chat/deepseek-reasoning-content.sse'],
+      ['responses', 'responses/openai-reasoning-summary-function-call.sse'],
+      ['messages', 'anthropic/text-then-tool-use.sse'],
+      ['messages', 'anthropic/thinking-then-text.sse'],
+    ];
+    for (const [protocol, name] of recorded) {
+      const flagged: boolean[] = [];
+      let parts = 0;
+      const turn = await readTurn(protocol, bodyOf(fixture(name)), {
+        onItem: (item, content) => {
+          if (item.type === 'comment') expect(content).toBe(false);
+          flagged.push(content);
+        },
+        onUpdate: (next) => {
+          parts = next.parts.length;
+        },
+      });
+      const added = flagged.filter(Boolean).length;
+      // At least one event per part (each starts with one), and no more than there are events.
+      expect(added, name).toBeGreaterThanOrEqual(parts);
+      expect(added, name).toBeLessThanOrEqual(flagged.length);
+      if (turn.text !== '' || turn.toolCalls.length > 0) expect(added, name).toBeGreaterThan(0);
+    }
+    // Exactly: a chat stream of three text deltas, a usage chunk and [DONE].
+    const flags: boolean[] = [];
+    const usage =
+      'data: {"id":"c1","model":"m","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":3,"total_tokens":6}}\n\n';
+    await readTurn('chat', bodyOf(chatText('a') + chatText('b') + chatText('c') + usage + chatDone), {
+      onItem: (_item, content) => flags.push(content),
+    });
+    expect(flags).toEqual([true, true, true, false, false]);
+  });
+
   it('passes every chunk to onChunk with its time and text; bytes and text add up to the input', async () => {
     // A leading BOM and multi-byte characters split across chunks: the text is decoded once, BOM kept.
     const comment = new TextEncoder().encode(': héllo 世界 🚀\n');

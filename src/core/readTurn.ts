@@ -8,8 +8,11 @@ export interface ReadTurnOptions {
   signal?: AbortSignal;
   /** Called after each network chunk that changed the turn (callers batch renders further). */
   onUpdate?: (turn: Turn) => void;
-  /** Every SSE event and comment, in arrival order, stamped with its arrival time: for recording and the watchdog. */
-  onItem?: (item: SseItem) => void;
+  /**
+   * Every SSE event and comment, in arrival order, stamped with its arrival time: for recording and the
+   * watchdog. `content`: the event added output to the turn (a delta, a new tool call), for counting them.
+   */
+  onItem?: (item: SseItem, content: boolean) => void;
   /**
    * Every chunk of bytes as received, with its arrival time and its text (decoded here once, a leading BOM
    * kept): for byte counts, the raw export and the watchdog.
@@ -29,16 +32,18 @@ class TurnSink implements SseSink {
   turn: Turn = emptyTurn;
   constructor(
     private readonly adapter: ProtocolAdapter<unknown>,
-    private readonly onItem: ((item: SseItem) => void) | undefined,
+    private readonly onItem: ((item: SseItem, content: boolean) => void) | undefined,
   ) {}
 
   event(event: string, data: string, id: string, at: number): void {
-    if (this.onItem !== undefined) this.onItem({ type: 'event', event, data, id, at });
-    if (this.turn.status === 'streaming') this.turn = this.adapter.step(this.turn, data, event);
+    const before = this.turn;
+    if (before.status === 'streaming') this.turn = this.adapter.step(before, data, event);
+    if (this.onItem !== undefined)
+      this.onItem({ type: 'event', event, data, id, at }, this.turn.parts !== before.parts);
   }
 
   comment(text: string, at: number): void {
-    this.onItem?.({ type: 'comment', text, at });
+    this.onItem?.({ type: 'comment', text, at }, false);
   }
 }
 

@@ -109,6 +109,9 @@ describe('sendMessage streams every recorded fixture', () => {
     expect(trace.raw.length).toBeGreaterThan(0);
     expect(new TextDecoder().decode(f.bytes).startsWith(trace.raw)).toBe(true);
     expect(trace.bytes).toBe(new TextEncoder().encode(trace.raw).length);
+    // Output events counted (the output rate's fallback): at least one per part, never more than events.
+    expect(trace.deltaEvents).toBeGreaterThanOrEqual(expected.parts.length);
+    expect(trace.deltaEvents).toBeLessThanOrEqual(trace.items.filter((i) => i.kind === 'event').length);
 
     const spec = buildRequest(f.protocol, {
       model: defaultSettings.model,

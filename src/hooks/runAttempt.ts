@@ -122,13 +122,12 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptOut
       else trace.truncated = true;
       report();
     },
-    onItem(item) {
+    onItem(item, content) {
       if (item.type === 'comment') {
         watch = noteKeepalive(watch, item.at);
         record({ t: since(item.at), kind: 'comment', event: '', data: item.text });
       } else {
-        // Every protocol's output events carry a `delta` field (Chat chunks, Responses and Anthropic deltas).
-        if (item.data.includes('"delta"')) trace.deltaEvents++;
+        if (content) trace.deltaEvents++;
         record({ t: since(item.at), kind: 'event', event: item.event, data: item.data });
       }
     },

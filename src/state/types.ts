@@ -17,7 +17,7 @@ export interface AttemptTrace {
   firstOutputAt: number | null;
   endedAt: number | null;
   bytes: number;
-  /** Events that carried a delta: the output rate's fallback when no usage was reported. */
+  /** Events that added output (deltas, new tool calls): the output rate's fallback when no usage was reported. */
   deltaEvents: number;
   items: TraceItem[];
   /** The body as received, decoded as UTF-8 (a BOM kept), up to the terminal event: for `.sse` export. */
