@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import './copyButton.css';
 
 type CopyState = 'idle' | 'copied' | 'failed';
 
@@ -26,7 +27,13 @@ export function CopyButton({ text, label, className }: { text: string; label: st
   };
 
   return (
-    <button type="button" className={className} data-state={state} onClick={copy} aria-live="polite">
+    <button
+      type="button"
+      className={`copy-button ${className}`}
+      data-state={state}
+      onClick={copy}
+      aria-live="polite"
+    >
       {state === 'idle' ? label : state === 'copied' ? 'Copied' : 'Copy failed'}
     </button>
   );
