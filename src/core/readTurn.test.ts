@@ -1,22 +1,13 @@
 /**
  * `readTurn` against bad and unusual bodies: every case asserts the final status AND that output received
- * before the problem is kept. Recorded fixtures come from `<repo>/../shared/fixtures` (override:
- * HOPBASE_FIXTURES_DIR); the rest are small hand-written streams.
+ * before the problem is kept. Recorded fixtures come from `fixtures/` (through `testing/fixtures.ts`);
+ * the rest are small hand-written streams.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { readTurn } from './readTurn.ts';
 import type { SseItem } from './sse/types.ts';
+import { fixtureBytes as fixture } from './testing/fixtures.ts';
 import type { Protocol, Turn } from './turn.ts';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const fixturesDir = process.env.HOPBASE_FIXTURES_DIR
-  ? path.resolve(process.env.HOPBASE_FIXTURES_DIR)
-  : path.resolve(repoRoot, '../shared/fixtures');
-
-const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(path.join(fixturesDir, name)));
 
 const encoder = new TextEncoder();
 const bytesOf = (text: string) => encoder.encode(text);

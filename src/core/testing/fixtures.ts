@@ -1,8 +1,8 @@
 /**
- * Test-only loader for the recorded SSE fixtures in `shared/fixtures/`.
- *
- * The fixtures live beside the repository (`<repo>/../shared/fixtures`); CI copies `shared/` next to a
- * fresh clone, so the same relative path works there. `HOPBASE_FIXTURES_DIR` overrides it.
+ * Test-only loader for the data in `<repo>/fixtures/`: the recorded and hand-made SSE streams, the SSE
+ * framing vectors, the recorded HTTP error bodies and `reduced-summaries.json` (provenance of every file:
+ * `fixtures/README.md` and `fixtures/MANIFEST.json`). Tests find every fixture through this module.
+ * `HOPBASE_FIXTURES_DIR` points it at another copy of the same layout.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +14,35 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 
 export const fixturesDir = process.env.HOPBASE_FIXTURES_DIR
   ? path.resolve(process.env.HOPBASE_FIXTURES_DIR)
-  : path.resolve(repoRoot, '../shared/fixtures');
+  : path.join(repoRoot, 'fixtures');
+
+/** Absolute path of a fixture given by its name relative to the fixtures dir (`chat/openai-text.sse`). */
+export function fixturePath(name: string): string {
+  assertFixturesDir();
+  const file = path.join(fixturesDir, name);
+  if (!existsSync(file)) throw new Error(`no fixture ${name} under ${fixturesDir}`);
+  return file;
+}
+
+/** A fixture's bytes, as a fresh `Uint8Array` of its own (safe to transfer or detach). */
+export function fixtureBytes(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(fixturePath(name)));
+}
+
+/** A fixture's text, decoded as UTF-8. */
+export function fixtureText(name: string): string {
+  return readFileSync(fixturePath(name), 'utf8');
+}
+
+/** A JSON fixture, parsed (e.g. `http-errors/openai-400-param-code-null.json`). */
+export function fixtureJson<T = unknown>(name: string): T {
+  return JSON.parse(fixtureText(name)) as T;
+}
+
+/** The file names (not paths) directly inside a fixtures subdirectory, sorted: `fixtureFiles('http-errors')`. */
+export function fixtureFiles(dir: string): string[] {
+  return readdirSync(fixturePath(dir)).sort();
+}
 
 /** A recorded (or hand-made) protocol stream. */
 export interface StreamFixture {
@@ -54,7 +82,7 @@ const PROTOCOL_DIRS: ReadonlyArray<readonly [string, Protocol, boolean]> = [
 function assertFixturesDir(): void {
   if (!existsSync(fixturesDir)) {
     throw new Error(
-      `SSE fixtures not found at ${fixturesDir}. Copy shared/ beside the repository or set HOPBASE_FIXTURES_DIR.`,
+      `fixtures not found at ${fixturesDir}: expected <repo>/fixtures, or a HOPBASE_FIXTURES_DIR that exists.`,
     );
   }
 }
