@@ -18,7 +18,7 @@ import type { SseEvent } from '../sse-writer.ts';
 import { estimateTokens } from '../tokens.ts';
 import type { Protocol } from './protocol.ts';
 
-/** OpenAI Chat Completions: `POST /v1/chat/completions` (protocols.md §3). */
+/** OpenAI Chat Completions: `POST /v1/chat/completions` (docs/protocols.md §4). */
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'];
 
 function parseTools(body: Json): ToolSpec[] {

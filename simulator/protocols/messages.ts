@@ -23,7 +23,7 @@ import type { SseEvent } from '../sse-writer.ts';
 import { estimateTokens } from '../tokens.ts';
 import { type Protocol, typedEvent } from './protocol.ts';
 
-/** Anthropic Messages: `POST /v1/messages` (protocols.md §5). */
+/** Anthropic Messages: `POST /v1/messages` (docs/protocols.md §6). */
 function parseTools(body: Json): ToolSpec[] {
   const tools = Array.isArray(body.tools) ? body.tools : [];
   const specs = tools.flatMap((t): ToolSpec[] =>

@@ -18,7 +18,7 @@ import type { SseEvent } from '../sse-writer.ts';
 import { estimateTokens } from '../tokens.ts';
 import { type Protocol, typedEvent } from './protocol.ts';
 
-/** OpenAI Responses: `POST /v1/responses` (protocols.md §4). */
+/** OpenAI Responses: `POST /v1/responses` (docs/protocols.md §5). */
 const ROLES = ['user', 'assistant', 'system', 'developer'];
 
 function parseTools(body: Json): ToolSpec[] {

@@ -1,6 +1,6 @@
 /**
  * Stall watchdog on a fake clock (plain millisecond numbers). Two silences: the model saying nothing while
- * keepalives arrive (model-silent), and no bytes at all (connection-dead). See shared/docs/protocols.md §0.
+ * keepalives arrive (model-silent), and no bytes at all (connection-dead). See docs/protocols.md §1.2.
  */
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,7 +1,7 @@
 /**
  * SSE parser edge cases beyond the framing fixtures (which framing.test.ts covers): line ends split across
  * chunks, BOM placement, ids, comments, the injected clock, end of stream, very long lines, and the
- * stream-stage wrapper. Rules: WHATWG "parse an event stream", restated in shared/docs/protocols.md §1.
+ * stream-stage wrapper. Rules: WHATWG "parse an event stream", restated in docs/protocols.md §2.2.
  */
 import { describe, expect, it } from 'vitest';
 import { createSseParser, SseParserStream } from './parser.ts';

@@ -1,6 +1,6 @@
 /**
  * Chat Completions reducer: SSE event in (through `decodeChatEvent`), Turn out. Every case states its
- * expected Turn fields by hand from the wire shapes in shared/docs/protocols.md §3.
+ * expected Turn fields by hand from the wire shapes in docs/protocols.md §4.
  */
 import { describe, expect, it } from 'vitest';
 import type { SseEvent } from '../../sse/types.ts';

@@ -1,4 +1,4 @@
-/** Chat Completions request: `buildRequest('chat', …)` and its auth headers (shared/docs/protocols.md §3.1, §2.3). */
+/** Chat Completions request: `buildRequest('chat', …)` and its auth headers (docs/protocols.md §4.1, §3.3). */
 import { describe, expect, it } from 'vitest';
 import type { ConversationMessage, TurnRequest } from '../../conversation.ts';
 import { authHeaders, buildRequest } from '../index.ts';

@@ -1,6 +1,6 @@
 /**
  * Anthropic Messages reducer: SSE event in (through `decodeMessagesEvent`), Turn out. Expectations come
- * from shared/docs/protocols.md §5 and the HopBase contract in §0.
+ * from docs/protocols.md §6 and the HopBase contract in §1.
  */
 import { describe, expect, it } from 'vitest';
 import { parseToolArguments } from '../../conversation.ts';

@@ -1,4 +1,4 @@
-/** Anthropic Messages request: `buildRequest('messages', …)` and its auth headers (shared/docs/protocols.md §5.1, §2.3). */
+/** Anthropic Messages request: `buildRequest('messages', …)` and its auth headers (docs/protocols.md §6.1, §3.3). */
 import { describe, expect, it } from 'vitest';
 import type { ConversationMessage, TurnRequest } from '../../conversation.ts';
 import { authHeaders, buildRequest } from '../index.ts';

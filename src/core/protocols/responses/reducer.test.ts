@@ -1,6 +1,6 @@
 /**
  * Responses reducer: SSE event in (through `decodeResponsesEvent`), Turn out. Expectations come from
- * shared/docs/protocols.md §4 (event table, reducer notes, mid-stream errors).
+ * docs/protocols.md §5 (events and reducer notes §5.2, endings §5.3, mid-stream errors §5.4).
  */
 import { describe, expect, it } from 'vitest';
 import type { SseEvent } from '../../sse/types.ts';
