@@ -1,18 +1,10 @@
 /**
  * `parseHttpError` / `retryAfterSeconds`: errors before any stream, from the recorded bodies in
- * shared/fixtures/http-errors and the status tables in shared/docs/protocols.md §2.2, §3.4, §5.3.
+ * fixtures/http-errors and the status tables in docs/protocols.md §3.2, §4.5, §6.5.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseHttpError, retryAfterSeconds } from './httpError.ts';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const fixturesDir = process.env.HOPBASE_FIXTURES_DIR
-  ? path.resolve(process.env.HOPBASE_FIXTURES_DIR)
-  : path.resolve(repoRoot, '../shared/fixtures');
-const httpErrorsDir = path.join(fixturesDir, 'http-errors');
+import { fixtureFiles, fixtureJson } from './testing/fixtures.ts';
 
 interface RecordedError {
   status: number;
@@ -20,8 +12,7 @@ interface RecordedError {
   body: unknown;
 }
 
-const recorded = (name: string): RecordedError =>
-  JSON.parse(readFileSync(path.join(httpErrorsDir, name), 'utf8')) as RecordedError;
+const recorded = (name: string): RecordedError => fixtureJson<RecordedError>(`http-errors/${name}`);
 
 const openai = (type: string, code: string | null, message = `${type} happened`) =>
   JSON.stringify({ error: { message, type, param: null, code } });
@@ -60,7 +51,7 @@ describe('parseHttpError: recorded bodies', () => {
   };
 
   it('has an expectation for every recorded file', () => {
-    expect(readdirSync(httpErrorsDir).sort()).toEqual(Object.keys(expected).sort());
+    expect(fixtureFiles('http-errors')).toEqual(Object.keys(expected).sort());
   });
 
   it.each(Object.entries(expected))('%s', (name, want) => {
