@@ -1,22 +1,13 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { preloadMarkdown } from '../components/markdown/LazyMarkdown.tsx';
-import { everyNBytes, fixturesDir, streamFromBytes } from '../core/testing/fixtures.ts';
-import { useConversationStore } from '../state/conversationStore.ts';
-import { useLiveStore } from '../state/liveStore.ts';
-import { useStorageStatus } from '../state/persistence.ts';
-import { useSettingsStore } from '../state/settingsStore.ts';
+import { everyNBytes, fixtureBytes, streamFromBytes } from '../core/testing/fixtures.ts';
+import { createTestApp, type TestApp } from '../testing/testApp.tsx';
 import { App } from './App.tsx';
 
-const initialConversations = useConversationStore.getState();
-const initialSettings = useSettingsStore.getState();
-const initialLive = useLiveStore.getState();
-
-const fixture = (name: string) => new Uint8Array(readFileSync(path.join(fixturesDir, name)));
+let app: TestApp;
 
 const streams: Record<string, string> = {
   '/v1/chat/completions': 'chat/openai-json-text-usage.sse',
@@ -39,7 +30,7 @@ function gateway() {
     }
     const name = streams[url];
     if (!name || init?.method !== 'POST') return new Response('not found', { status: 404 });
-    const bytes = fixture(name);
+    const bytes = fixtureBytes(name);
     return new Response(streamFromBytes(bytes, everyNBytes(bytes.length, 16)), {
       headers: { 'content-type': 'text/event-stream' },
     });
@@ -50,10 +41,8 @@ let fetchMock: ReturnType<typeof gateway>;
 let consoleError: ReturnType<typeof vi.spyOn>;
 
 beforeEach(() => {
+  app = createTestApp();
   sessionStorage.clear();
-  useConversationStore.setState(initialConversations, true);
-  useSettingsStore.setState(initialSettings, true);
-  useLiveStore.setState(initialLive, true);
   fetchMock = gateway();
   vi.stubGlobal('fetch', fetchMock);
   consoleError = vi.spyOn(console, 'error');
@@ -68,7 +57,7 @@ afterEach(() => {
 
 function renderApp() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
+  return app.render(
     <QueryClientProvider client={client}>
       <App />
     </QueryClientProvider>,
@@ -137,7 +126,7 @@ describe('App', () => {
     await waitFor(() => expect(screen.getByTestId('turn-usage')).toHaveTextContent('27 total'));
 
     await user.selectOptions(screen.getByRole('combobox', { name: 'Protocol' }), 'Responses');
-    expect(useSettingsStore.getState().settings.protocol).toBe('responses');
+    expect(app.stores.settings.getState().settings.protocol).toBe('responses');
     await user.type(message, 'Second{Enter}');
 
     await waitFor(() => expect(screen.getAllByTestId('assistant-turn')).toHaveLength(2));
@@ -164,10 +153,10 @@ describe('App', () => {
     renderApp();
     expect(screen.queryByText(/could not be saved/)).toBeNull();
     act(() =>
-      useStorageStatus.setState({ error: 'Conversations could not be saved in this browser: quota' }),
+      app.stores.storage.setState({ error: 'Conversations could not be saved in this browser: quota' }),
     );
     expect(screen.getByRole('alert')).toHaveTextContent(/could not be saved.*reload would lose/);
-    act(() => useStorageStatus.setState({ error: null }));
+    act(() => app.stores.storage.setState({ error: null }));
     expect(screen.queryByText(/could not be saved/)).toBeNull();
   });
 
@@ -190,7 +179,7 @@ describe('App', () => {
   });
 
   it('keeps each conversation’s draft to itself', async () => {
-    const store = useConversationStore.getState();
+    const store = app.stores.conversations.getState();
     const first = store.newConversation();
     store.renameConversation(first, 'First');
     const second = store.newConversation();
@@ -206,7 +195,7 @@ describe('App', () => {
     await user.type(box, 'Hello First{Enter}');
     await waitFor(() => expect(screen.getByTestId('turn-usage')).toHaveTextContent('27 total'));
     expect(streamPosts()).toHaveLength(1);
-    expect(useConversationStore.getState().conversations[second]!.messages).toEqual([]);
+    expect(app.stores.conversations.getState().conversations[second]!.messages).toEqual([]);
 
     await user.click(within(sidebar).getByRole('button', { name: /^Second/ }));
     expect(box).toHaveValue('Meant for Second');

@@ -6,14 +6,8 @@ import { Toolbar } from '../components/header/Toolbar.tsx';
 import { Inspector, type InspectorTarget } from '../components/inspector/Inspector.tsx';
 import { SettingsDialog } from '../components/settings/SettingsDialog.tsx';
 import { ConversationList } from '../components/sidebar/ConversationList.tsx';
-import {
-  useChatCompletionsStream,
-  useMessagesStream,
-  useResponsesStream,
-} from '../hooks/useProtocolStream.ts';
-import { useConversationStore } from '../state/conversationStore.ts';
-import { useLiveStore } from '../state/liveStore.ts';
-import { useSettingsStore } from '../state/settingsStore.ts';
+import { useProtocolStream } from '../hooks/useProtocolStream.ts';
+import { useConversations, useLive, useSettings } from '../hooks/useStores.ts';
 import { useMediaQuery } from './useMediaQuery.ts';
 import './app.css';
 
@@ -21,18 +15,11 @@ import './app.css';
 const narrowScreen = '(max-width: 760px)';
 
 export function App() {
-  const protocol = useSettingsStore((s) => s.settings.protocol);
-  // One streaming hook per protocol; the dropdown picks whose stream sends the next message.
-  const streams = {
-    chat: useChatCompletionsStream(),
-    responses: useResponsesStream(),
-    messages: useMessagesStream(),
-  };
-  const stream = streams[protocol];
-  const conversation = useConversationStore((s) =>
-    s.activeId ? (s.conversations[s.activeId] ?? null) : null,
-  );
-  const streamingMessageId = useLiveStore(
+  // The dropdown's protocol keys the stream that sends the next message.
+  const protocol = useSettings((s) => s.settings.protocol);
+  const stream = useProtocolStream(protocol);
+  const conversation = useConversations((s) => (s.activeId ? (s.conversations[s.activeId] ?? null) : null));
+  const streamingMessageId = useLive(
     (s) =>
       Object.entries(s.streams).find(([, live]) => live.conversationId === conversation?.id)?.[0] ?? null,
   );

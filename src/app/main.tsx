@@ -2,33 +2,40 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { preloadMarkdown } from '../components/markdown/LazyMarkdown.tsx';
-import { useConversationStore } from '../state/conversationStore.ts';
+import { AppProvider } from '../hooks/appContext.tsx';
+import { ChatSession } from '../session/ChatSession.ts';
+import { type AppStores, createAppStores } from '../state/appStores.ts';
 import { loadState, openDatabase, startPersisting } from '../state/persistence.ts';
 import { App } from './App.tsx';
 
+// The one place where the running app is made: everything below receives these instances.
 const queryClient = new QueryClient();
+const stores = createAppStores();
+const session = new ChatSession({ stores });
 const db = openDatabase();
 
 const markdown = preloadMarkdown();
 
 /** Whether the first screen shows an answer: then it waits for the renderer rather than flash plain text. */
-function opensOnAnswer(): boolean {
-  const { activeId, conversations } = useConversationStore.getState();
-  const messages = activeId === null ? [] : (conversations[activeId]?.messages ?? []);
+function opensOnAnswer({ conversations }: AppStores): boolean {
+  const { activeId, conversations: all } = conversations.getState();
+  const messages = activeId === null ? [] : (all[activeId]?.messages ?? []);
   return messages.some((message) => message.role === 'assistant');
 }
 
 // Persisted conversations load before the first render, so a reload never flashes an empty app.
-loadState(db)
+loadState(db, stores)
   .catch((error: unknown) => console.error('Could not load saved conversations', error))
   // A renderer that cannot be fetched resolves null: the answers then show as plain text.
-  .then(() => (opensOnAnswer() ? markdown : undefined))
+  .then(() => (opensOnAnswer(stores) ? markdown : undefined))
   .finally(() => {
-    startPersisting(db);
+    startPersisting(db, stores);
     createRoot(document.getElementById('root')!).render(
       <StrictMode>
         <QueryClientProvider client={queryClient}>
-          <App />
+          <AppProvider services={{ stores, session }}>
+            <App />
+          </AppProvider>
         </QueryClientProvider>
       </StrictMode>,
     );

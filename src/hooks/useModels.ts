@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { authHeaders, type Protocol } from '../core/index.ts';
-import { isUsableBaseUrl, useSettingsStore } from '../state/settingsStore.ts';
-import { gatewayBase, isDirect } from './gateway.ts';
+import { gatewayBase, isCrossOrigin } from '../session/gateway.ts';
+import { isUsableBaseUrl } from '../state/settingsStore.ts';
+import { useSettings } from './useStores.ts';
 
 export interface ModelInfo {
   id: string;
@@ -34,9 +35,9 @@ async function fetchModels(base: string, headers: Record<string, string>): Promi
  * use (the OpenAI protocols share theirs, so switching between them does not refetch).
  */
 export function useModels() {
-  const baseUrl = useSettingsStore((s) => s.settings.baseUrl);
-  const apiKey = useSettingsStore((s) => s.settings.apiKey);
-  const credentials: Protocol = useSettingsStore((s) =>
+  const baseUrl = useSettings((s) => s.settings.baseUrl);
+  const apiKey = useSettings((s) => s.settings.apiKey);
+  const credentials: Protocol = useSettings((s) =>
     s.settings.protocol === 'messages' ? 'messages' : 'chat',
   );
   const base = gatewayBase({ baseUrl });
@@ -47,7 +48,7 @@ export function useModels() {
       if (!isUsableBaseUrl(baseUrl)) {
         throw new Error('The gateway base URL in Settings is not a complete http(s) address.');
       }
-      return fetchModels(base, authHeaders(credentials, apiKey, isDirect({ baseUrl })));
+      return fetchModels(base, authHeaders(credentials, apiKey, isCrossOrigin(base)));
     },
     staleTime: 5 * 60_000,
     retry: 1,

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { Protocol } from '../core/index.ts';
-import { retryMessage, sendMessage, stopMessage, submitToolResult } from './conversationActions.ts';
+import { useServices } from './appContext.tsx';
 
 export interface ProtocolStream {
   send(text: string): Promise<void>;
@@ -9,20 +9,20 @@ export interface ProtocolStream {
   stop(messageId: string): void;
 }
 
-/** Streaming for one protocol: the core's shared reader with that protocol's adapter, writing into the stores. */
+/**
+ * Streaming in one protocol, keyed by it: the session's shared reader with that protocol's adapter.
+ * Retry and Stop act on a message in the protocol it was sent with, whatever `protocol` is now.
+ */
 export function useProtocolStream(protocol: Protocol): ProtocolStream {
+  const { session } = useServices();
   return useMemo(
     () => ({
-      send: (text) => sendMessage(text, protocol),
+      send: (text) => session.send(text, protocol),
       submitToolResult: (conversationId, toolCallId, name, content) =>
-        submitToolResult(conversationId, toolCallId, name, content, protocol),
-      retry: retryMessage,
-      stop: stopMessage,
+        session.submitToolResult(conversationId, toolCallId, name, content, protocol),
+      retry: (conversationId, messageId) => session.retry(conversationId, messageId),
+      stop: (messageId) => session.stop(messageId),
     }),
-    [protocol],
+    [session, protocol],
   );
 }
-
-export const useChatCompletionsStream = () => useProtocolStream('chat');
-export const useResponsesStream = () => useProtocolStream('responses');
-export const useMessagesStream = () => useProtocolStream('messages');

@@ -1,16 +1,17 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyTurn, type Turn } from '../core/index.ts';
-import { emptyTrace } from '../hooks/runAttempt.ts';
 import {
+  type ConversationStore,
   conversationUsage,
+  createConversationStore,
   currentAttempt,
   toConversationMessages,
-  useConversationStore,
 } from './conversationStore.ts';
+import { emptyRecording } from './recordings.ts';
 import type { AssistantMessage, Attempt, ChatMessage } from './types.ts';
 
-const initial = useConversationStore.getState();
-const store = () => useConversationStore.getState();
+let conversationStore: ConversationStore;
+const store = () => conversationStore.getState();
 
 function attempt(id: string, turn: Partial<Turn>): Attempt {
   return {
@@ -20,12 +21,20 @@ function attempt(id: string, turn: Partial<Turn>): Attempt {
     turn: { ...emptyTurn, ...turn },
     sentHeaders: {},
     httpError: null,
-    trace: emptyTrace(),
+    trace: emptyRecording(),
   };
 }
 
 function assistant(id: string, attempts: Attempt[]): AssistantMessage {
-  return { id, role: 'assistant', protocol: 'chat', model: 'm', createdAt: 0, attempts };
+  return {
+    id,
+    role: 'assistant',
+    protocol: 'chat',
+    model: 'm',
+    source: { kind: 'gateway' },
+    createdAt: 0,
+    attempts,
+  };
 }
 
 const usage = (inputTokens: number, outputTokens: number) => ({
@@ -35,7 +44,7 @@ const usage = (inputTokens: number, outputTokens: number) => ({
 });
 
 beforeEach(() => {
-  useConversationStore.setState(initial, true);
+  conversationStore = createConversationStore();
   vi.useRealTimers();
 });
 

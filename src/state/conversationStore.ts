@@ -1,7 +1,7 @@
-import { create } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ConversationMessage, Protocol, Turn } from '../core/index.ts';
 import { newId } from './ids.ts';
-import type { AssistantMessage, Attempt, ChatMessage, Conversation } from './types.ts';
+import type { AnswerSource, AssistantMessage, Attempt, ChatMessage, Conversation } from './types.ts';
 import { sumUsage, type UsageTotals } from './usage.ts';
 
 export interface ConversationState {
@@ -18,7 +18,12 @@ export interface ConversationState {
   renameConversation(id: string, title: string): void;
   deleteConversation(id: string): void;
   addUserMessage(conversationId: string, text: string): void;
-  addAssistantMessage(conversationId: string, protocol: Protocol, model: string): string;
+  addAssistantMessage(
+    conversationId: string,
+    protocol: Protocol,
+    model: string,
+    source?: AnswerSource,
+  ): string;
   addToolResult(conversationId: string, toolCallId: string, name: string, content: string): void;
   addAttempt(conversationId: string, messageId: string, attempt: Attempt): void;
   updateAttempt(
@@ -30,6 +35,7 @@ export interface ConversationState {
 }
 
 const untitled = 'New chat';
+const gatewaySource: AnswerSource = { kind: 'gateway' };
 
 function titleFrom(text: string): string {
   const line = text.trim().split('\n')[0] ?? '';
@@ -40,119 +46,124 @@ function touch(conversation: Conversation, messages: ChatMessage[]): Conversatio
   return { ...conversation, messages, updatedAt: Date.now() };
 }
 
-export const useConversationStore = create<ConversationState>()((set, get) => {
-  /** Applies `change` to one conversation; unknown ids are ignored (it may have been deleted meanwhile). */
-  const patch = (id: string, change: (c: Conversation) => Conversation) =>
-    set((state) => {
-      const current = state.conversations[id];
-      return current ? { conversations: { ...state.conversations, [id]: change(current) } } : state;
-    });
+export type ConversationStore = StoreApi<ConversationState>;
 
-  const patchAssistant = (
-    conversationId: string,
-    messageId: string,
-    change: (m: AssistantMessage) => AssistantMessage,
-  ) =>
-    patch(conversationId, (c) =>
-      touch(
-        c,
-        c.messages.map((m) => (m.id === messageId && m.role === 'assistant' ? change(m) : m)),
-      ),
-    );
-
-  return {
-    conversations: {},
-    order: [],
-    activeId: null,
-    hydrated: false,
-
-    hydrate(conversations, activeId) {
-      const sorted = [...conversations].sort((a, b) => b.updatedAt - a.updatedAt);
-      set({
-        conversations: Object.fromEntries(sorted.map((c) => [c.id, c])),
-        order: sorted.map((c) => c.id),
-        activeId: activeId && sorted.some((c) => c.id === activeId) ? activeId : (sorted[0]?.id ?? null),
-        hydrated: true,
-      });
-    },
-
-    newConversation() {
-      const now = Date.now();
-      const conversation: Conversation = {
-        id: newId('conv'),
-        title: untitled,
-        createdAt: now,
-        updatedAt: now,
-        messages: [],
-      };
-      set((state) => ({
-        conversations: { ...state.conversations, [conversation.id]: conversation },
-        order: [conversation.id, ...state.order],
-        activeId: conversation.id,
-      }));
-      return conversation.id;
-    },
-
-    selectConversation(id) {
-      if (get().conversations[id]) set({ activeId: id });
-    },
-
-    renameConversation(id, title) {
-      const trimmed = title.trim();
-      if (trimmed) patch(id, (c) => ({ ...c, title: trimmed }));
-    },
-
-    deleteConversation(id) {
+export function createConversationStore(): ConversationStore {
+  return createStore<ConversationState>()((set, get) => {
+    /** Applies `change` to one conversation; unknown ids are ignored (it may have been deleted meanwhile). */
+    const patch = (id: string, change: (c: Conversation) => Conversation) =>
       set((state) => {
-        const { [id]: _removed, ...conversations } = state.conversations;
-        const order = state.order.filter((other) => other !== id);
-        return {
-          conversations,
-          order,
-          activeId: state.activeId === id ? (order[0] ?? null) : state.activeId,
-        };
+        const current = state.conversations[id];
+        return current ? { conversations: { ...state.conversations, [id]: change(current) } } : state;
       });
-    },
 
-    addUserMessage(conversationId, text) {
-      patch(conversationId, (c) => ({
-        ...touch(c, [...c.messages, { id: newId('msg'), role: 'user', text, createdAt: Date.now() }]),
-        title: c.title === untitled && !c.messages.some((m) => m.role === 'user') ? titleFrom(text) : c.title,
-      }));
-    },
-
-    addAssistantMessage(conversationId, protocol, model) {
-      const id = newId('msg');
+    const patchAssistant = (
+      conversationId: string,
+      messageId: string,
+      change: (m: AssistantMessage) => AssistantMessage,
+    ) =>
       patch(conversationId, (c) =>
-        touch(c, [
-          ...c.messages,
-          { id, role: 'assistant', protocol, model, createdAt: Date.now(), attempts: [] },
-        ]),
+        touch(
+          c,
+          c.messages.map((m) => (m.id === messageId && m.role === 'assistant' ? change(m) : m)),
+        ),
       );
-      return id;
-    },
 
-    addToolResult(conversationId, toolCallId, name, content) {
-      patch(conversationId, (c) =>
-        touch(c, [
-          ...c.messages,
-          { id: newId('msg'), role: 'tool', toolCallId, name, content, createdAt: Date.now() },
-        ]),
-      );
-    },
+    return {
+      conversations: {},
+      order: [],
+      activeId: null,
+      hydrated: false,
 
-    addAttempt(conversationId, messageId, attempt) {
-      patchAssistant(conversationId, messageId, (m) => ({ ...m, attempts: [...m.attempts, attempt] }));
-    },
+      hydrate(conversations, activeId) {
+        const sorted = [...conversations].sort((a, b) => b.updatedAt - a.updatedAt);
+        set({
+          conversations: Object.fromEntries(sorted.map((c) => [c.id, c])),
+          order: sorted.map((c) => c.id),
+          activeId: activeId && sorted.some((c) => c.id === activeId) ? activeId : (sorted[0]?.id ?? null),
+          hydrated: true,
+        });
+      },
 
-    updateAttempt(conversationId, messageId, attemptId, update) {
-      patchAssistant(conversationId, messageId, (m) => ({
-        ...m,
-        attempts: m.attempts.map((a) => (a.id === attemptId ? update(a) : a)),
-      }));
-    },
-  };
-});
+      newConversation() {
+        const now = Date.now();
+        const conversation: Conversation = {
+          id: newId('conv'),
+          title: untitled,
+          createdAt: now,
+          updatedAt: now,
+          messages: [],
+        };
+        set((state) => ({
+          conversations: { ...state.conversations, [conversation.id]: conversation },
+          order: [conversation.id, ...state.order],
+          activeId: conversation.id,
+        }));
+        return conversation.id;
+      },
+
+      selectConversation(id) {
+        if (get().conversations[id]) set({ activeId: id });
+      },
+
+      renameConversation(id, title) {
+        const trimmed = title.trim();
+        if (trimmed) patch(id, (c) => ({ ...c, title: trimmed }));
+      },
+
+      deleteConversation(id) {
+        set((state) => {
+          const { [id]: _removed, ...conversations } = state.conversations;
+          const order = state.order.filter((other) => other !== id);
+          return {
+            conversations,
+            order,
+            activeId: state.activeId === id ? (order[0] ?? null) : state.activeId,
+          };
+        });
+      },
+
+      addUserMessage(conversationId, text) {
+        patch(conversationId, (c) => ({
+          ...touch(c, [...c.messages, { id: newId('msg'), role: 'user', text, createdAt: Date.now() }]),
+          title:
+            c.title === untitled && !c.messages.some((m) => m.role === 'user') ? titleFrom(text) : c.title,
+        }));
+      },
+
+      addAssistantMessage(conversationId, protocol, model, source = gatewaySource) {
+        const id = newId('msg');
+        patch(conversationId, (c) =>
+          touch(c, [
+            ...c.messages,
+            { id, role: 'assistant', protocol, model, source, createdAt: Date.now(), attempts: [] },
+          ]),
+        );
+        return id;
+      },
+
+      addToolResult(conversationId, toolCallId, name, content) {
+        patch(conversationId, (c) =>
+          touch(c, [
+            ...c.messages,
+            { id: newId('msg'), role: 'tool', toolCallId, name, content, createdAt: Date.now() },
+          ]),
+        );
+      },
+
+      addAttempt(conversationId, messageId, attempt) {
+        patchAssistant(conversationId, messageId, (m) => ({ ...m, attempts: [...m.attempts, attempt] }));
+      },
+
+      updateAttempt(conversationId, messageId, attemptId, update) {
+        patchAssistant(conversationId, messageId, (m) => ({
+          ...m,
+          attempts: m.attempts.map((a) => (a.id === attemptId ? update(a) : a)),
+        }));
+      },
+    };
+  });
+}
 
 /** The attempt a conversation continues from: the newest one. */
 export function currentAttempt(message: AssistantMessage): Attempt | undefined {

@@ -1,4 +1,4 @@
-import { create } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { WatchState } from '../core/index.ts';
 
 /** Runtime state of answers being streamed right now: never persisted (a reload ends every stream). */
@@ -20,15 +20,19 @@ export interface LiveState {
   remove(messageId: string): void;
 }
 
-export const useLiveStore = create<LiveState>()((set) => ({
-  streams: {},
-  put(messageId, stream) {
-    set((state) => ({ streams: { ...state.streams, [messageId]: stream } }));
-  },
-  remove(messageId) {
-    set((state) => {
-      const { [messageId]: _gone, ...streams } = state.streams;
-      return { streams };
-    });
-  },
-}));
+export type LiveStore = StoreApi<LiveState>;
+
+export function createLiveStore(): LiveStore {
+  return createStore<LiveState>()((set) => ({
+    streams: {},
+    put(messageId, stream) {
+      set((state) => ({ streams: { ...state.streams, [messageId]: stream } }));
+    },
+    remove(messageId) {
+      set((state) => {
+        const { [messageId]: _gone, ...streams } = state.streams;
+        return { streams };
+      });
+    },
+  }));
+}

@@ -2,16 +2,16 @@ import 'fake-indexeddb/auto';
 import { createStore, entries, get, keys, set, type UseStore } from 'idb-keyval';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyTurn } from '../core/index.ts';
-import { emptyTrace } from '../hooks/runAttempt.ts';
-import { useConversationStore } from './conversationStore.ts';
-import { loadState, settleInterrupted, startPersisting, useStorageStatus } from './persistence.ts';
-import { defaultSettings, useSettingsStore } from './settingsStore.ts';
+import { type AppStores, createAppStores } from './appStores.ts';
+import { loadState, settleInterrupted, startPersisting } from './persistence.ts';
+import { emptyRecording } from './recordings.ts';
+import { defaultSettings } from './settingsStore.ts';
 import type { AssistantMessage, Conversation } from './types.ts';
 
-const initialConversations = useConversationStore.getState();
-const initialSettings = useSettingsStore.getState();
-const conversations = () => useConversationStore.getState();
-const settings = () => useSettingsStore.getState();
+/** The stores of the page under test; a reload is a fresh set. */
+let stores: AppStores;
+const conversations = () => stores.conversations.getState();
+const settings = () => stores.settings.getState();
 
 let dbCount = 0;
 let db: UseStore;
@@ -21,8 +21,7 @@ let counted: UseStore;
 let stop: (() => Promise<void>) | null = null;
 
 function resetStores() {
-  useConversationStore.setState(initialConversations, true);
-  useSettingsStore.setState(initialSettings, true);
+  stores = createAppStores();
 }
 
 beforeEach(() => {
@@ -55,6 +54,7 @@ function streamingConversation(): Conversation {
     role: 'assistant',
     protocol: 'messages',
     model: 'claude',
+    source: { kind: 'gateway' },
     createdAt: 1,
     attempts: [
       {
@@ -68,7 +68,7 @@ function streamingConversation(): Conversation {
         },
         sentHeaders: {},
         httpError: null,
-        trace: emptyTrace(),
+        trace: emptyRecording(),
       },
     ],
   };
@@ -83,7 +83,7 @@ function streamingConversation(): Conversation {
 
 describe('persistence', () => {
   it('round-trips conversations, the active one and settings through a fresh store', async () => {
-    stop = startPersisting(counted, 10);
+    stop = startPersisting(counted, stores, 10);
     const a = conversations().newConversation();
     conversations().addUserMessage(a, 'First question');
     const b = conversations().newConversation();
@@ -95,7 +95,7 @@ describe('persistence', () => {
 
     resetStores();
     expect(conversations().order).toEqual([]);
-    await loadState(db);
+    await loadState(db, stores);
     expect(conversations().hydrated).toBe(true);
     expect(conversations().conversations).toEqual(saved);
     expect(conversations().activeId).toBe(a);
@@ -111,7 +111,7 @@ describe('persistence', () => {
 
   it('loads an answer that was still streaming as interrupted, with its partial text kept', async () => {
     await set('conversation:conv_streaming', streamingConversation(), db);
-    await loadState(db);
+    await loadState(db, stores);
     const message = conversations().conversations.conv_streaming?.messages[1] as AssistantMessage;
     const turn = message.attempts[0]!.turn;
     expect(turn.status).toBe('interrupted');
@@ -119,6 +119,27 @@ describe('persistence', () => {
     expect(turn.text).toBe('Half of the ans');
     expect(turn.parts).toHaveLength(1);
     expect(conversations().activeId).toBe('conv_streaming');
+  });
+
+  it('loads records stored before answers named their source or counted output events', async () => {
+    const stored = streamingConversation() as unknown as {
+      messages: [
+        unknown,
+        { source?: unknown; attempts: { request: { url: string }; trace: Record<string, unknown> }[] },
+      ];
+    };
+    const [, answer] = stored.messages;
+    delete answer.source;
+    answer.attempts[0]!.request.url = 'replay:turn.sse';
+    const { outputEvents, ...trace } = answer.attempts[0]!.trace;
+    answer.attempts[0]!.trace = { ...trace, deltaEvents: 7 };
+    await set('conversation:conv_streaming', stored, db);
+    await loadState(db, stores);
+    const message = conversations().conversations.conv_streaming?.messages[1] as AssistantMessage;
+    expect(outputEvents).toBe(0);
+    expect(message.source).toEqual({ kind: 'replay', file: 'turn.sse' });
+    expect(message.attempts[0]!.trace.outputEvents).toBe(7);
+    expect(message.attempts[0]!.trace).not.toHaveProperty('deltaEvents');
   });
 
   it('leaves settled conversations untouched', () => {
@@ -129,7 +150,7 @@ describe('persistence', () => {
   });
 
   it('keeps the API key out of the database unless asked to, in sessionStorage instead', async () => {
-    stop = startPersisting(counted, 10);
+    stop = startPersisting(counted, stores, 10);
     settings().update({ apiKey: 'sk-secret' });
     await finish();
     const stored = await get<Record<string, unknown>>('settings', db);
@@ -139,19 +160,19 @@ describe('persistence', () => {
 
     // The same tab reloads: the key comes back from sessionStorage.
     resetStores();
-    await loadState(db);
+    await loadState(db, stores);
     expect(settings().settings.apiKey).toBe('sk-secret');
 
     // A new tab (empty sessionStorage) has no key.
     resetStores();
     sessionStorage.clear();
-    await loadState(db);
+    await loadState(db, stores);
     expect(settings().settings.apiKey).toBe('');
   });
 
   it('stores the API key in the database when rememberKey is on, and drops the session copy', async () => {
     sessionStorage.setItem('hopbase-chat.api-key', 'sk-old');
-    stop = startPersisting(counted, 10);
+    stop = startPersisting(counted, stores, 10);
     settings().update({ apiKey: 'sk-kept', rememberKey: true });
     await finish();
     expect(await get<Record<string, unknown>>('settings', db)).toMatchObject({
@@ -161,12 +182,12 @@ describe('persistence', () => {
     expect(sessionStorage.getItem('hopbase-chat.api-key')).toBeNull();
 
     resetStores();
-    await loadState(db);
+    await loadState(db, stores);
     expect(settings().settings).toMatchObject({ apiKey: 'sk-kept', rememberKey: true });
   });
 
   it('removes deleted conversations from the database', async () => {
-    stop = startPersisting(counted, 10);
+    stop = startPersisting(counted, stores, 10);
     const a = conversations().newConversation();
     const b = conversations().newConversation();
     await new Promise((resolve) => setTimeout(resolve, 40));
@@ -182,7 +203,7 @@ describe('persistence', () => {
     expect(await get('active-conversation', db)).toBe(a);
 
     resetStores();
-    await loadState(db);
+    await loadState(db, stores);
     expect(conversations().order).toEqual([a]);
   });
 
@@ -196,9 +217,9 @@ describe('persistence', () => {
       turn: emptyTurn,
       sentHeaders: {},
       httpError: null,
-      trace: emptyTrace(),
+      trace: emptyRecording(),
     });
-    stop = startPersisting(counted, 50);
+    stop = startPersisting(counted, stores, 50);
     let text = '';
     for (let i = 0; i < 200; i++) {
       text += `token${i} `;
@@ -223,7 +244,7 @@ describe('persistence', () => {
   });
 
   it('flushes pending writes when stopped before the delay', async () => {
-    stop = startPersisting(counted, 10_000);
+    stop = startPersisting(counted, stores, 10_000);
     const id = conversations().newConversation();
     expect(writes).toBe(0);
     await finish();
@@ -242,14 +263,14 @@ describe('a failed save', () => {
       }
       return db(mode, callback);
     };
-    stop = startPersisting(flaky, 5);
+    stop = startPersisting(flaky, stores, 5);
     const id = conversations().newConversation();
     conversations().addUserMessage(id, 'keep me');
-    await expect.poll(() => useStorageStatus.getState().error).toMatch(/could not be saved.*quota/i);
+    await expect.poll(() => stores.storage.getState().error).toMatch(/could not be saved.*quota/i);
     await expect
       .poll(async () => (await get(`conversation:${id}`, db)) !== undefined, { timeout: 5000 })
       .toBe(true);
-    await expect.poll(() => useStorageStatus.getState().error).toBeNull();
+    await expect.poll(() => stores.storage.getState().error).toBeNull();
   });
 });
 
@@ -278,7 +299,7 @@ describe('recordings', () => {
     };
   };
   const put = (conversation: Conversation) =>
-    useConversationStore.setState((s) => ({
+    stores.conversations.setState((s) => ({
       conversations: { ...s.conversations, [conversation.id]: conversation },
       order: s.order.includes(conversation.id) ? s.order : [conversation.id, ...s.order],
     }));
@@ -302,7 +323,7 @@ describe('recordings', () => {
   });
 
   it('are stored apart from their conversation and joined again on load', async () => {
-    stop = startPersisting(watching, 5);
+    stop = startPersisting(watching, stores, 5);
     const conversation = recorded(3, 'complete');
     put(conversation);
     await finish();
@@ -317,12 +338,12 @@ describe('recordings', () => {
     });
 
     resetStores();
-    await loadState(db);
+    await loadState(db, stores);
     expect(conversations().conversations.conv_streaming).toEqual(conversation);
   });
 
   it('are written at most every traceDelayMs while they grow, and in full when they end', async () => {
-    stop = startPersisting(watching, 1, 60_000);
+    stop = startPersisting(watching, stores, 1, 60_000);
     for (let n = 1; n <= 5; n++) {
       put(recorded(n, 'streaming'));
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -335,7 +356,7 @@ describe('recordings', () => {
   });
 
   it('held back while growing are written when the page goes away', async () => {
-    stop = startPersisting(watching, 1, 60_000);
+    stop = startPersisting(watching, stores, 1, 60_000);
     put(recorded(1, 'streaming'));
     await new Promise((resolve) => setTimeout(resolve, 10));
     put(recorded(4, 'streaming'));
@@ -347,7 +368,7 @@ describe('recordings', () => {
   });
 
   it('go with their conversation when it is deleted', async () => {
-    stop = startPersisting(db, 1);
+    stop = startPersisting(db, stores, 1);
     put(recorded(2, 'complete'));
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await get('trace:att_1', db)).toBeDefined();

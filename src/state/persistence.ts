@@ -1,8 +1,7 @@
 import { createStore, del, entries, get, set, type UseStore } from 'idb-keyval';
-import { create } from 'zustand';
-import { useConversationStore } from './conversationStore.ts';
-import { type Settings, useSettingsStore } from './settingsStore.ts';
-import type { Attempt, AttemptTrace, Conversation } from './types.ts';
+import type { AppStores } from './appStores.ts';
+import type { Settings } from './settingsStore.ts';
+import type { AnswerSource, Attempt, AttemptTrace, ChatMessage, Conversation } from './types.ts';
 
 /**
  * Conversations and settings survive a reload in IndexedDB (through idb-keyval). Each conversation
@@ -86,7 +85,27 @@ function attemptsOf(conversation: Conversation): Attempt[] {
   return conversation.messages.flatMap((m) => (m.role === 'assistant' ? m.attempts : []));
 }
 
-export async function loadState(db: UseStore): Promise<void> {
+/** The fields older records lack or name otherwise, filled in: where an answer came from, output events. */
+function upgrade(conversation: Conversation): Conversation {
+  type Stored = ChatMessage & { source?: AnswerSource };
+  const messages = (conversation.messages as Stored[]).map((m): ChatMessage => {
+    if (m.role !== 'assistant' || (m.source && m.attempts.every((a) => 'outputEvents' in a.trace))) return m;
+    const first = m.attempts[0]?.request.url ?? '';
+    const source: AnswerSource =
+      m.source ??
+      (first.startsWith('replay:') ? { kind: 'replay', file: first.slice(7) } : { kind: 'gateway' });
+    const attempts = m.attempts.map((a) => {
+      const trace = a.trace as Partial<AttemptTrace> & { deltaEvents?: number };
+      if (trace.outputEvents !== undefined) return a;
+      const { deltaEvents = 0, ...rest } = trace;
+      return { ...a, trace: { ...(rest as AttemptTrace), outputEvents: deltaEvents } };
+    });
+    return { ...m, source, attempts };
+  });
+  return { ...conversation, messages };
+}
+
+export async function loadState(db: UseStore, stores: AppStores): Promise<void> {
   const all = await entries<string, unknown>(db);
   const traces = new Map<string, StoredTrace>();
   for (const [key, value] of all) {
@@ -95,31 +114,34 @@ export async function loadState(db: UseStore): Promise<void> {
   }
   const conversations = all
     .filter(([key]) => typeof key === 'string' && key.startsWith(conversationPrefix))
-    .map(([, value]) => settleInterrupted(withRecordings(value as Conversation, traces)));
+    .map(([, value]) => settleInterrupted(withRecordings(upgrade(value as Conversation), traces)));
   const active = (await get<string>(activeKey, db)) ?? null;
-  useConversationStore.getState().hydrate(conversations, active);
+  stores.conversations.getState().hydrate(conversations, active);
   const saved = (await get<Partial<Settings>>(settingsKey, db)) ?? {};
   const sessionKey = globalThis.sessionStorage?.getItem(sessionKeyName) ?? '';
-  useSettingsStore.getState().hydrate(saved.rememberKey ? saved : { ...saved, apiKey: sessionKey });
+  stores.settings.getState().hydrate(saved.rememberKey ? saved : { ...saved, apiKey: sessionKey });
 }
-
-/** The last failure to save (quota exceeded, storage disabled): the app tells the person; null once a save works. */
-export const useStorageStatus = create<{ error: string | null }>()(() => ({ error: null }));
 
 const retryDelayMs = 2000;
 
 /** Starts writing changes back; returns a function that flushes pending writes and stops. */
-export function startPersisting(db: UseStore, delayMs = 400, traceDelayMs = 2000): () => Promise<void> {
+export function startPersisting(
+  db: UseStore,
+  stores: AppStores,
+  delayMs = 400,
+  traceDelayMs = 2000,
+): () => Promise<void> {
+  const { conversations: conversationStore, settings: settingsStore, storage } = stores;
   // What was last sent to storage, per conversation and per recording: a failed write is forgotten, so
   // the next flush retries it.
-  const initial = useConversationStore.getState().conversations;
+  const initial = conversationStore.getState().conversations;
   const sent = new Map<string, Conversation>(Object.entries(initial));
   const sentTraces = new Map<string, { trace: AttemptTrace; at: number }>(
     Object.values(initial).flatMap((c) =>
       attemptsOf(c).map((a) => [a.id, { trace: a.trace, at: 0 }] as const),
     ),
   );
-  let sentActive = useConversationStore.getState().activeId;
+  let sentActive = conversationStore.getState().activeId;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let pending: Promise<unknown> = Promise.resolve();
 
@@ -134,11 +156,11 @@ export function startPersisting(db: UseStore, delayMs = 400, traceDelayMs = 2000
     Promise.allSettled(writes).then((results) => {
       const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (!failure) {
-        if (useStorageStatus.getState().error) useStorageStatus.setState({ error: null });
+        if (storage.getState().error) storage.setState({ error: null });
         return;
       }
       const reason = failure.reason instanceof Error ? failure.reason.message : String(failure.reason);
-      useStorageStatus.setState({ error: `Conversations could not be saved in this browser: ${reason}` });
+      storage.setState({ error: `Conversations could not be saved in this browser: ${reason}` });
       timer ??= setTimeout(flush, retryDelayMs);
     });
 
@@ -163,7 +185,7 @@ export function startPersisting(db: UseStore, delayMs = 400, traceDelayMs = 2000
 
   function flush(force = false) {
     timer = null;
-    const { conversations, activeId } = useConversationStore.getState();
+    const { conversations, activeId } = conversationStore.getState();
     const writes: Promise<void>[] = [];
     for (const [id, conversation] of Object.entries(conversations)) {
       if (sent.get(id) === conversation) {
@@ -199,8 +221,8 @@ export function startPersisting(db: UseStore, delayMs = 400, traceDelayMs = 2000
     timer ??= setTimeout(flush, delayMs);
   };
 
-  const stopConversations = useConversationStore.subscribe(schedule);
-  const stopSettings = useSettingsStore.subscribe((state, previous) => {
+  const stopConversations = conversationStore.subscribe(schedule);
+  const stopSettings = settingsStore.subscribe((state, previous) => {
     if (state.settings === previous.settings) return;
     void settle([set(settingsKey, storableSettings(state.settings), db)]);
     const session = globalThis.sessionStorage;

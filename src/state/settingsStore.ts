@@ -1,4 +1,4 @@
-import { create } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Protocol, ToolDefinition } from '../core/index.ts';
 
 export interface Settings {
@@ -72,12 +72,16 @@ export interface SettingsState {
   update(patch: Partial<Settings>): void;
 }
 
-export const useSettingsStore = create<SettingsState>()((set) => ({
-  settings: defaultSettings,
-  hydrate(saved) {
-    set({ settings: { ...defaultSettings, ...saved } });
-  },
-  update(patch) {
-    set((state) => ({ settings: { ...state.settings, ...patch } }));
-  },
-}));
+export type SettingsStore = StoreApi<SettingsState>;
+
+export function createSettingsStore(): SettingsStore {
+  return createStore<SettingsState>()((set) => ({
+    settings: defaultSettings,
+    hydrate(saved) {
+      set({ settings: { ...defaultSettings, ...saved } });
+    },
+    update(patch) {
+      set((state) => ({ settings: { ...state.settings, ...patch } }));
+    },
+  }));
+}

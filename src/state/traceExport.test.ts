@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTurn, type Protocol, type Turn } from '../core/index.ts';
 import { loadStreamFixtures } from '../core/testing/fixtures.ts';
-import { emptyTrace } from '../hooks/runAttempt.ts';
+import { emptyRecording } from './recordings.ts';
 import {
   detectProtocol,
   exportFileName,
   exportJsonTrace,
   exportSse,
   isProtocol,
-  isReplayRequest,
   type JsonTrace,
   readJsonTrace,
 } from './traceExport.ts';
@@ -44,12 +43,12 @@ function attempt(overrides: Partial<Attempt> = {}, trace: Partial<AttemptTrace> 
     turn,
     httpError: null,
     trace: {
-      ...emptyTrace(),
+      ...emptyRecording(),
       headersAt: 40,
       firstOutputAt: 100,
       endedAt: 250,
       bytes: new TextEncoder().encode(raw).length,
-      deltaEvents: 1,
+      outputEvents: 1,
       items: [
         { t: 60, kind: 'comment', event: '', data: 'hopbase-keepalive' },
         {
@@ -68,7 +67,15 @@ function attempt(overrides: Partial<Attempt> = {}, trace: Partial<AttemptTrace> 
 }
 
 function message(a: Attempt, protocol: Protocol = 'chat'): AssistantMessage {
-  return { id: 'msg_1', role: 'assistant', protocol, model: 'gpt-x', createdAt: 0, attempts: [a] };
+  return {
+    id: 'msg_1',
+    role: 'assistant',
+    protocol,
+    model: 'gpt-x',
+    source: { kind: 'gateway' },
+    createdAt: 0,
+    attempts: [a],
+  };
 }
 
 describe('exportSse', () => {
@@ -240,15 +247,5 @@ describe('detectProtocol', () => {
     ['HTML', '<!doctype html><html><body>Bad gateway</body></html>'],
   ])('junk (%s) → null', (_name, text) => {
     expect(detectProtocol(text)).toBeNull();
-  });
-});
-
-describe('isReplayRequest', () => {
-  it('is true only for replayed recordings', () => {
-    const request = attempt().request;
-    expect(isReplayRequest({ ...request, url: 'replay:turn.sse' })).toBe(true);
-    expect(isReplayRequest(request)).toBe(false);
-    expect(isReplayRequest({ ...request, url: '/v1/chat/completions' })).toBe(false);
-    expect(isReplayRequest({ ...request, url: 'https://replay.example/v1/messages' })).toBe(false);
   });
 });

@@ -120,8 +120,3 @@ export function exportFileName(
   const stamp = new Date(attempt.startedAt).toISOString().replaceAll(':', '-').slice(0, 19);
   return `hopbase-${message.protocol}-${message.model}-${stamp}.${extension}`;
 }
-
-/** Replayed recordings carry their file name instead of a gateway URL; they cannot be re-sent. */
-export function isReplayRequest(request: Attempt['request']): boolean {
-  return request.url.startsWith('replay:');
-}

@@ -17,9 +17,9 @@ export interface AttemptTrace {
   firstOutputAt: number | null;
   endedAt: number | null;
   bytes: number;
-  /** Events that added output (deltas, new tool calls): the output rate's fallback when no usage was reported. */
-  deltaEvents: number;
-  items: TraceItem[];
+  /** Output events (deltas, new tool calls): the output rate's fallback when no usage was reported. */
+  outputEvents: number;
+  items: readonly TraceItem[];
   /** The body as received, decoded as UTF-8 (a BOM kept), up to the terminal event: for `.sse` export. */
   raw: string;
   /** Set when the per-attempt cap was reached and later items were not kept. */
@@ -55,11 +55,15 @@ export interface UserMessage {
   createdAt: number;
 }
 
+/** Where an answer came from: the gateway (it can be sent again), or a recording replayed from a file (it cannot). */
+export type AnswerSource = { kind: 'gateway' } | { kind: 'replay'; file: string };
+
 export interface AssistantMessage {
   id: string;
   role: 'assistant';
   protocol: Protocol;
   model: string;
+  source: AnswerSource;
   createdAt: number;
   /** Every attempt at this answer, oldest first; the last one is what the conversation continues from. */
   attempts: Attempt[];

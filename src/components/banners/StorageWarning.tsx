@@ -1,4 +1,4 @@
-import { useStorageStatus } from '../../state/persistence.ts';
+import { useStorageStatus } from '../../hooks/useStores.ts';
 import './banners.css';
 
 /** Saving to this browser failed (quota, private mode): say so, since a reload would lose recent work. */

@@ -1,9 +1,7 @@
 import { memo } from 'react';
 import { adapters, argumentsComplete, finishNotice, type Turn, traceFigures } from '../../core/index.ts';
+import { useLive, useSettings } from '../../hooks/useStores.ts';
 import { currentAttempt } from '../../state/conversationStore.ts';
-import { useLiveStore } from '../../state/liveStore.ts';
-import { useSettingsStore } from '../../state/settingsStore.ts';
-import { isReplayRequest } from '../../state/traceExport.ts';
 import type { AssistantMessage, Attempt } from '../../state/types.ts';
 import { sumUsage } from '../../state/usage.ts';
 import { AutoRetryBanner } from '../banners/AutoRetryBanner.tsx';
@@ -73,9 +71,9 @@ function AssistantTurnView(props: AssistantTurnProps) {
   const { message, toolResults, canAnswerTools, onToolResult, onInspect } = props;
   const retry = () => props.onRetry(message.id);
   const stop = () => props.onStop(message.id);
-  const live = useLiveStore((s) => s.streams[message.id]);
-  const silentModelMs = useSettingsStore((s) => s.settings.stallSilentSeconds * 1000);
-  const deadConnectionMs = useSettingsStore((s) => s.settings.stallDeadSeconds * 1000);
+  const live = useLive((s) => s.streams[message.id]);
+  const silentModelMs = useSettings((s) => s.settings.stallSilentSeconds * 1000);
+  const deadConnectionMs = useSettings((s) => s.settings.stallDeadSeconds * 1000);
   const attempt = currentAttempt(message);
   if (!attempt) return null;
   const { turn } = attempt;
@@ -104,7 +102,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
         ) : null}
         <span className="turn-actions">
           {turn.text ? <CopyButton text={turn.text} label="Copy answer" className="btn btn-small" /> : null}
-          {props.isLast && turn.status === 'complete' && !isReplayRequest(attempt.request) ? (
+          {props.isLast && turn.status === 'complete' && message.source.kind === 'gateway' ? (
             // The same request again, as a new attempt: the earlier answer stays listed, and billed.
             <button type="button" className="btn btn-small" onClick={retry}>
               Regenerate
@@ -197,7 +195,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
           httpError={attempt.httpError}
           failedAt={attempt.startedAt + (attempt.trace.endedAt ?? 0)}
           silentBeforeMs={silentBeforeMs >= silentModelMs ? silentBeforeMs : undefined}
-          onRetry={isReplayRequest(attempt.request) ? undefined : retry}
+          onRetry={message.source.kind === 'gateway' ? retry : undefined}
         />
       ) : null}
 

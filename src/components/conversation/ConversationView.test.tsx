@@ -1,19 +1,18 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyTurn, type Protocol, type Turn } from '../../core/index.ts';
-import { emptyTrace } from '../../hooks/runAttempt.ts';
-import { type LiveStream, useLiveStore } from '../../state/liveStore.ts';
-import { useSettingsStore } from '../../state/settingsStore.ts';
-import type { AssistantMessage, Attempt, AttemptTrace, Conversation } from '../../state/types.ts';
+import type { LiveStream } from '../../state/liveStore.ts';
+import { emptyRecording } from '../../state/recordings.ts';
+import type { AssistantMessage, Attempt, AttemptTrace, Conversation, TraceItem } from '../../state/types.ts';
+import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { preloadMarkdown } from '../markdown/LazyMarkdown.tsx';
 import { ConversationView, type ConversationViewProps } from './ConversationView.tsx';
 
-const initialLive = useLiveStore.getState();
-const initialSettings = useSettingsStore.getState();
+let app: TestApp;
+
 beforeEach(() => {
-  useLiveStore.setState(initialLive, true);
-  useSettingsStore.setState(initialSettings, true);
+  app = createTestApp();
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -26,6 +25,7 @@ function answer(id: string, turn: Partial<Turn>, trace: Partial<AttemptTrace> = 
     role: 'assistant',
     protocol: 'chat',
     model: 'sim-echo',
+    source: { kind: 'gateway' },
     createdAt: 0,
     attempts: [
       {
@@ -35,7 +35,7 @@ function answer(id: string, turn: Partial<Turn>, trace: Partial<AttemptTrace> = 
         turn: { ...emptyTurn, ...turn },
         sentHeaders: {},
         httpError: null,
-        trace: { ...emptyTrace(), ...trace },
+        trace: { ...emptyRecording(), ...trace },
       },
     ],
   };
@@ -49,7 +49,7 @@ function renderView(conversation: Conversation | null) {
     onToolResult: vi.fn(),
     onExample: vi.fn(),
   };
-  const view = render(<ConversationView {...props} />);
+  const view = app.render(<ConversationView {...props} />);
   const rerender = (next: Conversation | null) =>
     view.rerender(<ConversationView {...props} conversation={next} />);
   return { ...props, rerender, user: userEvent.setup() };
@@ -178,8 +178,14 @@ describe('ConversationView', () => {
 
     // A replayed recording has no request to send again.
     const replayed = answer('a3', { status: 'complete', text: 'Hi', parts: done.attempts[0]!.turn.parts });
-    replayed.attempts[0]!.request = { ...replayed.attempts[0]!.request, url: 'replay:turn.sse' };
-    rerender({ ...conversation, messages: [...conversation.messages, asked, replayed] });
+    rerender({
+      ...conversation,
+      messages: [
+        ...conversation.messages,
+        asked,
+        { ...replayed, source: { kind: 'replay', file: 'turn.sse' } },
+      ],
+    });
     expect(screen.getAllByTestId('assistant-turn')).toHaveLength(3);
     expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull();
   });
@@ -212,7 +218,7 @@ describe('ConversationView', () => {
   });
 
   it('wires Stop of a stalled answer to its message id', async () => {
-    useLiveStore.getState().put('a3', {
+    app.stores.live.getState().put('a3', {
       conversationId: 'conv_2',
       attemptId: 'a3_att',
       watch: {
@@ -276,7 +282,7 @@ describe('AssistantTurn banners', () => {
   function failedAfterSilence(silenceMs: number, trailing: 'error event' | 'cut' = 'error event') {
     const lastOutput = 100;
     const end = lastOutput + silenceMs;
-    const items: AttemptTrace['items'] = [
+    const items: TraceItem[] = [
       { t: lastOutput, kind: 'event', event: 'message', data: '{"choices":[{"delta":{"content":"Hi"}}]}' },
       { t: lastOutput + silenceMs / 2, kind: 'comment', event: '', data: 'hopbase-keepalive' },
     ];
@@ -348,7 +354,7 @@ describe('AssistantTurn banners', () => {
   });
 
   it('uses the stall warning threshold from Settings', () => {
-    useSettingsStore.getState().update({ stallSilentSeconds: 5 });
+    app.stores.settings.getState().update({ stallSilentSeconds: 5 });
     renderView(single(failedAfterSilence(8_000)));
     expect(screen.getByTestId('interruption-banner')).toHaveTextContent(
       'The model had produced nothing for 8 s before this.',
@@ -385,7 +391,7 @@ describe('AssistantTurn banners', () => {
       retryAttempt: 2,
       retryOf: 3,
     };
-    useLiveStore.getState().put('a_retry', live);
+    app.stores.live.getState().put('a_retry', live);
     renderView(single(message));
     const banner = screen.getByTestId('auto-retry-banner');
     expect(banner).toHaveTextContent('Retrying automatically in 3 s (attempt 2 of 3).');

@@ -1,11 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useSettingsStore } from '../../state/settingsStore.ts';
+import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { ModelSelect } from './ModelSelect.tsx';
 
-const initial = useSettingsStore.getState();
+let app: TestApp;
 
 const models = {
   object: 'list',
@@ -23,7 +23,7 @@ let client: QueryClient;
 
 function renderSelect() {
   client = new QueryClient({ defaultOptions: { queries: { retryDelay: 0 } } });
-  render(
+  app.render(
     <QueryClientProvider client={client}>
       <ModelSelect />
     </QueryClientProvider>,
@@ -34,7 +34,7 @@ function renderSelect() {
 let fetchMock: ReturnType<typeof vi.fn<typeof fetch>>;
 
 beforeEach(() => {
-  useSettingsStore.setState(initial, true);
+  app = createTestApp();
   fetchMock = vi.fn<typeof fetch>();
   vi.stubGlobal('fetch', fetchMock);
 });
@@ -69,13 +69,13 @@ describe('ModelSelect', () => {
     const select = renderSelect();
     await screen.findByRole('option', { name: 'sim-slow — Goes silent mid-answer' });
     await user.selectOptions(select, 'sim-slow');
-    expect(useSettingsStore.getState().settings.model).toBe('sim-slow');
+    expect(app.stores.settings.getState().settings.model).toBe('sim-slow');
     expect(select).toHaveValue('sim-slow');
     expect(select).toHaveAttribute('title', 'Goes silent mid-answer');
   });
 
   it('keeps a chosen model the gateway does not list', async () => {
-    useSettingsStore.getState().update({ model: 'my-custom' });
+    app.stores.settings.getState().update({ model: 'my-custom' });
     fetchMock.mockResolvedValue(json(models));
     const select = renderSelect();
     await screen.findByRole('option', { name: 'gpt-plain' });
@@ -84,7 +84,7 @@ describe('ModelSelect', () => {
   });
 
   it('sends the API key as the OpenAI protocols do, and keeps it out of the query cache', async () => {
-    useSettingsStore.getState().update({ apiKey: 'sk-secret-1' });
+    app.stores.settings.getState().update({ apiKey: 'sk-secret-1' });
     fetchMock.mockResolvedValue(json(models));
     renderSelect();
     await screen.findByRole('option', { name: 'gpt-plain' });
@@ -102,7 +102,7 @@ describe('ModelSelect', () => {
   });
 
   it('sends the API key as Anthropic does while the Messages protocol is chosen', async () => {
-    useSettingsStore
+    app.stores.settings
       .getState()
       .update({ apiKey: 'sk-ant-1', protocol: 'messages', baseUrl: 'https://gw.example/v1' });
     fetchMock.mockResolvedValue(json(models));
@@ -114,19 +114,19 @@ describe('ModelSelect', () => {
   });
 
   it('fetches again for another key, and not when switching between the OpenAI protocols', async () => {
-    useSettingsStore.getState().update({ apiKey: 'sk-one' });
+    app.stores.settings.getState().update({ apiKey: 'sk-one' });
     fetchMock.mockResolvedValue(json(models));
     renderSelect();
     await screen.findByRole('option', { name: 'gpt-plain' });
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    act(() => useSettingsStore.getState().update({ protocol: 'responses' }));
-    act(() => useSettingsStore.getState().update({ apiKey: 'sk-two' }));
+    act(() => app.stores.settings.getState().update({ protocol: 'responses' }));
+    act(() => app.stores.settings.getState().update({ apiKey: 'sk-two' }));
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
     expect(fetchMock).toHaveBeenLastCalledWith('/v1/models', { headers: { authorization: 'Bearer sk-two' } });
   });
 
   it('never calls a stored base URL that is not a complete http(s) address', async () => {
-    useSettingsStore.getState().update({ apiKey: 'sk-1', baseUrl: 'gateway.example.co' });
+    app.stores.settings.getState().update({ apiKey: 'sk-1', baseUrl: 'gateway.example.co' });
     renderSelect();
     expect(await screen.findByRole('alert', {}, { timeout: 3000 })).toHaveTextContent(
       'The gateway base URL in Settings is not a complete http(s) address.',

@@ -1,10 +1,10 @@
 import { useModels } from '../../hooks/useModels.ts';
-import { useSettingsStore } from '../../state/settingsStore.ts';
+import { useSettings } from '../../hooks/useStores.ts';
 
 /** Models from the gateway's `GET /v1/models`; on the simulator these include the fault scenarios. */
 export function ModelSelect() {
-  const model = useSettingsStore((s) => s.settings.model);
-  const update = useSettingsStore((s) => s.update);
+  const model = useSettings((s) => s.settings.model);
+  const update = useSettings((s) => s.update);
   const { data, isPending, isError, error, refetch } = useModels();
   const models = data ?? [];
   const current = models.find((m) => m.id === model);

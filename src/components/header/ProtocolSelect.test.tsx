@@ -1,16 +1,18 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useSettingsStore } from '../../state/settingsStore.ts';
+import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { ProtocolSelect } from './ProtocolSelect.tsx';
 
-const initial = useSettingsStore.getState();
+let app: TestApp;
 
-beforeEach(() => useSettingsStore.setState(initial, true));
+beforeEach(() => {
+  app = createTestApp();
+});
 
 describe('ProtocolSelect', () => {
   it('offers the three protocols and shows the current one', () => {
-    render(<ProtocolSelect />);
+    app.render(<ProtocolSelect />);
     const select = screen.getByRole('combobox', { name: 'Protocol' });
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
       'Chat Completions',
@@ -23,18 +25,18 @@ describe('ProtocolSelect', () => {
 
   it('writes the choice to the settings store', async () => {
     const user = userEvent.setup();
-    render(<ProtocolSelect />);
+    app.render(<ProtocolSelect />);
     const select = screen.getByRole('combobox', { name: 'Protocol' });
     await user.selectOptions(select, 'Anthropic Messages');
-    expect(useSettingsStore.getState().settings.protocol).toBe('messages');
+    expect(app.stores.settings.getState().settings.protocol).toBe('messages');
     expect(select).toHaveValue('messages');
     await user.selectOptions(select, 'Responses');
-    expect(useSettingsStore.getState().settings.protocol).toBe('responses');
+    expect(app.stores.settings.getState().settings.protocol).toBe('responses');
   });
 
   it('follows changes made elsewhere', () => {
-    render(<ProtocolSelect />);
-    act(() => useSettingsStore.getState().update({ protocol: 'responses' }));
+    app.render(<ProtocolSelect />);
+    act(() => app.stores.settings.getState().update({ protocol: 'responses' }));
     expect(screen.getByRole('combobox', { name: 'Protocol' })).toHaveValue('responses');
   });
 });

@@ -1,10 +1,10 @@
 import { adapters, type Protocol, protocols } from '../../core/index.ts';
-import { useSettingsStore } from '../../state/settingsStore.ts';
+import { useSettings } from '../../hooks/useStores.ts';
 
 /** Switching protocol at any point: the next request converts the whole history to it. */
 export function ProtocolSelect() {
-  const protocol = useSettingsStore((s) => s.settings.protocol);
-  const update = useSettingsStore((s) => s.update);
+  const protocol = useSettings((s) => s.settings.protocol);
+  const update = useSettings((s) => s.update);
   return (
     <label className="toolbar-field">
       <span>Protocol</span>

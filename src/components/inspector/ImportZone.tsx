@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { ReplaySpeed } from '../../hooks/replay.ts';
+import type { ReplaySpeed } from '../../session/replay.ts';
 
 /**
  * A recorded `.sse` (or JSON trace) comes in by file picker or drag-and-drop, and replays as a turn.

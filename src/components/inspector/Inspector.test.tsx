@@ -1,39 +1,26 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Protocol, readTurn } from '../../core/index.ts';
-import { fixturesDir, streamFromBytes } from '../../core/testing/fixtures.ts';
-import { sendMessage } from '../../hooks/conversationActions.ts';
-import { type AttemptOutcome, type AttemptProgress, runAttempt } from '../../hooks/runAttempt.ts';
-import { useConversationStore } from '../../state/conversationStore.ts';
-import { useLiveStore } from '../../state/liveStore.ts';
-import { useSettingsStore } from '../../state/settingsStore.ts';
-import type { AssistantMessage, SentRequest } from '../../state/types.ts';
+import { type Protocol, readTurn, type Turn } from '../../core/index.ts';
+import { fixtureBytes, fixtureText, streamFromBytes } from '../../core/testing/fixtures.ts';
+import { type AttemptOutcome, runAttempt } from '../../session/runAttempt.ts';
+import type { AssistantMessage, AttemptTrace, SentRequest } from '../../state/types.ts';
+import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { Inspector } from './Inspector.tsx';
 
-const initialConversations = useConversationStore.getState();
-const initialSettings = useSettingsStore.getState();
-const initialLive = useLiveStore.getState();
+let app: TestApp;
 
 const key = 'sk-test-SECRET-123';
 /** Polls often, and waits long enough for a loaded machine. */
 const waitOptions = { timeout: 5_000, interval: 5 };
 const encoder = new TextEncoder();
 
-function fixtureText(name: string): string {
-  return readFileSync(path.join(fixturesDir, name), 'utf8');
-}
-
 /** Blobs handed to `URL.createObjectURL` and the names the download links were clicked with. */
 let blobs: Blob[] = [];
 let downloads: string[] = [];
 
 beforeEach(() => {
-  useConversationStore.setState(initialConversations, true);
-  useSettingsStore.setState(initialSettings, true);
-  useLiveStore.setState(initialLive, true);
+  app = createTestApp();
   blobs = [];
   downloads = [];
   // jsdom has neither object URLs nor navigation: capture the blob and the click instead.
@@ -61,7 +48,7 @@ afterEach(() => {
 
 /** An assistant message in a fresh conversation, holding `outcome` as its only attempt. */
 function storeAttempt(protocol: Protocol, request: SentRequest, outcome: AttemptOutcome) {
-  const store = useConversationStore.getState();
+  const store = app.stores.conversations.getState();
   const conversationId = store.newConversation();
   store.addUserMessage(conversationId, 'What is the weather in Mexico City?');
   const messageId = store.addAssistantMessage(conversationId, protocol, 'gpt-4o');
@@ -122,19 +109,18 @@ describe('Inspector figures of a recorded turn (fake clock)', () => {
       },
       { highWaterMark: 0 },
     );
-    const progress: AttemptProgress[] = [];
+    const progress: { turn: Turn; trace: AttemptTrace }[] = [];
     const fetchImpl = vi.fn<typeof fetch>(async () => {
       clock = 40;
       return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
     });
     const running = runAttempt({
       protocol: 'chat',
-      request,
-      authHeaders: { authorization: `Bearer ${key}` },
-      direct: false,
+      open: (signal) =>
+        fetchImpl(request.url, { method: 'POST', headers: { authorization: `Bearer ${key}` }, signal }),
+      crossOrigin: false,
       signal: new AbortController().signal,
-      onProgress: (p) => progress.push(p),
-      fetchImpl,
+      onProgress: ({ turn, recorder }) => progress.push({ turn, trace: recorder.snapshot() }),
       now: () => clock,
     });
     let sent = 0;
@@ -166,7 +152,7 @@ describe('Inspector figures of a recorded turn (fake clock)', () => {
   it('shows TTFT, longest silence (keepalives do not break it), keepalives and bytes', async () => {
     const outcome = await record();
     const target = storeAttempt('chat', request, outcome);
-    render(<Inspector target={target} onClose={vi.fn()} />);
+    app.render(<Inspector target={target} onClose={vi.fn()} />);
 
     const figure = (name: string) => screen.getByTestId(`figure-${name}`);
     expect(figure('time-to-headers')).toHaveTextContent(/^40 ms$/);
@@ -183,7 +169,7 @@ describe('Inspector figures of a recorded turn (fake clock)', () => {
   it('lists keepalive rows among the events, and search filters the rows', async () => {
     const outcome = await record();
     const target = storeAttempt('chat', request, outcome);
-    render(<Inspector target={target} onClose={vi.fn()} />);
+    app.render(<Inspector target={target} onClose={vi.fn()} />);
     const user = userEvent.setup();
     const events = screen.getByRole('region', { name: 'Events' });
     const total = blocks.length + 2;
@@ -237,7 +223,7 @@ describe('Inspector request and exports never show the API key', () => {
   }
 
   function lastAssistant(): { conversationId: string; message: AssistantMessage } {
-    const { activeId, conversations } = useConversationStore.getState();
+    const { activeId, conversations } = app.stores.conversations.getState();
     const message = conversations[activeId!]!.messages.findLast(
       (m): m is AssistantMessage => m.role === 'assistant',
     )!;
@@ -246,7 +232,7 @@ describe('Inspector request and exports never show the API key', () => {
 
   function renderInspector() {
     const { conversationId, message } = lastAssistant();
-    render(<Inspector target={{ conversationId, messageId: message.id }} onClose={vi.fn()} />);
+    app.render(<Inspector target={{ conversationId, messageId: message.id }} onClose={vi.fn()} />);
     return message;
   }
 
@@ -261,10 +247,11 @@ describe('Inspector request and exports never show the API key', () => {
     ['messages', '', 'x-api-key: [redacted]'],
     ['messages', 'https://gw.example/v1', 'x-api-key: [redacted]'],
   ] as const)('%s (base URL %j): credential headers show as %s', async (protocol, baseUrl, line) => {
-    useSettingsStore.getState().update({ apiKey: key, baseUrl });
+    app.stores.settings.getState().update({ apiKey: key, baseUrl });
     const fixture =
       protocol === 'chat' ? 'chat/openai-text-obfuscation-usage.sse' : 'anthropic/text-padded.sse';
-    await sendMessage('Hello', protocol, { fetchImpl: served(fixtureText(fixture)) });
+    app.setFetch(served(fixtureText(fixture)));
+    await app.session.send('Hello', protocol);
     renderInspector();
     const headers = requestHeadersText();
     expect(headers).toContain(line);
@@ -275,12 +262,13 @@ describe('Inspector request and exports never show the API key', () => {
   });
 
   it('scrubs the key from the .sse and JSON exports; the .sse is otherwise the raw stream', async () => {
-    useSettingsStore.getState().update({ apiKey: key });
+    app.stores.settings.getState().update({ apiKey: key });
     const fixture = fixtureText('chat/openai-text-obfuscation-usage.sse');
     // The model echoes the key back, and the person's message holds it too.
     const echoed = fixture.replace('"content":" capital"', `"content":" ${key}"`);
     expect(echoed).toContain(key);
-    await sendMessage(`Please repeat ${key}`, 'chat', { fetchImpl: served(echoed) });
+    app.setFetch(served(echoed));
+    await app.session.send(`Please repeat ${key}`, 'chat');
     const message = renderInspector();
     const attempt = message.attempts[0]!;
     expect(attempt.trace.raw).toBe(echoed);
@@ -318,11 +306,10 @@ describe('Inspector request and exports never show the API key', () => {
   });
 
   it('exports a stream without the key byte for byte', async () => {
-    useSettingsStore.getState().update({ apiKey: key });
-    const bytes = new Uint8Array(
-      readFileSync(path.join(fixturesDir, 'synthetic/chat/hopbase-keepalive-parallel-tools.sse')),
-    );
-    await sendMessage('Weather?', 'chat', { fetchImpl: served(new TextDecoder().decode(bytes)) });
+    app.stores.settings.getState().update({ apiKey: key });
+    const bytes = new Uint8Array(fixtureBytes('synthetic/chat/hopbase-keepalive-parallel-tools.sse'));
+    app.setFetch(served(new TextDecoder().decode(bytes)));
+    await app.session.send('Weather?', 'chat');
     renderInspector();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Export' }));
     expect(blobs).toHaveLength(1);
@@ -342,14 +329,15 @@ describe('Inspector attempts', () => {
           headers: { 'content-type': 'text/event-stream' },
         }),
     );
-    await sendMessage('Hello', 'chat', { fetchImpl });
-    const { activeId, conversations } = useConversationStore.getState();
+    app.setFetch(fetchImpl);
+    await app.session.send('Hello', 'chat');
+    const { activeId, conversations } = app.stores.conversations.getState();
     const message = conversations[activeId!]!.messages[1] as AssistantMessage;
     const first = message.attempts[0]!;
-    useConversationStore
+    app.stores.conversations
       .getState()
       .addAttempt(activeId!, message.id, { ...first, id: 'att_2', trace: { ...first.trace, items: [] } });
-    render(<Inspector target={{ conversationId: activeId!, messageId: message.id }} onClose={vi.fn()} />);
+    app.render(<Inspector target={{ conversationId: activeId!, messageId: message.id }} onClose={vi.fn()} />);
     const group = screen.getByRole('group', { name: 'Attempts' });
     const [one, two] = within(group).getAllByRole('button');
     expect(screen.queryByRole('tab')).toBeNull();
@@ -364,7 +352,7 @@ describe('Inspector attempts', () => {
 describe('Inspector import', () => {
   it('replays an imported .sse instantly as a new answer', async () => {
     const text = fixtureText('anthropic/text-padded.sse');
-    render(<Inspector target={null} onClose={vi.fn()} />);
+    app.render(<Inspector target={null} onClose={vi.fn()} />);
     const user = userEvent.setup();
     await user.click(screen.getByRole('radio', { name: 'Instantly' }));
     await user.upload(
@@ -373,7 +361,7 @@ describe('Inspector import', () => {
     );
     const expected = await readTurn('messages', streamFromBytes(encoder.encode(text)));
     await waitFor(() => {
-      const { activeId, conversations } = useConversationStore.getState();
+      const { activeId, conversations } = app.stores.conversations.getState();
       const message = conversations[activeId!]?.messages[0] as AssistantMessage | undefined;
       expect(message?.model).toBe('replay: turn.sse');
       expect(message?.protocol).toBe('messages');
@@ -382,7 +370,7 @@ describe('Inspector import', () => {
   });
 
   it('says why a file cannot be replayed, in an alert, and stores nothing', async () => {
-    render(<Inspector target={null} onClose={vi.fn()} />);
+    app.render(<Inspector target={null} onClose={vi.fn()} />);
     const user = userEvent.setup();
     const garbage = JSON.stringify({
       format: 'hopbase-chat-trace',
@@ -397,7 +385,7 @@ describe('Inspector import', () => {
     expect(alert).toHaveTextContent(
       'Could not replay broken.json: Event 1 of this trace is not a recorded item',
     );
-    expect(useConversationStore.getState().order).toEqual([]);
+    expect(app.stores.conversations.getState().order).toEqual([]);
 
     // A good file afterwards clears the message.
     await user.click(screen.getByRole('radio', { name: 'Instantly' }));

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { traceFigures } from '../../core/index.ts';
-import { replayRecording } from '../../hooks/replay.ts';
-import { traceLimits } from '../../hooks/runAttempt.ts';
-import { useConversationStore } from '../../state/conversationStore.ts';
-import { useSettingsStore } from '../../state/settingsStore.ts';
+import { useServices } from '../../hooks/appContext.tsx';
+import { useConversations, useSettings } from '../../hooks/useStores.ts';
+import { recordingLimits } from '../../state/recordings.ts';
 import { exportFileName, exportJsonTrace, exportSse, scrub } from '../../state/traceExport.ts';
 import type { AssistantMessage } from '../../state/types.ts';
 import { EventList } from './EventList.tsx';
@@ -28,12 +27,12 @@ function download(name: string, text: string, type: string) {
 
 function AttemptView({ message }: { message: AssistantMessage }) {
   const [chosen, setChosen] = useState<number | null>(null);
-  const apiKey = useSettingsStore((s) => s.settings.apiKey);
+  const apiKey = useSettings((s) => s.settings.apiKey);
   const index = chosen ?? message.attempts.length - 1;
   const attempt = message.attempts[index];
   if (!attempt) return <p>No attempt recorded yet.</p>;
   const { trace, turn, request } = attempt;
-  const figures = traceFigures(trace, turn.usage?.outputTokens ?? null, trace.deltaEvents);
+  const figures = traceFigures(trace, turn.usage?.outputTokens ?? null, trace.outputEvents);
 
   return (
     <>
@@ -57,8 +56,8 @@ function AttemptView({ message }: { message: AssistantMessage }) {
       <Timeline items={trace.items} endedAt={trace.endedAt} />
       {trace.truncated ? (
         <p className="cap-note" role="note">
-          Recording capped at {traceLimits.items.toLocaleString('en-US')} events /{' '}
-          {(traceLimits.rawChars / 1_000_000).toFixed(0)} MB of raw stream: later items were not kept.
+          Recording capped at {recordingLimits.items.toLocaleString('en-US')} events /{' '}
+          {(recordingLimits.rawChars / 1_000_000).toFixed(0)} MB of raw stream: later items were not kept.
         </p>
       ) : null}
       <div className="export-actions">
@@ -102,12 +101,13 @@ function AttemptView({ message }: { message: AssistantMessage }) {
 
 /** The raw stream of a turn, its timings and its request; also where recordings are imported and replayed. */
 export function Inspector({ target, onClose }: { target: InspectorTarget | null; onClose(): void }) {
-  const message = useConversationStore((s) =>
+  const message = useConversations((s) =>
     target
       ? s.conversations[target.conversationId]?.messages.find((m) => m.id === target.messageId)
       : undefined,
   );
-  const protocol = useSettingsStore((s) => s.settings.protocol);
+  const protocol = useSettings((s) => s.settings.protocol);
+  const { session } = useServices();
   return (
     <aside className="inspector" aria-label="Inspector">
       <header className="inspector-header">
@@ -126,7 +126,7 @@ export function Inspector({ target, onClose }: { target: InspectorTarget | null;
       ) : (
         <p className="inspector-empty">Choose “Inspect” on an answer to see what came down the wire.</p>
       )}
-      <ImportZone onImport={(name, text, speed) => replayRecording(name, text, speed, protocol)} />
+      <ImportZone onImport={(name, text, speed) => session.replay(name, text, speed, protocol)} />
     </aside>
   );
 }

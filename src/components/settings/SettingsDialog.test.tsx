@@ -1,18 +1,22 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { defaultSettings, useSettingsStore } from '../../state/settingsStore.ts';
+import { defaultSettings } from '../../state/settingsStore.ts';
+import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
 
-const initial = useSettingsStore.getState();
-const settings = () => useSettingsStore.getState().settings;
+let app: TestApp;
 
-beforeEach(() => useSettingsStore.setState(initial, true));
+const settings = () => app.stores.settings.getState().settings;
+
+beforeEach(() => {
+  app = createTestApp();
+});
 
 function open() {
   const onClose = vi.fn();
-  const view = render(<SettingsDialog onClose={onClose} />);
+  const view = app.render(<SettingsDialog onClose={onClose} />);
   return {
     onClose,
     user: userEvent.setup(),
@@ -152,7 +156,7 @@ describe('SettingsDialog', () => {
     const { user } = open();
     const field = screen.getByLabelText(labels.baseUrl);
     const seen: string[] = [];
-    const stop = useSettingsStore.subscribe((s) => seen.push(s.settings.baseUrl));
+    const stop = app.stores.settings.subscribe((s) => seen.push(s.settings.baseUrl));
     await user.type(field, 'https://gateway.example.com/v1');
     expect(settings().baseUrl).toBe('');
     expect(seen).toEqual([]);
@@ -171,7 +175,7 @@ describe('SettingsDialog', () => {
   });
 
   it('refuses an address that is not a complete http(s) URL, saying so next to the field', async () => {
-    useSettingsStore.getState().update({ baseUrl: 'https://old.example/v1' });
+    app.stores.settings.getState().update({ baseUrl: 'https://old.example/v1' });
     const { user } = open();
     const field = screen.getByLabelText(labels.baseUrl);
     for (const bad of ['gateway.example.com/v1', 'ftp://files.example/v1', 'javascript:alert(1)']) {
@@ -226,7 +230,7 @@ describe('SettingsDialog', () => {
   });
 
   it('gives focus back to the Settings button when it closes', async () => {
-    render(<Harness />);
+    app.render(<Harness />);
     const user = userEvent.setup();
     const button = screen.getByRole('button', { name: 'Settings' });
     await user.click(button);

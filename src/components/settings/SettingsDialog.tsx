@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
-import { isUsableBaseUrl, type Settings, useSettingsStore } from '../../state/settingsStore.ts';
+import { useSettings } from '../../hooks/useStores.ts';
+import { isUsableBaseUrl, type Settings } from '../../state/settingsStore.ts';
 import './settings.css';
 
 function numberOrNull(value: string): number | null {
@@ -112,8 +113,8 @@ const anyKey = () => true;
 
 /** Every setting applies at once (the gateway's address and key once typed); nothing here needs saving. */
 export function SettingsDialog({ onClose }: { onClose(): void }) {
-  const settings = useSettingsStore((s) => s.settings);
-  const update = useSettingsStore((s) => s.update);
+  const settings = useSettings((s) => s.settings);
+  const update = useSettings((s) => s.update);
   const titleId = useId();
   const baseUrlErrorId = useId();
   const first = useRef<HTMLInputElement>(null);

@@ -1,20 +1,18 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Profiler } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
-import { emptyTrace } from '../../hooks/runAttempt.ts';
-import { useConversationStore } from '../../state/conversationStore.ts';
-import { useLiveStore } from '../../state/liveStore.ts';
+import { emptyRecording } from '../../state/recordings.ts';
+import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { ConversationList } from './ConversationList.tsx';
 
-const initial = useConversationStore.getState();
-const initialLive = useLiveStore.getState();
-const store = () => useConversationStore.getState();
+let app: TestApp;
+
+const store = () => app.stores.conversations.getState();
 
 beforeEach(() => {
-  useConversationStore.setState(initial, true);
-  useLiveStore.setState(initialLive, true);
+  app = createTestApp();
 });
 
 /** Two conversations: "Older" then "Newer" (active). */
@@ -35,7 +33,7 @@ describe('ConversationList', () => {
   it('says when there is nothing yet, and creates a conversation with "New chat"', async () => {
     const user = userEvent.setup();
     const onNavigate = vi.fn();
-    render(<ConversationList onNavigate={onNavigate} />);
+    app.render(<ConversationList onNavigate={onNavigate} />);
     expect(screen.getByRole('navigation', { name: 'Conversations' })).toBeInTheDocument();
     expect(screen.getByText('No conversations yet.')).toBeInTheDocument();
 
@@ -53,7 +51,7 @@ describe('ConversationList', () => {
     const { older, newer } = seed();
     const user = userEvent.setup();
     const onNavigate = vi.fn();
-    render(<ConversationList onNavigate={onNavigate} />);
+    app.render(<ConversationList onNavigate={onNavigate} />);
     expect(items()).toEqual(['Newer', 'Older']);
     const newerButton = screen.getByRole('button', { name: /^Newer/ });
     const olderButton = screen.getByRole('button', { name: /^Older/ });
@@ -71,7 +69,7 @@ describe('ConversationList', () => {
   it('renames through "Rename <title>" and the "Conversation title" box', async () => {
     const { older } = seed();
     const user = userEvent.setup();
-    render(<ConversationList />);
+    app.render(<ConversationList />);
     await user.click(screen.getByRole('button', { name: 'Rename Older' }));
     const box = screen.getByRole('textbox', { name: 'Conversation title' });
     expect(box).toHaveValue('Older');
@@ -87,7 +85,7 @@ describe('ConversationList', () => {
   it('keeps the title when the rename is emptied or cancelled with Escape', async () => {
     const { older } = seed();
     const user = userEvent.setup();
-    render(<ConversationList />);
+    app.render(<ConversationList />);
     await user.click(screen.getByRole('button', { name: 'Rename Older' }));
     await user.clear(screen.getByRole('textbox', { name: 'Conversation title' }));
     await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -102,7 +100,7 @@ describe('ConversationList', () => {
   it('deletes a conversation; deleting the active one activates the next', async () => {
     const { older, newer } = seed();
     const user = userEvent.setup();
-    render(<ConversationList />);
+    app.render(<ConversationList />);
     await user.click(screen.getByRole('button', { name: 'Delete Newer' }));
     expect(store().conversations[newer]).toBeUndefined();
     expect(store().activeId).toBe(older);
@@ -126,15 +124,15 @@ describe('ConversationList', () => {
       },
       sentHeaders: {},
       httpError: null,
-      trace: emptyTrace(),
+      trace: emptyRecording(),
     });
-    render(<ConversationList />);
+    app.render(<ConversationList />);
     const olderButton = screen.getByRole('button', { name: /^Older/ });
     expect(olderButton).toHaveTextContent('1,234 tokens');
     expect(olderButton).not.toHaveTextContent('streaming');
 
     act(() =>
-      useLiveStore.getState().put(messageId, {
+      app.stores.live.getState().put(messageId, {
         conversationId: older,
         attemptId: 'att_2',
         watch: { startedAt: 0, lastOutputAt: null, lastByteAt: null, lastKeepaliveAt: null },
@@ -143,7 +141,7 @@ describe('ConversationList', () => {
     );
     expect(olderButton).toHaveTextContent('streaming… · 1,234 tokens');
     expect(screen.getByRole('button', { name: /^Newer/ })).not.toHaveTextContent('streaming');
-    act(() => useLiveStore.getState().remove(messageId));
+    act(() => app.stores.live.getState().remove(messageId));
     expect(olderButton).not.toHaveTextContent('streaming');
   });
 
@@ -157,10 +155,10 @@ describe('ConversationList', () => {
       turn: emptyTurn,
       sentHeaders: {},
       httpError: null,
-      trace: emptyTrace(),
+      trace: emptyRecording(),
     });
     const onRender = vi.fn();
-    render(
+    app.render(
       <Profiler id="sidebar" onRender={onRender}>
         <ConversationList />
       </Profiler>,
@@ -185,7 +183,7 @@ describe('ConversationList', () => {
 
   it('is inert when told (a closed drawer), and carries the id its toggle controls', () => {
     seed();
-    const { rerender } = render(<ConversationList id="side" inert />);
+    const { rerender } = app.render(<ConversationList id="side" inert />);
     const nav = screen.getByRole('navigation', { hidden: true });
     expect(nav).toHaveAttribute('id', 'side');
     expect(nav).toHaveAttribute('inert');

@@ -1,11 +1,12 @@
 import { memo, useState } from 'react';
-import { conversationUsage, useConversationStore } from '../../state/conversationStore.ts';
-import { useLiveStore } from '../../state/liveStore.ts';
+import { useServices } from '../../hooks/appContext.tsx';
+import { useConversations, useLive } from '../../hooks/useStores.ts';
+import { conversationUsage } from '../../state/conversationStore.ts';
 import type { Conversation } from '../../state/types.ts';
 import './sidebar.css';
 
 function RenameForm({ id, title, onDone }: { id: string; title: string; onDone(): void }) {
-  const rename = useConversationStore((s) => s.renameConversation);
+  const rename = useConversations((s) => s.renameConversation);
   const [value, setValue] = useState(title);
   return (
     <form
@@ -63,13 +64,14 @@ const ConversationRow = memo(function ConversationRow({
   onRename,
   onNavigate,
 }: RowProps) {
-  const title = useConversationStore((s) => s.conversations[id]?.title);
-  const total = useConversationStore((s) => {
+  const title = useConversations((s) => s.conversations[id]?.title);
+  const total = useConversations((s) => {
     const conversation = s.conversations[id];
     return conversation ? tokenTotal(conversation) : 0;
   });
+  const { stores } = useServices();
   if (title === undefined) return null;
-  const { selectConversation, deleteConversation } = useConversationStore.getState();
+  const { selectConversation, deleteConversation } = stores.conversations.getState();
   return (
     <li className={active ? 'active' : undefined}>
       {renaming ? (
@@ -134,11 +136,11 @@ export const ConversationList = memo(function ConversationList({
   inert,
   onNavigate,
 }: ConversationListProps) {
-  const order = useConversationStore((s) => s.order);
-  const activeId = useConversationStore((s) => s.activeId);
-  const { newConversation } = useConversationStore.getState();
+  const order = useConversations((s) => s.order);
+  const activeId = useConversations((s) => s.activeId);
+  const { newConversation } = useServices().stores.conversations.getState();
   // A string keeps the selection stable between renders (a new Set each time would loop).
-  const streamingIds = useLiveStore((s) =>
+  const streamingIds = useLive((s) =>
     Object.values(s.streams)
       .map((x) => x.conversationId)
       .join(' '),

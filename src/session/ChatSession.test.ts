@@ -1,33 +1,39 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildRequest, type Protocol, readTurn } from '../core/index.ts';
 import {
   everyNBytes,
-  fixturesDir,
+  fixtureBytes,
   loadStreamFixtures,
   streamFromBytes,
   streamFromChunks,
 } from '../core/testing/fixtures.ts';
-import { useConversationStore } from '../state/conversationStore.ts';
-import { useLiveStore } from '../state/liveStore.ts';
-import { defaultSettings, useSettingsStore } from '../state/settingsStore.ts';
+import { defaultSettings } from '../state/settingsStore.ts';
 import type { AssistantMessage, Attempt } from '../state/types.ts';
-import { retryMessage, sendMessage, stopMessage, submitToolResult } from './conversationActions.ts';
+import { createTestApp, type TestApp } from '../testing/testApp.tsx';
 
-const initialConversations = useConversationStore.getState();
-const initialSettings = useSettingsStore.getState();
-const initialLive = useLiveStore.getState();
+let app: TestApp;
+
+beforeEach(() => {
+  app = createTestApp();
+});
+
+/** What a call may swap in for the session's requests and retry jitter. */
+interface Deps {
+  fetchImpl?: typeof fetch;
+  random?: () => number;
+}
+
+function session(deps: Deps = {}) {
+  if (deps.fetchImpl) app.setFetch(deps.fetchImpl);
+  if (deps.random) app.setRandom(deps.random);
+  return app.session;
+}
 
 const fixtureDirOf: Record<Protocol, string> = {
   chat: 'chat',
   responses: 'responses',
   messages: 'anthropic',
 };
-
-function fixture(name: string): Uint8Array {
-  return new Uint8Array(readFileSync(path.join(fixturesDir, name)));
-}
 
 /** A fake gateway response serving `bytes` as an event stream, `chunkSize` bytes per read. */
 function sse(bytes: Uint8Array, chunkSize = 7): Response {
@@ -67,7 +73,7 @@ const call = (mock: FetchMock, i: number) => {
 };
 
 function activeConversation() {
-  const { activeId, conversations } = useConversationStore.getState();
+  const { activeId, conversations } = app.stores.conversations.getState();
   return conversations[activeId!]!;
 }
 
@@ -79,12 +85,6 @@ function lastAttempt(): Attempt {
   return assistants().at(-1)!.attempts.at(-1)!;
 }
 
-beforeEach(() => {
-  useConversationStore.setState(initialConversations, true);
-  useSettingsStore.setState(initialSettings, true);
-  useLiveStore.setState(initialLive, true);
-});
-
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -93,7 +93,7 @@ describe('sendMessage streams every recorded fixture', () => {
   const recorded = loadStreamFixtures().filter((f) => !f.synthetic);
   it.each(recorded.map((f) => [f.name, f] as const))('%s', async (_name, f) => {
     const fetchImpl = fetchServing(sse(f.bytes, 7));
-    await sendMessage('Hello there', f.protocol, { fetchImpl });
+    await session({ fetchImpl }).send('Hello there', f.protocol);
 
     const conversation = activeConversation();
     expect(conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
@@ -110,8 +110,8 @@ describe('sendMessage streams every recorded fixture', () => {
     expect(new TextDecoder().decode(f.bytes).startsWith(trace.raw)).toBe(true);
     expect(trace.bytes).toBe(new TextEncoder().encode(trace.raw).length);
     // Output events counted (the output rate's fallback): at least one per part, never more than events.
-    expect(trace.deltaEvents).toBeGreaterThanOrEqual(expected.parts.length);
-    expect(trace.deltaEvents).toBeLessThanOrEqual(trace.items.filter((i) => i.kind === 'event').length);
+    expect(trace.outputEvents).toBeGreaterThanOrEqual(expected.parts.length);
+    expect(trace.outputEvents).toBeLessThanOrEqual(trace.items.filter((i) => i.kind === 'event').length);
 
     const spec = buildRequest(f.protocol, {
       model: defaultSettings.model,
@@ -126,29 +126,29 @@ describe('sendMessage streams every recorded fixture', () => {
     expect(sent.body).toBe(JSON.stringify(spec.body));
     expect(sent.init.headers).toEqual(spec.headers);
     expect(message.attempts[0]!.request).toMatchObject({ url: `/v1${spec.path}`, body: spec.body });
-    expect(useLiveStore.getState().streams).toEqual({});
+    expect(app.stores.live.getState().streams).toEqual({});
   });
 });
 
 describe('sendMessage', () => {
   it('adds each protocol’s credentials to the request but never stores them', async () => {
-    useSettingsStore.getState().update({ apiKey: 'sk-secret' });
+    app.stores.settings.getState().update({ apiKey: 'sk-secret' });
     const fetchImpl = fetchServing(
-      sse(fixture('chat/openai-text-obfuscation-usage.sse')),
-      sse(fixture('anthropic/text-padded.sse')),
+      sse(fixtureBytes('chat/openai-text-obfuscation-usage.sse')),
+      sse(fixtureBytes('anthropic/text-padded.sse')),
     );
-    await sendMessage('one', 'chat', { fetchImpl });
-    await sendMessage('two', 'messages', { fetchImpl });
+    await session({ fetchImpl }).send('one', 'chat');
+    await session({ fetchImpl }).send('two', 'messages');
     expect(call(fetchImpl, 0).init.headers).toMatchObject({ authorization: 'Bearer sk-secret' });
     expect(call(fetchImpl, 1).init.headers).toMatchObject({
       'x-api-key': 'sk-secret',
       'anthropic-version': '2023-06-01',
     });
-    expect(JSON.stringify(useConversationStore.getState().conversations)).not.toContain('sk-secret');
+    expect(JSON.stringify(app.stores.conversations.getState().conversations)).not.toContain('sk-secret');
   });
 
   it('sends the whole history with the settings, to the configured base URL', async () => {
-    useSettingsStore.getState().update({
+    app.stores.settings.getState().update({
       baseUrl: 'https://gw.example.com/v1/',
       model: 'gpt-x',
       systemPrompt: 'Be brief',
@@ -157,11 +157,11 @@ describe('sendMessage', () => {
       offerTools: false,
     });
     const fetchImpl = fetchServing(
-      sse(fixture('responses/openai-text.sse')),
-      sse(fixture('responses/openai-background-queued.sse')),
+      sse(fixtureBytes('responses/openai-text.sse')),
+      sse(fixtureBytes('responses/openai-background-queued.sse')),
     );
-    await sendMessage('What is 2+2?', 'responses', { fetchImpl });
-    await sendMessage('And 2+2 again?', 'responses', { fetchImpl });
+    await session({ fetchImpl }).send('What is 2+2?', 'responses');
+    await session({ fetchImpl }).send('And 2+2 again?', 'responses');
     const spec = buildRequest('responses', {
       model: 'gpt-x',
       system: 'Be brief',
@@ -182,10 +182,10 @@ describe('automatic retries', () => {
   it('retries a 429 twice, honouring retry-after, then gives up (3 requests)', async () => {
     vi.useFakeTimers();
     const fetchImpl = fetchServing(rateLimited('2'), rateLimited('3'), rateLimited('1'));
-    const done = sendMessage('hi', 'chat', { fetchImpl, random: () => 0 });
+    const done = session({ fetchImpl, random: () => 0 }).send('hi', 'chat');
     await vi.advanceTimersByTimeAsync(0);
     expect(fetchImpl).toHaveBeenCalledTimes(1);
-    expect(useLiveStore.getState().streams[assistants()[0]!.id]?.retryAt).toBe(Date.now() + 2000);
+    expect(app.stores.live.getState().streams[assistants()[0]!.id]?.retryAt).toBe(Date.now() + 2000);
 
     await vi.advanceTimersByTimeAsync(1999);
     expect(fetchImpl).toHaveBeenCalledTimes(1);
@@ -209,7 +209,7 @@ describe('automatic retries', () => {
     // Every attempt sends the same bytes.
     expect(call(fetchImpl, 1).body).toBe(call(fetchImpl, 0).body);
     expect(call(fetchImpl, 2).body).toBe(call(fetchImpl, 0).body);
-    expect(useLiveStore.getState().streams).toEqual({});
+    expect(app.stores.live.getState().streams).toEqual({});
   });
 
   it('backs off with jitter when no retry-after is given, and succeeds on a later attempt', async () => {
@@ -217,10 +217,10 @@ describe('automatic retries', () => {
     const fetchImpl = fetchServing(
       jsonError(503, { error: { message: 'busy', type: 'server_error' } }),
       () => Promise.reject(new TypeError('fetch failed')),
-      () => sse(fixture('chat/openai-text-obfuscation-usage.sse')),
+      () => sse(fixtureBytes('chat/openai-text-obfuscation-usage.sse')),
     );
     // random 1 → the full 25 % jitter: 500 ms × 0.75, then 1000 ms × 0.75.
-    const done = sendMessage('hi', 'chat', { fetchImpl, random: () => 1 });
+    const done = session({ fetchImpl, random: () => 1 }).send('hi', 'chat');
     await vi.advanceTimersByTimeAsync(374);
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -238,7 +238,7 @@ describe('automatic retries', () => {
   });
 
   it('does not retry once output has begun', async () => {
-    const bytes = fixture('anthropic/text-padded.sse');
+    const bytes = fixtureBytes('anthropic/text-padded.sse');
     const cut = new TextDecoder().decode(bytes).indexOf('content_block_stop');
     let reads = 0;
     const body = new ReadableStream<Uint8Array>({
@@ -251,16 +251,16 @@ describe('automatic retries', () => {
       new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
       sse(bytes),
     );
-    await sendMessage('hi', 'messages', { fetchImpl, random: () => 0 });
+    await session({ fetchImpl, random: () => 0 }).send('hi', 'messages');
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(lastAttempt().turn).toMatchObject({ status: 'interrupted', text: '2' });
     expect(assistants()[0]!.attempts).toHaveLength(1);
   });
 
   it('does not retry when automatic retries are off', async () => {
-    useSettingsStore.getState().update({ autoRetry: false });
+    app.stores.settings.getState().update({ autoRetry: false });
     const fetchImpl = fetchServing(rateLimited('0'), rateLimited('0'));
-    await sendMessage('hi', 'chat', { fetchImpl, random: () => 0 });
+    await session({ fetchImpl, random: () => 0 }).send('hi', 'chat');
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(lastAttempt().httpError?.status).toBe(429);
   });
@@ -274,9 +274,9 @@ describe('automatic retries', () => {
           code: 'unsupported_parameter',
         },
       }),
-      sse(fixture('chat/openai-text-obfuscation-usage.sse')),
+      sse(fixtureBytes('chat/openai-text-obfuscation-usage.sse')),
     );
-    await sendMessage('hi', 'chat', { fetchImpl, random: () => 0 });
+    await session({ fetchImpl, random: () => 0 }).send('hi', 'chat');
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(lastAttempt().httpError).toMatchObject({
       status: 400,
@@ -294,15 +294,17 @@ describe('retryMessage', () => {
   it('re-sends the failed attempt’s exact body as a new attempt of the same message', async () => {
     const fetchImpl = fetchServing(
       jsonError(400, { type: 'error', error: { type: 'invalid_request_error', message: 'bad' } }),
-      sse(fixture('anthropic/text-padded.sse')),
+      sse(fixtureBytes('anthropic/text-padded.sse')),
     );
-    await sendMessage('What is 1+1?', 'messages', { fetchImpl });
+    await session({ fetchImpl }).send('What is 1+1?', 'messages');
     const conversation = activeConversation();
     const messageId = assistants()[0]!.id;
     // Settings changed since: the retry still sends what was sent.
-    useSettingsStore.getState().update({ model: 'other-model', systemPrompt: 'changed', protocol: 'chat' });
+    app.stores.settings
+      .getState()
+      .update({ model: 'other-model', systemPrompt: 'changed', protocol: 'chat' });
 
-    await retryMessage(conversation.id, messageId, { fetchImpl });
+    await session({ fetchImpl }).retry(conversation.id, messageId);
     expect(fetchImpl).toHaveBeenCalledTimes(2);
     expect(call(fetchImpl, 1).body).toBe(call(fetchImpl, 0).body);
     expect(call(fetchImpl, 1).url).toBe(call(fetchImpl, 0).url);
@@ -319,7 +321,7 @@ describe('retryMessage', () => {
 
 describe('stopMessage', () => {
   it('aborts the stream: the attempt ends aborted with its partial text kept, and is not retried', async () => {
-    const bytes = fixture('chat/openai-text-obfuscation-usage.sse');
+    const bytes = fixtureBytes('chat/openai-text-obfuscation-usage.sse');
     const events = new TextDecoder().decode(bytes).split('\n\n');
     const head = new TextEncoder().encode(`${events.slice(0, 5).join('\n\n')}\n\n`);
     const partial = (await readTurn('chat', streamFromBytes(head))).text;
@@ -336,13 +338,13 @@ describe('stopMessage', () => {
       },
     });
     const fetchImpl = fetchServing(new Response(body, { headers: { 'content-type': 'text/event-stream' } }));
-    const done = sendMessage('hi', 'chat', { fetchImpl, random: () => 0 });
+    const done = session({ fetchImpl, random: () => 0 }).send('hi', 'chat');
     await vi.waitFor(() => expect(lastAttempt().turn.text).toBe(partial));
     const messageId = assistants()[0]!.id;
-    expect(useLiveStore.getState().streams[messageId]).toBeDefined();
+    expect(app.stores.live.getState().streams[messageId]).toBeDefined();
     expect(lastAttempt().turn.status).toBe('streaming');
 
-    stopMessage(messageId);
+    app.session.stop(messageId);
     await done;
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(call(fetchImpl, 0).init.signal?.aborted).toBe(true);
@@ -352,38 +354,50 @@ describe('stopMessage', () => {
       text: partial,
       error: { code: 'aborted' },
     });
-    expect(useLiveStore.getState().streams).toEqual({});
+    expect(app.stores.live.getState().streams).toEqual({});
   });
 
   it('cancels a pending automatic retry', async () => {
     vi.useFakeTimers();
     const fetchImpl = fetchServing(rateLimited('5'));
-    const done = sendMessage('hi', 'chat', { fetchImpl, random: () => 0 });
+    const done = session({ fetchImpl, random: () => 0 }).send('hi', 'chat');
     await vi.advanceTimersByTimeAsync(0);
-    stopMessage(assistants()[0]!.id);
+    app.session.stop(assistants()[0]!.id);
     await vi.advanceTimersByTimeAsync(10_000);
     await done;
     expect(fetchImpl).toHaveBeenCalledTimes(1);
-    expect(useLiveStore.getState().streams).toEqual({});
+    expect(app.stores.live.getState().streams).toEqual({});
   });
 });
 
 describe('submitToolResult', () => {
   it('chat: continues only once every tool call has a result, with role "tool" messages', async () => {
     const fetchImpl = fetchServing(
-      sse(fixture('chat/openai-parallel-tool-calls.sse')),
-      sse(fixture('chat/openai-text-obfuscation-usage.sse')),
+      sse(fixtureBytes('chat/openai-parallel-tool-calls.sse')),
+      sse(fixtureBytes('chat/openai-text-obfuscation-usage.sse')),
     );
-    await sendMessage('Weather and stock?', 'chat', { fetchImpl });
+    await session({ fetchImpl }).send('Weather and stock?', 'chat');
     const calls = lastAttempt().turn.toolCalls;
     expect(calls).toHaveLength(2);
     const conversationId = activeConversation().id;
 
-    await submitToolResult(conversationId, calls[0]!.id, calls[0]!.name, '12°C', 'chat', { fetchImpl });
+    await session({ fetchImpl }).submitToolResult(
+      conversationId,
+      calls[0]!.id,
+      calls[0]!.name,
+      '12°C',
+      'chat',
+    );
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(activeConversation().messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
 
-    await submitToolResult(conversationId, calls[1]!.id, calls[1]!.name, '$100', 'chat', { fetchImpl });
+    await session({ fetchImpl }).submitToolResult(
+      conversationId,
+      calls[1]!.id,
+      calls[1]!.name,
+      '$100',
+      'chat',
+    );
     expect(fetchImpl).toHaveBeenCalledTimes(2);
     const body = JSON.parse(call(fetchImpl, 1).body) as { messages: unknown[] };
     expect(body.messages).toEqual([
@@ -412,14 +426,14 @@ describe('submitToolResult', () => {
 
   it('responses: sends function_call and function_call_output items', async () => {
     const fetchImpl = fetchServing(
-      sse(fixture('responses/openai-function-call-2025-03-no-seq.sse')),
-      sse(fixture('responses/openai-text-after-tool-loop.sse')),
+      sse(fixtureBytes('responses/openai-function-call-2025-03-no-seq.sse')),
+      sse(fixtureBytes('responses/openai-text-after-tool-loop.sse')),
     );
-    await sendMessage('Capital of France?', 'responses', { fetchImpl });
+    await session({ fetchImpl }).send('Capital of France?', 'responses');
     const [toolCall] = lastAttempt().turn.toolCalls;
-    await submitToolResult(activeConversation().id, toolCall!.id, toolCall!.name, 'Paris', 'responses', {
+    await session({
       fetchImpl,
-    });
+    }).submitToolResult(activeConversation().id, toolCall!.id, toolCall!.name, 'Paris', 'responses');
     expect(fetchImpl).toHaveBeenCalledTimes(2);
     expect(call(fetchImpl, 1).url).toBe('/v1/responses');
     const body = JSON.parse(call(fetchImpl, 1).body) as { input: unknown[] };
@@ -437,14 +451,14 @@ describe('submitToolResult', () => {
 
   it('messages: sends tool_use and a user tool_result block', async () => {
     const fetchImpl = fetchServing(
-      sse(fixture('anthropic/tool-use-padded.sse')),
-      sse(fixture('anthropic/text-after-tool-result-padded.sse')),
+      sse(fixtureBytes('anthropic/tool-use-padded.sse')),
+      sse(fixtureBytes('anthropic/text-after-tool-result-padded.sse')),
     );
-    await sendMessage('Weather in SF?', 'messages', { fetchImpl });
+    await session({ fetchImpl }).send('Weather in SF?', 'messages');
     const [toolCall] = lastAttempt().turn.toolCalls;
-    await submitToolResult(activeConversation().id, toolCall!.id, toolCall!.name, 'Sunny', 'messages', {
+    await session({
       fetchImpl,
-    });
+    }).submitToolResult(activeConversation().id, toolCall!.id, toolCall!.name, 'Sunny', 'messages');
     expect(fetchImpl).toHaveBeenCalledTimes(2);
     const body = JSON.parse(call(fetchImpl, 1).body) as { messages: unknown[] };
     expect(body.messages).toEqual([
@@ -467,14 +481,14 @@ describe('submitToolResult', () => {
 
   it('continues in the protocol chosen now, converting the tool call made in another one', async () => {
     const fetchImpl = fetchServing(
-      sse(fixture('chat/groq-reasoning-tool-call.sse')),
-      sse(fixture('anthropic/text-padded.sse')),
+      sse(fixtureBytes('chat/groq-reasoning-tool-call.sse')),
+      sse(fixtureBytes('anthropic/text-padded.sse')),
     );
-    await sendMessage('Find example', 'chat', { fetchImpl });
+    await session({ fetchImpl }).send('Find example', 'chat');
     const [toolCall] = lastAttempt().turn.toolCalls;
-    await submitToolResult(activeConversation().id, toolCall!.id, toolCall!.name, 'found', 'messages', {
+    await session({
       fetchImpl,
-    });
+    }).submitToolResult(activeConversation().id, toolCall!.id, toolCall!.name, 'found', 'messages');
     expect(call(fetchImpl, 1).url).toBe('/v1/messages');
     const body = JSON.parse(call(fetchImpl, 1).body) as { messages: unknown[] };
     expect(body.messages).toContainEqual({
@@ -486,11 +500,11 @@ describe('submitToolResult', () => {
 });
 
 describe('failures before the stream', () => {
-  beforeEach(() => useSettingsStore.getState().update({ autoRetry: false }));
+  beforeEach(() => app.stores.settings.getState().update({ autoRetry: false }));
 
   it('a rejected fetch ends the turn with network_error', async () => {
     const fetchImpl = fetchServing(() => Promise.reject(new TypeError('Failed to fetch')));
-    await sendMessage('hi', 'chat', { fetchImpl });
+    await session({ fetchImpl }).send('hi', 'chat');
     expect(lastAttempt().turn).toMatchObject({
       status: 'error',
       error: { code: 'network_error', message: 'Network error: Failed to fetch' },
@@ -499,9 +513,9 @@ describe('failures before the stream', () => {
   });
 
   it('a rejected fetch to another origin mentions CORS', async () => {
-    useSettingsStore.getState().update({ baseUrl: 'https://gw.example.com/v1' });
+    app.stores.settings.getState().update({ baseUrl: 'https://gw.example.com/v1' });
     const fetchImpl = fetchServing(() => Promise.reject(new TypeError('Failed to fetch')));
-    await sendMessage('hi', 'responses', { fetchImpl });
+    await session({ fetchImpl }).send('hi', 'responses');
     expect(lastAttempt().turn.error?.code).toBe('network_error');
     expect(lastAttempt().turn.error?.message).toContain('CORS');
   });
@@ -512,7 +526,7 @@ describe('failures before the stream', () => {
     const fetchImpl = fetchServing(
       new Response(html, { status: 502, headers: { 'content-type': 'text/html' } }),
     );
-    await sendMessage('hi', 'messages', { fetchImpl });
+    await session({ fetchImpl }).send('hi', 'messages');
     const { turn, httpError } = lastAttempt();
     expect(httpError).toMatchObject({ status: 502, code: 'http_502', retryable: true });
     expect(turn.status).toBe('error');
@@ -526,7 +540,7 @@ describe('failures before the stream', () => {
     const fetchImpl = fetchServing(
       new Response('{"id":"x"}', { status: 200, headers: { 'content-type': 'application/json' } }),
     );
-    await sendMessage('hi', 'chat', { fetchImpl });
+    await session({ fetchImpl }).send('hi', 'chat');
     expect(lastAttempt().turn.error?.code).toBe('unexpected_response');
   });
 });
@@ -534,7 +548,7 @@ describe('failures before the stream', () => {
 // Keep the helper used: a stream of explicit chunks (e.g. a multi-byte character split in two).
 describe('chunk boundaries', () => {
   it('decodes a character split across reads', async () => {
-    const bytes = fixture(`${fixtureDirOf.chat}/deepseek-reasoning-content.sse`);
+    const bytes = fixtureBytes(`${fixtureDirOf.chat}/deepseek-reasoning-content.sse`);
     const emoji = new TextDecoder().decode(bytes).indexOf('😊');
     const at = new TextEncoder().encode(new TextDecoder().decode(bytes).slice(0, emoji)).length + 2;
     const fetchImpl = fetchServing(
@@ -542,7 +556,7 @@ describe('chunk boundaries', () => {
         headers: { 'content-type': 'text/event-stream' },
       }),
     );
-    await sendMessage('hi', 'chat', { fetchImpl });
+    await session({ fetchImpl }).send('hi', 'chat');
     expect(lastAttempt().turn.text).toBe('Hello there! 😊 How can I help you today?');
   });
 });

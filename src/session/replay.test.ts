@@ -1,37 +1,36 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Protocol, readTurn, type Turn } from '../core/index.ts';
-import { fixturesDir, loadStreamFixtures, streamFromBytes } from '../core/testing/fixtures.ts';
-import { useConversationStore } from '../state/conversationStore.ts';
-import { useLiveStore } from '../state/liveStore.ts';
-import { useSettingsStore } from '../state/settingsStore.ts';
+import { fixtureBytes, loadStreamFixtures, streamFromBytes } from '../core/testing/fixtures.ts';
+import { emptyRecording } from '../state/recordings.ts';
 import { exportJsonTrace } from '../state/traceExport.ts';
 import type { AssistantMessage, Attempt, TraceItem } from '../state/types.ts';
-import { retryMessage } from './conversationActions.ts';
-import { replayRecording } from './replay.ts';
-import { emptyTrace } from './runAttempt.ts';
+import { createTestApp, type TestApp } from '../testing/testApp.tsx';
 
-const initialConversations = useConversationStore.getState();
-const initialSettings = useSettingsStore.getState();
-const initialLive = useLiveStore.getState();
+let app: TestApp;
 
 beforeEach(() => {
-  useConversationStore.setState(initialConversations, true);
-  useSettingsStore.setState(initialSettings, true);
-  useLiveStore.setState(initialLive, true);
+  app = createTestApp();
 });
+
+/** What a call may swap in for the session's requests and retry jitter. */
+interface Deps {
+  fetchImpl?: typeof fetch;
+  random?: () => number;
+}
+
+function session(deps: Deps = {}) {
+  if (deps.fetchImpl) app.setFetch(deps.fetchImpl);
+  if (deps.random) app.setRandom(deps.random);
+  return app.session;
+}
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
-function fixture(name: string): Uint8Array {
-  return new Uint8Array(readFileSync(path.join(fixturesDir, name)));
-}
-
 function assistants(): AssistantMessage[] {
-  const { activeId, conversations } = useConversationStore.getState();
+  const { activeId, conversations } = app.stores.conversations.getState();
   return (conversations[activeId!]?.messages ?? []).filter(
     (m): m is AssistantMessage => m.role === 'assistant',
   );
@@ -61,13 +60,14 @@ function recordedMessage(protocol: Protocol, turn: Turn, items: TraceItem[], raw
     sentHeaders: {},
     turn,
     httpError: null,
-    trace: { ...emptyTrace(), items, raw, endedAt: items.at(-1)?.t ?? null },
+    trace: { ...emptyRecording(), items, raw, endedAt: items.at(-1)?.t ?? null },
   };
   const message: AssistantMessage = {
     id: 'msg_rec',
     role: 'assistant',
     protocol,
     model: 'recorded-model',
+    source: { kind: 'gateway' },
     createdAt: 0,
     attempts: [attempt],
   };
@@ -80,7 +80,7 @@ describe('replaying an exported .sse instantly', () => {
     const text = new TextDecoder().decode(f.bytes);
     // The fallback is deliberately a protocol the file does not speak: detection must win.
     const fallback: Protocol = f.protocol === 'chat' ? 'messages' : 'chat';
-    await replayRecording(fileName, text, 'instant', fallback);
+    await app.session.replay(fileName, text, 'instant', fallback);
 
     const replayed = assistants();
     expect(replayed).toHaveLength(1);
@@ -89,31 +89,32 @@ describe('replaying an exported .sse instantly', () => {
     expect(message.protocol).toBe(f.protocol);
     expect(message.attempts).toHaveLength(1);
     const attempt = message.attempts[0]!;
-    expect(attempt.request.url).toBe(`replay:${fileName}`);
+    expect(message.source).toEqual({ kind: 'replay', file: fileName });
+    expect(attempt.sentHeaders).toEqual({});
     expect(attempt.turn).toEqual(await readTurn(f.protocol, streamFromBytes(f.bytes)));
     expect(attempt.turn.status).not.toBe('streaming');
-    expect(useLiveStore.getState().streams).toEqual({});
+    expect(app.stores.live.getState().streams).toEqual({});
   });
 
   it('uses the fallback protocol when the stream does not say', async () => {
-    await replayRecording('mystery.sse', 'data: {"hello":1}\n\n', 'instant', 'responses');
+    await app.session.replay('mystery.sse', 'data: {"hello":1}\n\n', 'instant', 'responses');
     expect(assistants()[0]!.protocol).toBe('responses');
   });
 
   it('adds to the active conversation, creating one when there is none', async () => {
-    const text = new TextDecoder().decode(fixture('chat/openai-json-text-usage.sse'));
-    await replayRecording('a.sse', text, 'instant', 'chat');
-    const first = useConversationStore.getState().activeId;
+    const text = new TextDecoder().decode(fixtureBytes('chat/openai-json-text-usage.sse'));
+    await app.session.replay('a.sse', text, 'instant', 'chat');
+    const first = app.stores.conversations.getState().activeId;
     expect(first).not.toBeNull();
-    await replayRecording('b.sse', text, 'instant', 'chat');
-    expect(useConversationStore.getState().activeId).toBe(first);
+    await app.session.replay('b.sse', text, 'instant', 'chat');
+    expect(app.stores.conversations.getState().activeId).toBe(first);
     expect(assistants().map((m) => m.model)).toEqual(['replay: a.sse', 'replay: b.sse']);
   });
 });
 
 describe('replaying a JSON trace', () => {
   it('delivers each recorded item at its recorded offset', async () => {
-    const bytes = fixture('chat/openai-text-obfuscation-usage.sse');
+    const bytes = fixtureBytes('chat/openai-text-obfuscation-usage.sse');
     // Items 200 ms apart, then a 10 s stall before the last one.
     const { items: spaced, turn } = await recordedItems('chat', bytes, (i) => 200 * (i + 1));
     const lastOffset = spaced.at(-2)!.t + 10_000;
@@ -123,7 +124,7 @@ describe('replaying a JSON trace', () => {
     const json = exportJsonTrace(message, attempt, '');
 
     vi.useFakeTimers();
-    const done = replayRecording('trace.json', json, 'recorded', 'messages');
+    const done = app.session.replay('trace.json', json, 'recorded', 'messages');
     let settled = false;
     void done.then(() => {
       settled = true;
@@ -156,11 +157,11 @@ describe('replaying a JSON trace', () => {
   });
 
   it('replays comments as keepalives and named events as named events', async () => {
-    const bytes = fixture('synthetic/anthropic/hopbase-stream-interrupted.sse');
+    const bytes = fixtureBytes('synthetic/anthropic/hopbase-stream-interrupted.sse');
     const { items, turn } = await recordedItems('messages', bytes, (i) => 10 * (i + 1));
     expect(items.filter((item) => item.kind === 'comment')).toHaveLength(2);
     const { message, attempt } = recordedMessage('messages', turn, items, '');
-    await replayRecording('t.json', exportJsonTrace(message, attempt, ''), 'instant', 'chat');
+    await app.session.replay('t.json', exportJsonTrace(message, attempt, ''), 'instant', 'chat');
     const replayed = assistants()[0]!.attempts[0]!;
     expect(replayed.turn).toEqual(turn);
     expect(replayed.trace.items.map(({ kind, event, data }) => ({ kind, event, data }))).toEqual(
@@ -171,7 +172,7 @@ describe('replaying a JSON trace', () => {
 
 describe('an imported file is checked before anything is stored', () => {
   async function exportedTrace() {
-    const bytes = fixture('anthropic/text-padded.sse');
+    const bytes = fixtureBytes('anthropic/text-padded.sse');
     const { items, turn } = await recordedItems('messages', bytes, (i) => i);
     const { message, attempt } = recordedMessage('messages', turn, items, '');
     return { document: JSON.parse(exportJsonTrace(message, attempt, '')) as Record<string, unknown>, turn };
@@ -179,7 +180,7 @@ describe('an imported file is checked before anything is stored', () => {
 
   it('does not trust an unknown protocol: it detects the protocol from the events instead', async () => {
     const { document, turn } = await exportedTrace();
-    await replayRecording(
+    await app.session.replay(
       'bogus.json',
       JSON.stringify({ ...document, protocol: 'bogus' }),
       'instant',
@@ -191,7 +192,7 @@ describe('an imported file is checked before anything is stored', () => {
   });
 
   it('uses the fallback when neither the trace nor its events say', async () => {
-    await replayRecording(
+    await app.session.replay(
       'odd.json',
       JSON.stringify({
         format: 'hopbase-chat-trace',
@@ -211,32 +212,32 @@ describe('an imported file is checked before anything is stored', () => {
   ])('rejects a trace with %s, storing nothing', async (_name, change) => {
     const { document } = await exportedTrace();
     await expect(
-      replayRecording('bad.json', JSON.stringify({ ...document, ...change }), 'instant', 'chat'),
+      app.session.replay('bad.json', JSON.stringify({ ...document, ...change }), 'instant', 'chat'),
     ).rejects.toThrow(/trace/);
-    expect(useConversationStore.getState().order).toEqual([]);
+    expect(app.stores.conversations.getState().order).toEqual([]);
   });
 
   it('rejects a file that is neither an event stream nor JSON', async () => {
-    await expect(replayRecording('photo.png', '\u0089PNG\r\n\u001a\n…', 'instant', 'chat')).rejects.toThrow(
-      'neither a recorded event stream',
-    );
-    await expect(replayRecording('list.json', '[1, 2, 3]', 'instant', 'chat')).rejects.toThrow(
+    await expect(
+      app.session.replay('photo.png', '\u0089PNG\r\n\u001a\n…', 'instant', 'chat'),
+    ).rejects.toThrow('neither a recorded event stream');
+    await expect(app.session.replay('list.json', '[1, 2, 3]', 'instant', 'chat')).rejects.toThrow(
       'not a HopBase Chat trace',
     );
-    expect(useConversationStore.getState().order).toEqual([]);
+    expect(app.stores.conversations.getState().order).toEqual([]);
   });
 });
 
 describe('a replayed message', () => {
   it('cannot be retried: retryMessage sends nothing and adds no attempt', async () => {
-    const text = new TextDecoder().decode(fixture('synthetic/anthropic/hopbase-stream-interrupted.sse'));
-    await replayRecording('interrupted.sse', text, 'instant', 'chat');
-    const conversationId = useConversationStore.getState().activeId!;
+    const text = new TextDecoder().decode(fixtureBytes('synthetic/anthropic/hopbase-stream-interrupted.sse'));
+    await app.session.replay('interrupted.sse', text, 'instant', 'chat');
+    const conversationId = app.stores.conversations.getState().activeId!;
     const message = assistants()[0]!;
     expect(message.attempts[0]!.turn.status).toBe('error');
 
     const fetchImpl = vi.fn<typeof fetch>();
-    await retryMessage(conversationId, message.id, { fetchImpl });
+    await session({ fetchImpl }).retry(conversationId, message.id);
     expect(fetchImpl).not.toHaveBeenCalled();
     expect(assistants()[0]!.attempts).toHaveLength(1);
     expect(assistants()[0]).toBe(message);

@@ -1,5 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFrameBatcher } from './frameBatcher.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createFrameScheduler, type FrameScheduler } from './frameBatcher.ts';
+
+let scheduler: FrameScheduler;
+const createFrameBatcher = <T>(apply: (value: T) => void) => scheduler.batcher<T>(apply);
 
 /** Frames run only when the test says so. */
 function manualFrames() {
@@ -19,12 +22,17 @@ function manualFrames() {
   };
 }
 
+beforeEach(() => {
+  scheduler = createFrameScheduler(document);
+});
+
 afterEach(() => {
+  scheduler.dispose();
   vi.unstubAllGlobals();
   vi.useRealTimers();
 });
 
-describe('createFrameBatcher', () => {
+describe('a frame batcher', () => {
   it('applies many pushes within one frame once, with the last value', () => {
     const frames = manualFrames();
     const apply = vi.fn();
@@ -96,7 +104,7 @@ describe('createFrameBatcher', () => {
   });
 });
 
-describe('createFrameBatcher in a hidden tab', () => {
+describe('a frame batcher in a hidden tab', () => {
   const setHidden = (hidden: boolean) => {
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
     document.dispatchEvent(new Event('visibilitychange'));
@@ -120,6 +128,15 @@ describe('createFrameBatcher in a hidden tab', () => {
     createFrameBatcher<number>(apply).push(7);
     setHidden(true);
     expect(apply).toHaveBeenCalledWith(7);
+  });
+
+  it('stops flushing on hide once disposed', () => {
+    manualFrames();
+    const apply = vi.fn();
+    scheduler.batcher<number>(apply).push(7);
+    scheduler.dispose();
+    setHidden(true);
+    expect(apply).not.toHaveBeenCalled();
   });
 
   it('cancel drops the pending value', () => {

@@ -4,15 +4,26 @@
  * and snapshots of the recording that never change once in the store.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useConversationStore } from '../state/conversationStore.ts';
-import { useLiveStore } from '../state/liveStore.ts';
-import { useSettingsStore } from '../state/settingsStore.ts';
 import type { AssistantMessage } from '../state/types.ts';
-import { retryMessage, sendMessage } from './conversationActions.ts';
+import { createTestApp, type TestApp } from '../testing/testApp.tsx';
 
-const initialConversations = useConversationStore.getState();
-const initialSettings = useSettingsStore.getState();
-const initialLive = useLiveStore.getState();
+let app: TestApp;
+
+beforeEach(() => {
+  app = createTestApp();
+});
+
+/** What a call may swap in for the session's requests and retry jitter. */
+interface Deps {
+  fetchImpl?: typeof fetch;
+  random?: () => number;
+}
+
+function session(deps: Deps = {}) {
+  if (deps.fetchImpl) app.setFetch(deps.fetchImpl);
+  if (deps.random) app.setRandom(deps.random);
+  return app.session;
+}
 
 const encoder = new TextEncoder();
 
@@ -40,7 +51,7 @@ const chatDelta = (text: string) =>
   `data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":${JSON.stringify(text)}},"finish_reason":null}]}\n\n`;
 
 function messages(): AssistantMessage[] {
-  const { activeId, conversations } = useConversationStore.getState();
+  const { activeId, conversations } = app.stores.conversations.getState();
   return (conversations[activeId!]?.messages ?? []).filter(
     (m): m is AssistantMessage => m.role === 'assistant',
   );
@@ -48,27 +59,21 @@ function messages(): AssistantMessage[] {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-beforeEach(() => {
-  useConversationStore.setState(initialConversations, true);
-  useSettingsStore.setState(initialSettings, true);
-  useLiveStore.setState(initialLive, true);
-});
-
 afterEach(() => vi.useRealTimers());
 
 describe('deleting a conversation while it streams', () => {
   it('stops the stream and its live state', async () => {
     const stream = controlledStream();
-    const done = sendMessage('Hi', 'chat', { fetchImpl: async () => stream.response });
+    const done = session({ fetchImpl: async () => stream.response }).send('Hi', 'chat');
     stream.send(chatDelta('Hel'));
     await tick();
-    expect(Object.keys(useLiveStore.getState().streams)).toHaveLength(1);
+    expect(Object.keys(app.stores.live.getState().streams)).toHaveLength(1);
 
-    const { activeId, deleteConversation } = useConversationStore.getState();
+    const { activeId, deleteConversation } = app.stores.conversations.getState();
     deleteConversation(activeId!);
     await done;
     expect(stream.state.cancelled).toBe(true);
-    expect(useLiveStore.getState().streams).toEqual({});
+    expect(app.stores.live.getState().streams).toEqual({});
   });
 });
 
@@ -78,17 +83,17 @@ describe('retrying while a stream is still running', () => {
     const second = controlledStream();
     const responses = [first.response, second.response];
     const fetchImpl = vi.fn(async () => responses.shift()!);
-    const sent = sendMessage('Hi', 'chat', { fetchImpl });
+    const sent = session({ fetchImpl }).send('Hi', 'chat');
     first.send(chatDelta('partial'));
     await tick();
     const [message] = messages();
-    const { activeId } = useConversationStore.getState();
+    const { activeId } = app.stores.conversations.getState();
 
-    const retried = retryMessage(activeId!, message!.id, { fetchImpl });
+    const retried = session({ fetchImpl }).retry(activeId!, message!.id);
     await sent;
     second.send(chatDelta('fresh'));
     await tick();
-    const live = useLiveStore.getState().streams[message!.id];
+    const live = app.stores.live.getState().streams[message!.id];
     const attempts = messages()[0]!.attempts;
     expect(attempts.map((a) => a.turn.status)).toEqual(['aborted', 'streaming']);
     expect(live?.attemptId).toBe(attempts[1]!.id);
@@ -98,7 +103,7 @@ describe('retrying while a stream is still running', () => {
     second.close();
     await retried;
     expect(messages()[0]!.attempts[1]!.turn).toMatchObject({ status: 'complete', text: 'fresh' });
-    expect(useLiveStore.getState().streams).toEqual({});
+    expect(app.stores.live.getState().streams).toEqual({});
   });
 });
 
@@ -116,7 +121,7 @@ describe('automatic retries for errors inside the stream', () => {
 
   it('retries an overloaded_error that came before any output', async () => {
     const fetchImpl = vi.fn().mockResolvedValueOnce(sse(overloaded)).mockResolvedValueOnce(sse(answer));
-    await sendMessage('Hi', 'messages', { fetchImpl, random: () => 0 });
+    await session({ fetchImpl, random: () => 0 }).send('Hi', 'messages');
     expect(fetchImpl).toHaveBeenCalledTimes(2);
     const attempts = messages()[0]!.attempts;
     expect(attempts.map((a) => a.turn.status)).toEqual(['error', 'complete']);
@@ -128,7 +133,7 @@ describe('automatic retries for errors inside the stream', () => {
       'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
     const withOutput = `${answer.slice(0, answer.indexOf('event: message_delta'))}${errorEvent}`;
     const fetchImpl = vi.fn().mockResolvedValue(sse(withOutput));
-    await sendMessage('Hi', 'messages', { fetchImpl, random: () => 0 });
+    await session({ fetchImpl, random: () => 0 }).send('Hi', 'messages');
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(messages()[0]!.attempts[0]!.turn).toMatchObject({ status: 'error', text: 'Hello' });
   });
@@ -136,12 +141,14 @@ describe('automatic retries for errors inside the stream', () => {
 
 describe('credentials of a stored request', () => {
   it('follow where the request goes, not the current settings', async () => {
-    useSettingsStore.getState().update({ baseUrl: 'https://gateway.example/v1', apiKey: 'sk-direct-1234' });
+    app.stores.settings
+      .getState()
+      .update({ baseUrl: 'https://gateway.example/v1', apiKey: 'sk-direct-1234' });
     const fetchImpl = vi.fn(async () => new Response('{"error":{"message":"nope"}}', { status: 400 }));
-    await sendMessage('Hi', 'messages', { fetchImpl });
-    useSettingsStore.getState().update({ baseUrl: '' });
-    const { activeId } = useConversationStore.getState();
-    await retryMessage(activeId!, messages()[0]!.id, { fetchImpl });
+    await session({ fetchImpl }).send('Hi', 'messages');
+    app.stores.settings.getState().update({ baseUrl: '' });
+    const { activeId } = app.stores.conversations.getState();
+    await session({ fetchImpl }).retry(activeId!, messages()[0]!.id);
 
     const headers = (i: number) => (fetchImpl.mock.calls[i] as unknown as [string, RequestInit])[1].headers;
     expect(String((fetchImpl.mock.calls[1] as unknown as [string])[0])).toBe(
@@ -156,7 +163,7 @@ describe('the recording in the store', () => {
   it('is a snapshot: items stored for one frame do not grow afterwards', async () => {
     vi.stubGlobal('requestAnimationFrame', (run: () => void) => setTimeout(run, 0));
     const stream = controlledStream();
-    const done = sendMessage('Hi', 'chat', { fetchImpl: async () => stream.response });
+    const done = session({ fetchImpl: async () => stream.response }).send('Hi', 'chat');
     stream.send(chatDelta('one'));
     await new Promise((resolve) => setTimeout(resolve, 5));
     const stored = messages()[0]!.attempts[0]!.trace.items;

@@ -1,13 +1,17 @@
 import type { Protocol } from '../core/index.ts';
-import { useConversationStore } from '../state/conversationStore.ts';
 import { detectProtocol, readJsonTrace } from '../state/traceExport.ts';
 import type { TraceItem } from '../state/types.ts';
-import { streamInto } from './conversationActions.ts';
 
 export type ReplaySpeed = 'recorded' | 'instant';
 
 /** Chunks of text, each to be delivered `delayMs` after the previous one. */
 type Schedule = { delayMs: number; text: string }[];
+
+/** A file read for replay: what to deliver when, and the protocol whose reader takes it. */
+export interface Recording {
+  schedule: Schedule;
+  protocol: Protocol;
+}
 
 /** The SSE text of recorded events, at their recorded offsets. */
 function scheduleFromTrace(events: readonly TraceItem[]): Schedule {
@@ -67,11 +71,7 @@ const hasSseData = (text: string) => /^\uFEFF?data:|[\r\n]data:/.test(text);
  * protocol is trusted only when it is one of ours; anything else must at least look like an event stream.
  * Throws an error that says what is wrong.
  */
-function readRecording(
-  text: string,
-  speed: ReplaySpeed,
-  fallback: Protocol,
-): { schedule: Schedule; protocol: Protocol } {
+export function readRecording(text: string, speed: ReplaySpeed, fallback: Protocol): Recording {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -87,33 +87,9 @@ function readRecording(
   return { schedule: scheduleFromTrace(trace.events), protocol };
 }
 
-/**
- * Replays a recorded stream (`.sse` as exported, or a JSON trace) through the same reader and protocol
- * adapter as a live answer, as a turn of its own in the active conversation. Rejects, storing nothing,
- * when the file is not a recording.
- */
-export async function replayRecording(
-  fileName: string,
-  text: string,
-  speed: ReplaySpeed,
-  fallback: Protocol,
-): Promise<void> {
-  const { schedule, protocol } = readRecording(text, speed, fallback);
-  const store = useConversationStore.getState();
-  const conversationId = store.activeId ?? store.newConversation();
-  return streamInto(
-    conversationId,
-    protocol,
-    `replay: ${fileName}`,
-    {
-      url: `replay:${fileName}`,
-      path: fileName,
-      headers: {},
-      body: { replayOf: fileName, speed },
-    },
-    {
-      fetchImpl: async () =>
-        new Response(streamFrom(schedule, speed), { headers: { 'content-type': 'text/event-stream' } }),
-    },
-  );
+/** A recording as a streamed response, delivered on its schedule (or all at once). */
+export function recordingResponse(recording: Recording, speed: ReplaySpeed): Response {
+  return new Response(streamFrom(recording.schedule, speed), {
+    headers: { 'content-type': 'text/event-stream' },
+  });
 }

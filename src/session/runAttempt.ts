@@ -11,28 +11,14 @@ import {
   type Turn,
   type WatchState,
 } from '../core/index.ts';
-import type { AttemptTrace, SentRequest } from '../state/types.ts';
+import { Recorder } from '../state/recordings.ts';
+import type { AttemptTrace } from '../state/types.ts';
 import { corsAdvice } from './gateway.ts';
-
-/** Caps on what one attempt records for the inspector, so a runaway stream cannot exhaust memory. */
-export const traceLimits = { items: 20_000, rawChars: 4_000_000 };
-
-export function emptyTrace(): AttemptTrace {
-  return {
-    headersAt: null,
-    firstOutputAt: null,
-    endedAt: null,
-    bytes: 0,
-    deltaEvents: 0,
-    items: [],
-    raw: '',
-    truncated: false,
-  };
-}
 
 export interface AttemptProgress {
   turn: Turn;
-  trace: AttemptTrace;
+  /** The recording so far: take a snapshot when applying progress, not on every chunk. */
+  recorder: Recorder;
   watch: WatchState;
 }
 
@@ -44,14 +30,12 @@ export interface AttemptOutcome {
 
 export interface RunAttemptOptions {
   protocol: Protocol;
-  request: SentRequest;
-  /** Credentials, added here and never stored with the request. */
-  authHeaders: Record<string, string>;
-  /** Whether the gateway is on another origin (a network failure may then be CORS). */
-  direct: boolean;
+  /** Sends the request (with its credentials) or opens a recording: the response to read. */
+  open(signal: AbortSignal): Promise<Response>;
+  /** Whether the response comes from another origin: a network failure may then be CORS. */
+  crossOrigin: boolean;
   signal: AbortSignal;
   onProgress(progress: AttemptProgress): void;
-  fetchImpl?: typeof fetch;
   now?: () => number;
 }
 
@@ -63,35 +47,27 @@ const failed = (code: string, message: string): Turn => ({
 
 /** One HTTP request and its stream, read to the end, with everything recorded on the way. */
 export async function runAttempt(options: RunAttemptOptions): Promise<AttemptOutcome> {
-  const { protocol, request, signal, onProgress } = options;
+  const { protocol, signal, onProgress } = options;
   const now = options.now ?? (() => performance.now());
-  const fetchImpl = options.fetchImpl ?? fetch;
-  const startedAt = now();
-  let watch = startWatch(startedAt);
-  let trace = emptyTrace();
-  const since = (at: number) => Math.round(at - startedAt);
+  const recorder = new Recorder(now());
+  let watch = startWatch(now());
   const end = (turn: Turn, httpError: HttpError | null = null): AttemptOutcome => {
-    trace = { ...trace, endedAt: since(now()) };
-    return { turn, httpError, trace };
+    recorder.end(now());
+    return { turn, httpError, trace: recorder.snapshot() };
   };
 
   let response: Response;
   try {
-    response = await fetchImpl(request.url, {
-      method: 'POST',
-      headers: { ...request.headers, ...options.authHeaders },
-      body: JSON.stringify(request.body),
-      signal,
-    });
+    response = await options.open(signal);
   } catch (error) {
     if (signal.aborted)
       return end({ ...emptyTurn, status: 'aborted', error: { code: 'aborted', message: 'Stopped.' } });
     const detail = error instanceof Error ? error.message : String(error);
     return end(
-      failed('network_error', options.direct ? `${corsAdvice} (${detail})` : `Network error: ${detail}`),
+      failed('network_error', options.crossOrigin ? `${corsAdvice} (${detail})` : `Network error: ${detail}`),
     );
   }
-  trace = { ...trace, headersAt: since(now()) };
+  recorder.headers(now());
 
   const contentType = response.headers.get('content-type') ?? '';
   if (!response.ok || !response.body || (contentType !== '' && !contentType.includes('text/event-stream'))) {
@@ -106,29 +82,22 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptOut
     return end(error, response.ok ? null : httpError);
   }
 
-  const record = (item: AttemptTrace['items'][number]) => {
-    if (trace.items.length < traceLimits.items) trace.items.push(item);
-    else trace.truncated = true;
-  };
   let latest = emptyTurn;
-  const report = () => onProgress({ turn: latest, trace: { ...trace }, watch });
+  const report = () => onProgress({ turn: latest, recorder, watch });
   const turn = await readTurn(protocol, response.body, {
     signal,
     now,
     onChunk(bytes, at, text) {
       watch = noteBytes(watch, at);
-      trace.bytes += bytes.byteLength;
-      if (trace.raw.length < traceLimits.rawChars) trace.raw += text;
-      else trace.truncated = true;
+      recorder.chunk(bytes.byteLength, text);
       report();
     },
-    onItem(item, content) {
+    onItem(item, output) {
       if (item.type === 'comment') {
         watch = noteKeepalive(watch, item.at);
-        record({ t: since(item.at), kind: 'comment', event: '', data: item.text });
+        recorder.comment(item.at, item.text);
       } else {
-        if (content) trace.deltaEvents++;
-        record({ t: since(item.at), kind: 'event', event: item.event, data: item.data });
+        recorder.event(item.at, item.event, item.data, output);
       }
     },
     onUpdate(next) {
@@ -136,7 +105,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptOut
       if (next.parts !== latest.parts) {
         const at = now();
         watch = noteOutput(watch, at);
-        if (trace.firstOutputAt === null) trace.firstOutputAt = since(at);
+        recorder.output(at);
       }
       latest = next;
       report();

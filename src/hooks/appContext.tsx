@@ -1,0 +1,21 @@
+import { createContext, type ReactNode, useContext } from 'react';
+import type { ChatSession } from '../session/ChatSession.ts';
+import type { AppStores } from '../state/appStores.ts';
+
+/** What one running app is made of: its stores and the session that streams into them. */
+export interface AppServices {
+  stores: AppStores;
+  session: ChatSession;
+}
+
+const AppContext = createContext<AppServices | null>(null);
+
+export function AppProvider({ services, children }: { services: AppServices; children: ReactNode }) {
+  return <AppContext.Provider value={services}>{children}</AppContext.Provider>;
+}
+
+export function useServices(): AppServices {
+  const services = useContext(AppContext);
+  if (!services) throw new Error('useServices must be used inside <AppProvider>.');
+  return services;
+}

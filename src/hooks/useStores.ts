@@ -1,0 +1,24 @@
+import { useStore } from 'zustand';
+import type { ConversationState } from '../state/conversationStore.ts';
+import type { LiveState } from '../state/liveStore.ts';
+import type { SettingsState } from '../state/settingsStore.ts';
+import type { StorageStatus } from '../state/storageStatus.ts';
+import { useServices } from './appContext.tsx';
+
+/** A slice of this app's conversations; the component re-renders when the slice changes. */
+export function useConversations<T>(selector: (state: ConversationState) => T): T {
+  return useStore(useServices().stores.conversations, selector);
+}
+
+export function useSettings<T>(selector: (state: SettingsState) => T): T {
+  return useStore(useServices().stores.settings, selector);
+}
+
+/** The answers streaming right now. */
+export function useLive<T>(selector: (state: LiveState) => T): T {
+  return useStore(useServices().stores.live, selector);
+}
+
+export function useStorageStatus<T>(selector: (state: StorageStatus) => T): T {
+  return useStore(useServices().stores.storage, selector);
+}

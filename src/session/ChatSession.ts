@@ -1,0 +1,312 @@
+import {
+  adviseFailure,
+  authHeaders,
+  automaticRetryDelayMs,
+  buildRequest,
+  emptyTurn,
+  maxAutomaticRetries,
+  type Protocol,
+  startWatch,
+} from '../core/index.ts';
+import type { AppStores } from '../state/appStores.ts';
+import { toConversationMessages } from '../state/conversationStore.ts';
+import { newId } from '../state/ids.ts';
+import { emptyRecording } from '../state/recordings.ts';
+import type { AnswerSource, Attempt, SentRequest } from '../state/types.ts';
+import { createFrameScheduler, type FrameScheduler, type PageVisibility } from './frameBatcher.ts';
+import { gatewayBase, isCrossOrigin, redactedCredentials } from './gateway.ts';
+import { type ReplaySpeed, readRecording, recordingResponse } from './replay.ts';
+import { type AttemptProgress, runAttempt } from './runAttempt.ts';
+
+export interface ChatSessionOptions {
+  stores: AppStores;
+  /** How requests go out; tests pass a fake. */
+  fetch?: typeof fetch;
+  /** Jitter for automatic retries; tests pass a fixed one. */
+  random?: () => number;
+  /** The page whose visibility decides between animation frames and timers. */
+  page?: PageVisibility;
+}
+
+/** How one attempt reaches its stream: the gateway (with credentials) or a recording. */
+interface Connection {
+  open(signal: AbortSignal): Promise<Response>;
+  /** The headers as the inspector shows them, credentials named but never with their value. */
+  sentHeaders: Record<string, string>;
+  crossOrigin: boolean;
+}
+
+interface Origin {
+  source: AnswerSource;
+  /** Called per attempt, so that each one is sent with the settings of that moment. */
+  connect(): Connection;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * What a person can do to conversations, and the streams that do it: one instance per running app (made
+ * at startup, handed down through React context), owning its abort controllers, its frame batching and
+ * the fetch it uses. One streaming mechanism serves all three protocols; the protocol only picks the
+ * request builder and the event reducer inside the core.
+ */
+export class ChatSession {
+  private readonly stores: AppStores;
+  private readonly fetch: typeof fetch;
+  private readonly random: (() => number) | undefined;
+  private readonly frames: FrameScheduler;
+  /** The stream of each assistant message being answered, by message id. */
+  private readonly controllers = new Map<string, AbortController>();
+  private readonly stopWatchingDeletions: () => void;
+
+  constructor(options: ChatSessionOptions) {
+    this.stores = options.stores;
+    this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.random = options.random;
+    this.frames = createFrameScheduler(options.page);
+    // A deleted conversation's answers stop streaming (and retrying): nobody can see or use them any more.
+    this.stopWatchingDeletions = this.stores.conversations.subscribe((state, previous) => {
+      if (state.conversations === previous.conversations) return;
+      for (const [messageId, stream] of Object.entries(this.stores.live.getState().streams)) {
+        if (!state.conversations[stream.conversationId]) this.controllers.get(messageId)?.abort('deleted');
+      }
+    });
+  }
+
+  /** Stops every stream and lets go of the page. */
+  dispose(): void {
+    this.stopWatchingDeletions();
+    for (const controller of this.controllers.values()) controller.abort('disposed');
+    this.frames.dispose();
+  }
+
+  send(text: string, protocol: Protocol): Promise<void> {
+    const store = this.stores.conversations.getState();
+    const conversationId = store.activeId ?? store.newConversation();
+    store.addUserMessage(conversationId, text);
+    return this.continueConversation(conversationId, protocol);
+  }
+
+  /** Builds the request for the conversation as it stands and streams the answer into a new message. */
+  continueConversation(conversationId: string, protocol: Protocol): Promise<void> {
+    const conversations = this.stores.conversations.getState();
+    const conversation = conversations.conversations[conversationId];
+    if (!conversation) return Promise.resolve();
+    const settings = this.stores.settings.getState().settings;
+    const spec = buildRequest(protocol, {
+      model: settings.model,
+      system: settings.systemPrompt || undefined,
+      messages: toConversationMessages(conversation.messages),
+      tools: settings.offerTools ? settings.tools : undefined,
+      maxOutputTokens: settings.maxOutputTokens ?? undefined,
+      temperature: settings.temperature ?? undefined,
+    });
+    const request: SentRequest = {
+      url: gatewayBase(settings) + spec.path,
+      path: spec.path,
+      headers: spec.headers,
+      body: spec.body,
+    };
+    const origin = this.gateway(protocol, request);
+    const messageId = conversations.addAssistantMessage(
+      conversationId,
+      protocol,
+      settings.model,
+      origin.source,
+    );
+    return this.stream(conversationId, messageId, protocol, request, origin);
+  }
+
+  /**
+   * Sends the last attempt's exact request again, into the same message as a new attempt: Retry after a
+   * failure (partial output cannot be resumed) and Regenerate after a finished answer. A replayed
+   * recording has nothing to send again.
+   */
+  retry(conversationId: string, messageId: string): Promise<void> {
+    const message = this.stores.conversations
+      .getState()
+      .conversations[conversationId]?.messages.find((m) => m.id === messageId);
+    const last = message?.role === 'assistant' ? message.attempts.at(-1) : undefined;
+    if (message?.role !== 'assistant' || !last || message.source.kind !== 'gateway') return Promise.resolve();
+    return this.stream(
+      conversationId,
+      messageId,
+      message.protocol,
+      last.request,
+      this.gateway(message.protocol, last.request),
+    );
+  }
+
+  stop(messageId: string): void {
+    this.controllers.get(messageId)?.abort('stopped');
+  }
+
+  /**
+   * Records the person's result for one tool call; once every call of that answer has a result, the
+   * conversation continues on its own, in the protocol given.
+   */
+  submitToolResult(
+    conversationId: string,
+    toolCallId: string,
+    name: string,
+    content: string,
+    protocol: Protocol,
+  ): Promise<void> {
+    this.stores.conversations.getState().addToolResult(conversationId, toolCallId, name, content);
+    const messages = this.stores.conversations.getState().conversations[conversationId]?.messages ?? [];
+    const answered = new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : [])));
+    const owner = messages.findLast(
+      (m) => m.role === 'assistant' && m.attempts.at(-1)?.turn.toolCalls.some((c) => c.id === toolCallId),
+    );
+    const calls = owner?.role === 'assistant' ? (owner.attempts.at(-1)?.turn.toolCalls ?? []) : [];
+    const allAnswered = calls.every((c) => answered.has(c.id));
+    return allAnswered ? this.continueConversation(conversationId, protocol) : Promise.resolve();
+  }
+
+  /**
+   * Replays a recorded stream (`.sse` as exported, or a JSON trace) through the same reader and protocol
+   * adapter as a live answer, as an answer of its own in the active conversation. Rejects, storing
+   * nothing, when the file is not a recording.
+   */
+  async replay(fileName: string, text: string, speed: ReplaySpeed, fallback: Protocol): Promise<void> {
+    const recording = readRecording(text, speed, fallback);
+    const store = this.stores.conversations.getState();
+    const conversationId = store.activeId ?? store.newConversation();
+    const source: AnswerSource = { kind: 'replay', file: fileName };
+    const messageId = store.addAssistantMessage(
+      conversationId,
+      recording.protocol,
+      `replay: ${fileName}`,
+      source,
+    );
+    const request: SentRequest = { url: '', path: '', headers: {}, body: { replayOf: fileName, speed } };
+    return this.stream(conversationId, messageId, recording.protocol, request, {
+      source,
+      connect: () => ({
+        open: async () => recordingResponse(recording, speed),
+        sentHeaders: {},
+        crossOrigin: false,
+      }),
+    });
+  }
+
+  /** The gateway in Settings, with the credentials of the moment each attempt is sent. */
+  private gateway(protocol: Protocol, request: SentRequest): Origin {
+    return {
+      source: { kind: 'gateway' },
+      connect: () => {
+        const crossOrigin = isCrossOrigin(request.url);
+        const credentials = authHeaders(
+          protocol,
+          this.stores.settings.getState().settings.apiKey,
+          crossOrigin,
+        );
+        return {
+          open: (signal) =>
+            this.fetch(request.url, {
+              method: 'POST',
+              headers: { ...request.headers, ...credentials },
+              body: JSON.stringify(request.body),
+              signal,
+            }),
+          sentHeaders: { ...request.headers, ...redactedCredentials(credentials) },
+          crossOrigin,
+        };
+      },
+    };
+  }
+
+  /** Streams attempts into one assistant message until one ends or automatic retries run out. */
+  private async stream(
+    conversationId: string,
+    messageId: string,
+    protocol: Protocol,
+    request: SentRequest,
+    origin: Origin,
+  ): Promise<void> {
+    this.controllers.get(messageId)?.abort('retry');
+    const controller = new AbortController();
+    this.controllers.set(messageId, controller);
+    // A stream superseded by a retry must not write over its successor's live state.
+    const current = () => this.controllers.get(messageId) === controller;
+    const conversations = this.stores.conversations.getState();
+    const live = this.stores.live.getState();
+    let retries = 0;
+    try {
+      for (;;) {
+        const attemptId = newId('att');
+        const connection = origin.connect();
+        const attempt: Attempt = {
+          id: attemptId,
+          startedAt: Date.now(),
+          request,
+          sentHeaders: connection.sentHeaders,
+          turn: emptyTurn,
+          httpError: null,
+          trace: emptyRecording(),
+        };
+        conversations.addAttempt(conversationId, messageId, attempt);
+        live.put(messageId, {
+          conversationId,
+          attemptId,
+          watch: startWatch(performance.now()),
+          retryAt: null,
+        });
+
+        const batcher = this.frames.batcher<AttemptProgress>(({ turn, recorder, watch }) => {
+          const trace = recorder.snapshot();
+          conversations.updateAttempt(conversationId, messageId, attemptId, (a) => ({ ...a, turn, trace }));
+          if (current()) live.put(messageId, { conversationId, attemptId, watch, retryAt: null });
+        });
+        const outcome = await runAttempt({
+          protocol,
+          open: connection.open,
+          crossOrigin: connection.crossOrigin,
+          signal: controller.signal,
+          onProgress: batcher.push,
+        });
+        batcher.cancel();
+        conversations.updateAttempt(conversationId, messageId, attemptId, (a) => ({ ...a, ...outcome }));
+
+        // Automatic only while nothing was produced: after output, a retry re-bills and the person decides.
+        const nothingProduced = outcome.turn.parts.length === 0;
+        const retryable = adviseFailure(outcome.turn, outcome.httpError)?.retryable ?? false;
+        const autoRetry =
+          origin.source.kind === 'gateway' && this.stores.settings.getState().settings.autoRetry;
+        if (controller.signal.aborted || !autoRetry || !nothingProduced || !retryable) return;
+        const delay = automaticRetryDelayMs(
+          retries,
+          outcome.httpError?.retryAfterSeconds ?? null,
+          this.random,
+        );
+        if (delay === null) return;
+        retries++;
+        live.put(messageId, {
+          conversationId,
+          attemptId,
+          watch: startWatch(performance.now()),
+          retryAt: Date.now() + delay,
+          retryAttempt: retries + 1,
+          retryOf: maxAutomaticRetries + 1,
+        });
+        await sleep(delay, controller.signal);
+        if (controller.signal.aborted) return;
+      }
+    } finally {
+      if (current()) {
+        this.controllers.delete(messageId);
+        live.remove(messageId);
+      }
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import type { AttemptTrace, TraceItem } from './types.ts';
+
+/**
+ * One attempt's recording: what came down the wire, for the inspector, exports and persistence. The
+ * recorder is the only thing that writes one; everyone else gets immutable snapshots.
+ */
+
+/** Caps on what one attempt records, so a runaway stream cannot exhaust memory. */
+export const recordingLimits = { items: 20_000, rawChars: 4_000_000 } as const;
+
+const empty: AttemptTrace = Object.freeze({
+  headersAt: null,
+  firstOutputAt: null,
+  endedAt: null,
+  bytes: 0,
+  outputEvents: 0,
+  items: Object.freeze([]),
+  raw: '',
+  truncated: false,
+});
+
+/** The recording of an attempt that has received nothing yet. */
+export function emptyRecording(): AttemptTrace {
+  return empty;
+}
+
+/** Records one attempt as it streams; times are given as clock readings and stored as ms from `startedAt`. */
+export class Recorder {
+  private readonly items: TraceItem[] = [];
+  private raw = '';
+  private headersAt: number | null = null;
+  private firstOutputAt: number | null = null;
+  private endedAt: number | null = null;
+  private bytes = 0;
+  private outputEvents = 0;
+  private truncated = false;
+  /** The last snapshot, until something new is recorded: a frame that changed nothing copies nothing. */
+  private latest: AttemptTrace | null = empty;
+
+  constructor(private readonly startedAt: number) {}
+
+  private since(at: number): number {
+    return Math.round(at - this.startedAt);
+  }
+
+  headers(at: number): void {
+    this.headersAt = this.since(at);
+    this.latest = null;
+  }
+
+  /** New output arrived: the first one sets time to first output. */
+  output(at: number): void {
+    if (this.firstOutputAt !== null) return;
+    this.firstOutputAt = this.since(at);
+    this.latest = null;
+  }
+
+  chunk(byteLength: number, text: string): void {
+    this.bytes += byteLength;
+    if (this.raw.length < recordingLimits.rawChars) this.raw += text;
+    else this.truncated = true;
+    this.latest = null;
+  }
+
+  comment(at: number, text: string): void {
+    this.push({ t: this.since(at), kind: 'comment', event: '', data: text });
+  }
+
+  event(at: number, event: string, data: string, output: boolean): void {
+    if (output) this.outputEvents++;
+    this.push({ t: this.since(at), kind: 'event', event, data });
+  }
+
+  end(at: number): void {
+    this.endedAt = this.since(at);
+    this.latest = null;
+  }
+
+  snapshot(): AttemptTrace {
+    this.latest ??= Object.freeze({
+      headersAt: this.headersAt,
+      firstOutputAt: this.firstOutputAt,
+      endedAt: this.endedAt,
+      bytes: this.bytes,
+      outputEvents: this.outputEvents,
+      items: Object.freeze(this.items.slice()),
+      raw: this.raw,
+      truncated: this.truncated,
+    });
+    return this.latest;
+  }
+
+  private push(item: TraceItem): void {
+    if (this.items.length < recordingLimits.items) this.items.push(item);
+    else this.truncated = true;
+    this.latest = null;
+  }
+}

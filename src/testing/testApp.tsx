@@ -1,0 +1,56 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type RenderOptions, render } from '@testing-library/react';
+import type { ReactElement, ReactNode } from 'react';
+import { AppProvider } from '../hooks/appContext.tsx';
+import { ChatSession } from '../session/ChatSession.ts';
+import { type AppStores, createAppStores } from '../state/appStores.ts';
+
+/** A whole app's worth of fresh instances for one test: nothing is shared with any other test. */
+export interface TestApp {
+  stores: AppStores;
+  session: ChatSession;
+  /** What the session's requests go to from now on (by default the global `fetch`, looked up per call). */
+  setFetch(fetchImpl: typeof fetch): void;
+  /** The retry jitter from now on (by default `Math.random`). */
+  setRandom(random: () => number): void;
+  wrapper(props: { children: ReactNode }): ReactElement;
+  render(ui: ReactElement, options?: Omit<RenderOptions, 'wrapper'>): ReturnType<typeof render>;
+}
+
+const created: ChatSession[] = [];
+
+export function createTestApp(): TestApp {
+  const stores = createAppStores();
+  let currentFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
+  let currentRandom = Math.random;
+  const session = new ChatSession({
+    stores,
+    fetch: (input, init) => currentFetch(input, init),
+    random: () => currentRandom(),
+  });
+  created.push(session);
+  // No retries and no cache across tests: a failing query fails at once.
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={queryClient}>
+      <AppProvider services={{ stores, session }}>{children}</AppProvider>
+    </QueryClientProvider>
+  );
+  return {
+    stores,
+    session,
+    setFetch(fetchImpl) {
+      currentFetch = fetchImpl;
+    },
+    setRandom(random) {
+      currentRandom = random;
+    },
+    wrapper,
+    render: (ui, options) => render(ui, { ...options, wrapper }),
+  };
+}
+
+/** Stops every session the finished test made (its streams, its page listener). */
+export function disposeTestApps(): void {
+  for (const session of created.splice(0)) session.dispose();
+}
