@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type TraceInput, traceFigures } from './traceFigures.ts';
+import { silenceBeforeEnd, type TraceInput, traceFigures } from './traceFigures.ts';
 
 const ev = (t: number) => ({ t, kind: 'event' as const });
 const ka = (t: number) => ({ t, kind: 'comment' as const });
@@ -123,5 +123,31 @@ describe('traceFigures', () => {
       expect(f.tokensPerSecond, `${firstOutputAt} → ${endedAt}`).toBeNull();
       expect(f.tokensPerSecondSource).toBeNull();
     }
+  });
+});
+
+describe('silenceBeforeEnd', () => {
+  const ended = (partial: Partial<TraceInput>, truncated = false) => ({ ...trace(partial), truncated });
+  it.each([
+    [
+      'silence up to the error event',
+      ended({ endedAt: 30_100, items: [ev(100), ka(10_100), ev(30_000)] }),
+      29_900,
+    ],
+    [
+      'silence up to a cut (no terminal event)',
+      ended({ endedAt: 30_100, items: [ev(100), ka(10_100)] }),
+      30_000,
+    ],
+    ['output right before the end', ended({ endedAt: 30_100, items: [ev(100), ev(20_000), ev(30_000)] }), 0],
+    [
+      'a long silence earlier, not at the end',
+      ended({ endedAt: 30_300, items: [ev(100), ev(29_000), ev(30_000), ev(30_200)] }),
+      0,
+    ],
+    ['a capped recording', ended({ endedAt: 30_100, items: [ev(100), ev(30_000)] }, true), 0],
+    ['no end yet', ended({ endedAt: null, items: [ev(100)] }), 0],
+  ])('%s', (_name, input, expected) => {
+    expect(silenceBeforeEnd(input)).toBe(expected);
   });
 });

@@ -73,3 +73,15 @@ export function traceFigures(
     bytes: trace.bytes,
   };
 }
+
+/**
+ * How long the model had been silent when a failed stream ended: the longest silence (keepalives do not
+ * break it) when it runs up to the end or to the last event (the error itself); 0 otherwise. A capped
+ * recording lacks its last items, so the gap before its end is unknown: 0.
+ */
+export function silenceBeforeEnd(trace: TraceInput & { truncated: boolean }): number {
+  if (trace.endedAt === null || trace.truncated) return 0;
+  const { longestSilenceMs, longestSilenceStartMs } = traceFigures(trace, null, 0);
+  const lastEventAt = trace.items.findLast((item) => item.kind === 'event')?.t ?? trace.endedAt;
+  return longestSilenceStartMs + longestSilenceMs >= lastEventAt ? longestSilenceMs : 0;
+}

@@ -77,6 +77,52 @@ describe('deleting a conversation while it streams', () => {
   });
 });
 
+describe('sessions are instances', () => {
+  it('two apps side by side share nothing: each streams into its own stores', async () => {
+    const other = createTestApp();
+    const mine = controlledStream();
+    const theirs = controlledStream();
+    const sent = session({ fetchImpl: async () => mine.response }).send('Mine', 'chat');
+    other.setFetch(async () => theirs.response);
+    const otherSent = other.session.send('Theirs', 'chat');
+    mine.send(chatDelta('one'));
+    theirs.send(chatDelta('two'));
+    await tick();
+    const texts = (stores: typeof app.stores) =>
+      Object.values(stores.conversations.getState().conversations).flatMap((c) =>
+        c.messages.map((m) =>
+          m.role === 'user' ? m.text : m.role === 'assistant' ? m.attempts[0]?.turn.text : '',
+        ),
+      );
+    expect(Object.keys(app.stores.live.getState().streams)).toHaveLength(1);
+    expect(Object.keys(other.stores.live.getState().streams)).toHaveLength(1);
+
+    // Stopping in one app leaves the other streaming.
+    const [message] = messages();
+    app.session.stop(message!.id);
+    await sent;
+    expect(mine.state.cancelled).toBe(true);
+    expect(theirs.state.cancelled).toBe(false);
+    theirs.close();
+    await otherSent;
+    await tick();
+    expect(texts(app.stores)).toEqual(['Mine', 'one']);
+    expect(texts(other.stores)).toEqual(['Theirs', 'two']);
+  });
+
+  it('dispose stops its streams and no longer watches deletions', async () => {
+    const stream = controlledStream();
+    const done = session({ fetchImpl: async () => stream.response }).send('Hi', 'chat');
+    stream.send(chatDelta('Hel'));
+    await tick();
+    app.session.dispose();
+    await done;
+    expect(stream.state.cancelled).toBe(true);
+    expect(messages()[0]!.attempts[0]!.turn.status).toBe('aborted');
+    expect(app.stores.live.getState().streams).toEqual({});
+  });
+});
+
 describe('retrying while a stream is still running', () => {
   it('aborts the first attempt; only the new one owns the live state', async () => {
     const first = controlledStream();

@@ -74,6 +74,27 @@ function recordedMessage(protocol: Protocol, turn: Turn, items: TraceItem[], raw
   return { message, attempt };
 }
 
+describe('a replay', () => {
+  it('never touches the network or the credentials, and cannot be sent again', async () => {
+    app.stores.settings
+      .getState()
+      .update({ apiKey: 'sk-replay-secret', baseUrl: 'https://gw.example.com/v1' });
+    const fetchImpl = vi.fn<typeof fetch>();
+    app.setFetch(fetchImpl);
+    const text = new TextDecoder().decode(fixtureBytes('chat/openai-json-text-usage.sse'));
+    await app.session.replay('turn.sse', text, 'instant', 'chat');
+    const [message] = assistants();
+    expect(message!.source).toEqual({ kind: 'replay', file: 'turn.sse' });
+    expect(message!.attempts[0]!.turn.status).toBe('complete');
+    expect(JSON.stringify(message)).not.toContain('sk-replay-secret');
+    expect(message!.attempts[0]!.sentHeaders).toEqual({});
+
+    await app.session.retry(app.stores.conversations.getState().activeId!, message!.id);
+    expect(fetchImpl).not.toHaveBeenCalled();
+    expect(assistants()[0]!.attempts).toHaveLength(1);
+  });
+});
+
 describe('replaying an exported .sse instantly', () => {
   it.each(loadStreamFixtures().map((f) => [f.name, f] as const))('%s', async (name, f) => {
     const fileName = path.basename(name);

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { adapters, argumentsComplete, finishNotice, type Turn, traceFigures } from '../../core/index.ts';
+import { adapters, argumentsComplete, finishNotice, type Turn } from '../../core/index.ts';
 import { useLive, useSettings } from '../../hooks/useStores.ts';
 import { currentAttempt } from '../../state/conversationStore.ts';
 import type { AssistantMessage, Attempt } from '../../state/types.ts';
@@ -12,6 +12,7 @@ import { CopyButton } from '../shared/CopyButton.tsx';
 import { ReasoningSection } from '../turn/ReasoningSection.tsx';
 import { ToolCallCard } from '../turn/ToolCallCard.tsx';
 import { UsageLine } from '../turn/UsageLine.tsx';
+import { bannerFor, isWaitingForOutput } from './turnBanner.ts';
 
 export interface AssistantTurnProps {
   message: AssistantMessage;
@@ -53,19 +54,6 @@ function producedBefore(attempt: Attempt): string {
   return `${attempt.turn.text.length.toLocaleString('en-US')} characters (usage not reported)`;
 }
 
-/**
- * How long the model had been silent when a failed attempt ended, from its recording: the longest silence
- * (keepalives do not break it) when it runs up to the end or to the last event (the error itself).
- */
-function silenceBeforeEnd(attempt: Attempt): number {
-  const { trace } = attempt;
-  // A capped recording lacks its last items: the gap before the end is then unknown.
-  if (trace.endedAt === null || trace.truncated) return 0;
-  const { longestSilenceMs, longestSilenceStartMs } = traceFigures(trace, null, 0);
-  const lastEventAt = trace.items.findLast((item) => item.kind === 'event')?.t ?? trace.endedAt;
-  return longestSilenceStartMs + longestSilenceMs >= lastEventAt ? longestSilenceMs : 0;
-}
-
 /** One answer: its content as it streams, what went wrong if anything, and what it cost. */
 function AssistantTurnView(props: AssistantTurnProps) {
   const { message, toolResults, canAnswerTools, onToolResult, onInspect } = props;
@@ -82,10 +70,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
   const billed = sumUsage(message.attempts);
   const label = adapters[message.protocol].label;
   const notice = finishNotice(turn);
-  const silentBeforeMs =
-    !attempt.httpError && (turn.status === 'error' || turn.status === 'interrupted')
-      ? silenceBeforeEnd(attempt)
-      : 0;
+  const banner = bannerFor(attempt, live, { source: message.source, silentModelMs });
 
   return (
     <article
@@ -158,7 +143,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
           }
         />
       ))}
-      {streaming && turn.parts.length === 0 && !live?.retryAt ? (
+      {isWaitingForOutput(attempt, live) ? (
         <p className="typing" role="status" aria-label="Waiting for the answer">
           <span aria-hidden="true" />
           <span aria-hidden="true" />
@@ -166,17 +151,12 @@ function AssistantTurnView(props: AssistantTurnProps) {
         </p>
       ) : null}
 
-      {live?.retryAt ? (
-        <AutoRetryBanner
-          retryAt={live.retryAt}
-          attempt={live.retryAttempt ?? 2}
-          of={live.retryOf ?? 3}
-          onCancel={stop}
-        />
+      {banner.kind === 'auto-retry' ? (
+        <AutoRetryBanner retryAt={banner.retryAt} attempt={banner.attempt} of={banner.of} onCancel={stop} />
       ) : null}
-      {live && streaming && !live.retryAt ? (
+      {banner.kind === 'stall' ? (
         <StallBanner
-          watch={live.watch}
+          watch={banner.watch}
           thresholds={{ silentModelMs, deadConnectionMs }}
           onRetry={retry}
           onStop={stop}
@@ -189,13 +169,13 @@ function AssistantTurnView(props: AssistantTurnProps) {
           </div>
         </div>
       ) : null}
-      {!streaming && !live?.retryAt ? (
+      {banner.kind === 'interruption' ? (
         <InterruptionBanner
           turn={turn}
           httpError={attempt.httpError}
           failedAt={attempt.startedAt + (attempt.trace.endedAt ?? 0)}
-          silentBeforeMs={silentBeforeMs >= silentModelMs ? silentBeforeMs : undefined}
-          onRetry={message.source.kind === 'gateway' ? retry : undefined}
+          silentBeforeMs={banner.silentBeforeMs}
+          onRetry={banner.canRetry ? retry : undefined}
         />
       ) : null}
 

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { emptyTurn, startWatch, type Turn } from '../../core/index.ts';
+import type { LiveStream } from '../../state/liveStore.ts';
+import { emptyRecording } from '../../state/recordings.ts';
+import type { AnswerSource, Attempt, AttemptTrace } from '../../state/types.ts';
+import { bannerFor, isWaitingForOutput } from './turnBanner.ts';
+
+const watch = startWatch(0);
+const gateway: AnswerSource = { kind: 'gateway' };
+const replay: AnswerSource = { kind: 'replay', file: 'turn.sse' };
+const text = { text: 'Hi', parts: [{ kind: 'text' as const, key: 't0', text: 'Hi' }] };
+const cut: Partial<Turn> = { ...text, status: 'interrupted', error: { code: 'interrupted', message: 'cut' } };
+
+function attempt(
+  turn: Partial<Turn>,
+  trace: Partial<AttemptTrace> = {},
+  httpError: Attempt['httpError'] = null,
+) {
+  return {
+    id: 'att',
+    startedAt: 0,
+    request: { url: '/v1/chat/completions', path: '/chat/completions', headers: {}, body: {} },
+    sentHeaders: {},
+    turn: { ...emptyTurn, ...turn },
+    httpError,
+    trace: { ...emptyRecording(), ...trace },
+  } satisfies Attempt;
+}
+
+const live = (partial: Partial<LiveStream> = {}): LiveStream => ({
+  conversationId: 'c',
+  attemptId: 'att',
+  watch,
+  retryAt: null,
+  ...partial,
+});
+
+/** 30 s of keepalives only between the last output and the cut. */
+const silentThenCut = {
+  endedAt: 30_100,
+  items: [{ t: 100, kind: 'event' as const, event: 'message', data: '{}' }],
+};
+const rateLimited = {
+  status: 429,
+  code: 'rate_limit_exceeded',
+  message: 'slow down',
+  retryable: true,
+  retryAfterSeconds: 2,
+  requestId: null,
+};
+
+describe('bannerFor', () => {
+  it.each([
+    ['streaming, live', attempt({ status: 'streaming' }), live(), gateway, { kind: 'stall', watch }],
+    [
+      'streaming, no live state (another tab)',
+      attempt({ status: 'streaming' }),
+      undefined,
+      gateway,
+      { kind: 'none' },
+    ],
+    [
+      'waiting to retry automatically',
+      attempt({ status: 'error', error: { code: 'http_429', message: 'x' } }),
+      live({ retryAt: 5_000, retryAttempt: 2, retryOf: 3 }),
+      gateway,
+      { kind: 'auto-retry', retryAt: 5_000, attempt: 2, of: 3 },
+    ],
+    ['complete', attempt({ ...text, status: 'complete' }), undefined, gateway, { kind: 'none' }],
+    [
+      'cut right after output',
+      attempt(cut, { endedAt: 200, items: [{ t: 100, kind: 'event', event: 'message', data: '{}' }] }),
+      undefined,
+      gateway,
+      { kind: 'interruption', silentBeforeMs: undefined, canRetry: true },
+    ],
+    [
+      'cut after a silence past the threshold',
+      attempt(cut, silentThenCut),
+      undefined,
+      gateway,
+      { kind: 'interruption', silentBeforeMs: 30_000, canRetry: true },
+    ],
+    [
+      'a replay cannot be retried',
+      attempt(cut, silentThenCut),
+      undefined,
+      replay,
+      { kind: 'interruption', silentBeforeMs: 30_000, canRetry: false },
+    ],
+    [
+      'an HTTP error has no silence before it',
+      attempt(
+        { status: 'error', error: { code: 'rate_limit_exceeded', message: 'slow down' } },
+        silentThenCut,
+        rateLimited,
+      ),
+      undefined,
+      gateway,
+      { kind: 'interruption', silentBeforeMs: undefined, canRetry: true },
+    ],
+  ] as const)('%s', (_name, a, l, source, expected) => {
+    expect(bannerFor(a, l, { source, silentModelMs: 20_000 })).toEqual(expected);
+  });
+
+  it('names a silence only from the stall threshold on', () => {
+    const a = attempt(cut, silentThenCut);
+    expect(bannerFor(a, undefined, { source: gateway, silentModelMs: 30_001 })).toMatchObject({
+      silentBeforeMs: undefined,
+    });
+    expect(bannerFor(a, undefined, { source: gateway, silentModelMs: 30_000 })).toMatchObject({
+      silentBeforeMs: 30_000,
+    });
+  });
+});
+
+describe('isWaitingForOutput', () => {
+  it.each([
+    ['streaming, nothing yet', attempt({ status: 'streaming' }), live(), true],
+    ['streaming with output', attempt({ ...text, status: 'streaming' }), live(), false],
+    ['waiting to retry', attempt({ status: 'streaming' }), live({ retryAt: 1 }), false],
+    ['finished', attempt({ status: 'complete' }), undefined, false],
+  ] as const)('%s', (_name, a, l, expected) => {
+    expect(isWaitingForOutput(a, l)).toBe(expected);
+  });
+});

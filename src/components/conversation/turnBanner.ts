@@ -1,0 +1,51 @@
+import { adviseFailure, silenceBeforeEnd, type WatchState } from '../../core/index.ts';
+import type { LiveStream } from '../../state/liveStore.ts';
+import type { AnswerSource, Attempt } from '../../state/types.ts';
+
+/** The one banner an answer shows below its content, if any. */
+export type TurnBanner =
+  | { kind: 'none' }
+  /** Failed before any output; the next attempt starts on its own at `retryAt`. */
+  | { kind: 'auto-retry'; retryAt: number; attempt: number; of: number }
+  /** Streaming: watches for silence (it stays empty while output flows). */
+  | { kind: 'stall'; watch: WatchState }
+  /** Ended badly. `silentBeforeMs`: the model had been silent that long, past the stall threshold. */
+  | { kind: 'interruption'; silentBeforeMs: number | undefined; canRetry: boolean };
+
+export interface TurnBannerContext {
+  source: AnswerSource;
+  /** Settings' stall threshold: a silence shorter than this before a failure is not worth naming. */
+  silentModelMs: number;
+}
+
+/** Which banner an answer shows, from its newest attempt and its live state. */
+export function bannerFor(
+  attempt: Attempt,
+  live: LiveStream | undefined,
+  { source, silentModelMs }: TurnBannerContext,
+): TurnBanner {
+  if (live?.retryAt) {
+    return {
+      kind: 'auto-retry',
+      retryAt: live.retryAt,
+      attempt: live.retryAttempt ?? 2,
+      of: live.retryOf ?? 3,
+    };
+  }
+  const { turn, httpError, trace } = attempt;
+  if (turn.status === 'streaming') return live ? { kind: 'stall', watch: live.watch } : { kind: 'none' };
+  if (!adviseFailure(turn, httpError)) return { kind: 'none' };
+  // An HTTP error came before any stream: there was no silence to speak of.
+  const failedMidStream = !httpError && (turn.status === 'error' || turn.status === 'interrupted');
+  const silentMs = failedMidStream ? silenceBeforeEnd(trace) : 0;
+  return {
+    kind: 'interruption',
+    silentBeforeMs: silentMs >= silentModelMs ? silentMs : undefined,
+    canRetry: source.kind === 'gateway',
+  };
+}
+
+/** The three dots while an answer has produced nothing yet (and is not waiting to retry). */
+export function isWaitingForOutput(attempt: Attempt, live: LiveStream | undefined): boolean {
+  return attempt.turn.status === 'streaming' && attempt.turn.parts.length === 0 && !live?.retryAt;
+}
