@@ -1,13 +1,17 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type HttpError, type Protocol, parseHttpError, readTurn, type Turn } from '../../core/index.ts';
-import { fixturesDir, streamFromBytes } from '../../core/testing/fixtures.ts';
+import {
+  emptyTurn,
+  type HttpError,
+  type Protocol,
+  parseHttpError,
+  readTurn,
+  type Turn,
+} from '../../core/index.ts';
+import { fixtureBytes, fixtureText, streamFromBytes } from '../../core/testing/fixtures.ts';
 import { InterruptionBanner } from './InterruptionBanner.tsx';
 
-const bytesOf = (name: string) => new Uint8Array(readFileSync(path.join(fixturesDir, name)));
 const encode = (text: string) => new TextEncoder().encode(text);
 
 async function turnOf(protocol: Protocol, bytes: Uint8Array, signal?: AbortSignal): Promise<Turn> {
@@ -16,7 +20,7 @@ async function turnOf(protocol: Protocol, bytes: Uint8Array, signal?: AbortSigna
 
 /** A stream cut before its end: the text-padded Anthropic answer without message_stop. */
 function cutStream(): Uint8Array {
-  const text = new TextDecoder().decode(bytesOf('anthropic/text-padded.sse'));
+  const text = new TextDecoder().decode(fixtureBytes('anthropic/text-padded.sse'));
   return encode(text.slice(0, text.indexOf('event: content_block_stop')));
 }
 
@@ -46,7 +50,7 @@ interface MidStreamCase {
 const midStream: MidStreamCase[] = [
   {
     code: 'rate_limit_exceeded',
-    make: () => turnOf('responses', bytesOf('synthetic/responses/hopbase-failed-rate-limit.sse')),
+    make: () => turnOf('responses', fixtureBytes('synthetic/responses/hopbase-failed-rate-limit.sse')),
     title: 'Rate limit reached mid-answer.',
     advice: 'The answer was cut off by a rate limit. Wait a moment, then retry the whole request.',
     message: 'Rate limit reached, please retry after a short wait',
@@ -54,7 +58,7 @@ const midStream: MidStreamCase[] = [
   },
   {
     code: 'server_error',
-    make: () => turnOf('chat', bytesOf('synthetic/chat/hopbase-keepalive-text-then-error.sse')),
+    make: () => turnOf('chat', fixtureBytes('synthetic/chat/hopbase-keepalive-text-then-error.sse')),
     title: 'The model failed mid-answer.',
     advice: 'Partial output cannot be resumed: retry sends the whole request again.',
     message: 'Response stream interrupted, please retry',
@@ -62,7 +66,7 @@ const midStream: MidStreamCase[] = [
   },
   {
     code: 'invalid_prompt',
-    make: () => turnOf('responses', bytesOf('synthetic/responses/hopbase-failed-invalid-prompt.sse')),
+    make: () => turnOf('responses', fixtureBytes('synthetic/responses/hopbase-failed-invalid-prompt.sse')),
     title: 'The prompt was rejected.',
     advice: 'Change the message before sending again; retrying unchanged will fail again.',
     message: /^Invalid prompt: your prompt was flagged/,
@@ -70,7 +74,7 @@ const midStream: MidStreamCase[] = [
   },
   {
     code: 'api_error',
-    make: () => turnOf('messages', bytesOf('synthetic/anthropic/hopbase-stream-interrupted.sse')),
+    make: () => turnOf('messages', fixtureBytes('synthetic/anthropic/hopbase-stream-interrupted.sse')),
     title: 'The stream was interrupted.',
     advice: 'The gateway lost the model mid-answer.',
     message: 'Response stream interrupted, please retry',
@@ -78,7 +82,7 @@ const midStream: MidStreamCase[] = [
   },
   {
     code: 'overloaded_error',
-    make: () => turnOf('messages', bytesOf('synthetic/anthropic/overloaded-midstream.sse')),
+    make: () => turnOf('messages', fixtureBytes('synthetic/anthropic/overloaded-midstream.sse')),
     title: 'The model is overloaded.',
     advice: 'The model stopped mid-answer because it is overloaded. Retry in a moment.',
     message: 'Overloaded',
@@ -106,7 +110,7 @@ const midStream: MidStreamCase[] = [
   },
   {
     code: 'aborted',
-    make: () => turnOf('chat', bytesOf('chat/openai-text-obfuscation-usage.sse'), AbortSignal.abort()),
+    make: () => turnOf('chat', fixtureBytes('chat/openai-text-obfuscation-usage.sse'), AbortSignal.abort()),
     title: 'Stopped.',
     advice: 'You stopped this answer. Retry sends the same request again.',
     message: 'Stopped before the answer was finished.',
@@ -141,7 +145,7 @@ describe('InterruptionBanner, mid-stream errors', () => {
   });
 
   it('adds how long the model had been silent, when it was told', async () => {
-    const turn = await turnOf('chat', bytesOf('synthetic/chat/hopbase-keepalive-text-then-error.sse'));
+    const turn = await turnOf('chat', fixtureBytes('synthetic/chat/hopbase-keepalive-text-then-error.sse'));
     render(
       <InterruptionBanner
         turn={turn}
@@ -157,7 +161,7 @@ describe('InterruptionBanner, mid-stream errors', () => {
   });
 
   it('renders nothing for a complete turn', async () => {
-    const turn = await turnOf('chat', bytesOf('chat/openai-text-obfuscation-usage.sse'));
+    const turn = await turnOf('chat', fixtureBytes('chat/openai-text-obfuscation-usage.sse'));
     const { container } = render(
       <InterruptionBanner turn={turn} httpError={null} failedAt={0} onRetry={() => {}} />,
     );
@@ -166,23 +170,16 @@ describe('InterruptionBanner, mid-stream errors', () => {
 });
 
 const failedTurn = (e: HttpError): Turn => ({
+  ...emptyTurn,
   status: 'error',
-  text: '',
-  reasoning: '',
-  refusal: '',
-  toolCalls: [],
-  parts: [],
-  usage: null,
-  finishReason: null,
-  rawFinishReason: null,
   error: { code: e.code, message: e.message },
-  responseId: null,
-  model: null,
 });
 
-const anthropic429 = JSON.parse(
-  readFileSync(path.join(fixturesDir, 'http-errors/anthropic-429-rate-limit.json'), 'utf8'),
-) as { status: number; headers: Record<string, string>; body: unknown };
+const anthropic429 = JSON.parse(fixtureText('http-errors/anthropic-429-rate-limit.json')) as {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+};
 
 interface HttpCase {
   name: string;
