@@ -431,6 +431,145 @@ describe('readTurn: stopping', () => {
   });
 });
 
+describe('readTurn: two streams read at once', () => {
+  /** A Responses event in OpenAI's field order (the order the template readers take). */
+  const event = (type: string, fields: Record<string, unknown>) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
+
+  /**
+   * A Responses stream with a text and two parallel tool calls whose deltas interleave. Both streams use the
+   * same item ids, with their own output indexes, names and contents: any state shared between the two
+   * readers would mix them up. `response.completed` lists no output, so the turn holds only what the
+   * deltas built.
+   */
+  function responsesStream(k: number) {
+    let seq = 0;
+    const out = [
+      event('response.created', {
+        sequence_number: seq++,
+        response: { id: `resp_${k}`, model: `model-${k}`, status: 'in_progress', output: [] },
+      }),
+    ];
+    const calls = [1, 2].map((c) => ({
+      itemId: `fc_${c}`,
+      outputIndex: k * 10 + c,
+      callId: `call_${k}_${c}`,
+      name: `tool_${k}_${c}`,
+      args: JSON.stringify({ stream: k, call: c, text: `é "${k}${c}" 🚀\n`.repeat(3) }),
+    }));
+    for (const call of calls) {
+      out.push(
+        event('response.output_item.added', {
+          sequence_number: seq++,
+          output_index: call.outputIndex,
+          item: {
+            type: 'function_call',
+            id: call.itemId,
+            call_id: call.callId,
+            name: call.name,
+            arguments: '',
+          },
+        }),
+      );
+    }
+    let text = '';
+    const pieces = 12;
+    for (let i = 0; i < pieces; i++) {
+      const delta = `${k}:${i} «${'ab'.repeat(k + 1)}» `;
+      text += delta;
+      out.push(
+        event('response.output_text.delta', {
+          sequence_number: seq++,
+          item_id: 'msg_1',
+          output_index: k * 10,
+          content_index: 0,
+          delta,
+          logprobs: [],
+          obfuscation: 'x',
+        }),
+      );
+      for (const call of i % 3 === 2 ? [...calls].reverse() : calls) {
+        const size = Math.ceil(call.args.length / pieces);
+        out.push(
+          event('response.function_call_arguments.delta', {
+            sequence_number: seq++,
+            item_id: call.itemId,
+            output_index: call.outputIndex,
+            delta: call.args.slice(i * size, (i + 1) * size),
+            obfuscation: 'y',
+          }),
+        );
+      }
+    }
+    out.push(
+      event('response.completed', {
+        sequence_number: seq++,
+        response: {
+          id: `resp_${k}`,
+          model: `model-${k}`,
+          status: 'completed',
+          output: [],
+          usage: { input_tokens: 5 + k, output_tokens: 40 + k, total_tokens: 45 + 2 * k },
+        },
+      }),
+    );
+    return {
+      bytes: bytesOf(out.join('')),
+      text,
+      toolCalls: calls.map((c) => ({ id: c.callId, name: c.name, arguments: c.args })),
+    };
+  }
+
+  /** A body whose chunks the test hands over one at a time. */
+  function heldBody() {
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        controller = c;
+      },
+    });
+    return { body, controller };
+  }
+
+  it('keeps their state apart: interleaved chunks of two Responses streams give both turns exactly', async () => {
+    const streams = [responsesStream(0), responsesStream(1)];
+    // Odd sizes, different per stream: events and multi-byte characters are cut at different places.
+    const chunks = [pieces(streams[0]!.bytes, 37), pieces(streams[1]!.bytes, 53)];
+    const held = [heldBody(), heldBody()];
+    const order: number[] = [];
+    const reading = held.map(({ body }, k) => readTurn('responses', body, { onChunk: () => order.push(k) }));
+    const rounds = Math.max(chunks[0]!.length, chunks[1]!.length);
+    for (let i = 0; i < rounds; i++) {
+      for (const k of [0, 1]) {
+        const chunk = chunks[k]![i];
+        if (chunk === undefined) continue;
+        held[k]!.controller.enqueue(chunk);
+        // Let that reader take the chunk before the other stream's next one.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    }
+    const turns = await Promise.all(reading);
+
+    // The chunks really were read in turns, as long as both streams had some.
+    const both = 2 * Math.min(chunks[0]!.length, chunks[1]!.length);
+    expect(both).toBeGreaterThan(100);
+    expect(order.slice(0, both)).toEqual(Array.from({ length: both }, (_, i) => i % 2));
+    for (const k of [0, 1]) {
+      const turn = turns[k]!;
+      const expected = streams[k]!;
+      expect(turn.status).toBe('complete');
+      expect(turn.text).toBe(expected.text);
+      expect(turn.toolCalls).toEqual(expected.toolCalls);
+      expect(turn.responseId).toBe(`resp_${k}`);
+      expect(turn.model).toBe(`model-${k}`);
+      expect(turn.finishReason).toBe('tool_calls');
+      expect(turn.usage).toEqual({ inputTokens: 5 + k, outputTokens: 40 + k, totalTokens: 45 + 2 * k });
+      // And exactly the turn the stream gives when read alone.
+      expect(turn).toStrictEqual(await readTurn('responses', bodyOf(expected.bytes)));
+    }
+  });
+});
+
 describe('readTurn: callbacks', () => {
   /** A body whose every read advances the injected clock to the given time first. */
   function timedBody(chunks: [number, string | Uint8Array][]) {
@@ -497,9 +636,9 @@ describe('readTurn: callbacks', () => {
       const flagged: boolean[] = [];
       let parts = 0;
       const turn = await readTurn(protocol, bodyOf(fixture(name)), {
-        onItem: (item, content) => {
-          if (item.type === 'comment') expect(content).toBe(false);
-          flagged.push(content);
+        onItem: (item, output) => {
+          if (item.type === 'comment') expect(output).toBe(false);
+          flagged.push(output);
         },
         onUpdate: (next) => {
           parts = next.parts.length;
@@ -516,7 +655,7 @@ describe('readTurn: callbacks', () => {
     const usage =
       'data: {"id":"c1","model":"m","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":3,"total_tokens":6}}\n\n';
     await readTurn('chat', bodyOf(chatText('a') + chatText('b') + chatText('c') + usage + chatDone), {
-      onItem: (_item, content) => flags.push(content),
+      onItem: (_item, output) => flags.push(output),
     });
     expect(flags).toEqual([true, true, true, false, false]);
   });

@@ -1,5 +1,5 @@
 import { keepShape } from './keepShape.ts';
-import { adapters, type ProtocolAdapter } from './protocols/index.ts';
+import { adapters, type ProtocolAdapter, type Stepper } from './protocols/index.ts';
 import { SseScanner, type SseSink } from './sse/parser.ts';
 import type { SseItem } from './sse/types.ts';
 import { emptyTurn, type Protocol, type Turn } from './turn.ts';
@@ -10,9 +10,9 @@ export interface ReadTurnOptions {
   onUpdate?: (turn: Turn) => void;
   /**
    * Every SSE event and comment, in arrival order, stamped with its arrival time: for recording and the
-   * watchdog. `content`: the event added output to the turn (a delta, a new tool call), for counting them.
+   * watchdog. `output`: the event added output to the turn: a delta or a new tool call.
    */
-  onItem?: (item: SseItem, content: boolean) => void;
+  onItem?: (item: SseItem, output: boolean) => void;
   /**
    * Every chunk of bytes as received, with its arrival time and its text (decoded here once, a leading BOM
    * kept): for byte counts, the raw export and the watchdog.
@@ -25,19 +25,22 @@ export interface ReadTurnOptions {
 const streaming = { stream: true } as const;
 
 /**
- * Decodes and reduces each event into `turn`; builds `SseItem`s only for a caller that records them.
- * A class, not a closure per call, so that its optimized code outlives each stream (see `SseScanner`).
+ * One stream's events into `turn`, through the stream's own stepper; builds `SseItem`s only for a caller
+ * that records them. A class, not closures (see README, Performance).
  */
 class TurnSink implements SseSink {
   turn: Turn = emptyTurn;
+  private readonly stepper: Stepper;
   constructor(
-    private readonly adapter: ProtocolAdapter<unknown>,
-    private readonly onItem: ((item: SseItem, content: boolean) => void) | undefined,
-  ) {}
+    adapter: ProtocolAdapter<unknown>,
+    private readonly onItem: ((item: SseItem, output: boolean) => void) | undefined,
+  ) {
+    this.stepper = adapter.newStepper();
+  }
 
   event(event: string, data: string, id: string, at: number): void {
     const before = this.turn;
-    if (before.status === 'streaming') this.turn = this.adapter.step(before, data, event);
+    if (before.status === 'streaming') this.turn = this.stepper.step(before, data, event);
     if (this.onItem !== undefined)
       this.onItem({ type: 'event', event, data, id, at }, this.turn.parts !== before.parts);
   }

@@ -1,12 +1,22 @@
 import type { HttpRequestSpec, TurnRequest } from '../conversation.ts';
+import { keepShape } from '../keepShape.ts';
 import type { Protocol, Turn } from '../turn.ts';
-import { decodeChatEvent, reduceChat, stepChat } from './chat/reducer.ts';
+import { ChatStepper, decodeChatEvent, reduceChat } from './chat/reducer.ts';
 import { buildChatBody } from './chat/request.ts';
 import type { Decoded } from './json.ts';
-import { decodeMessagesEvent, reduceMessages, stepMessages } from './messages/reducer.ts';
+import { decodeMessagesEvent, MessagesStepper, reduceMessages } from './messages/reducer.ts';
 import { buildMessagesBody } from './messages/request.ts';
-import { decodeResponsesEvent, reduceResponses, stepResponses } from './responses/reducer.ts';
+import { decodeResponsesEvent, ResponsesStepper, reduceResponses } from './responses/reducer.ts';
 import { buildResponsesBody } from './responses/request.ts';
+
+/**
+ * `decode` then `reduce` for one stream, as `readTurn` runs them (an unreadable event ends the turn as an
+ * error), with a faster path for deltas. It holds that stream's decoding state (cursor, remembered
+ * prefixes): one per stream, never shared.
+ */
+export interface Stepper {
+  step(turn: Turn, data: string, eventName: string): Turn;
+}
 
 /** Everything protocol-specific, in one record per protocol: the rest of the engine is shared. */
 export interface ProtocolAdapter<E> {
@@ -17,8 +27,8 @@ export interface ProtocolAdapter<E> {
   /** An SSE event's data and name (`message` when unnamed) to the protocol's event. */
   decode(data: string, eventName: string): Decoded<E>;
   reduce(turn: Turn, event: E): Turn;
-  /** `decode` then `reduce` (an unreadable event ends the turn as an error), with a faster path for deltas. */
-  step(turn: Turn, data: string, eventName: string): Turn;
+  /** A new stepper, for one stream. */
+  newStepper(): Stepper;
 }
 
 const chat: ProtocolAdapter<Parameters<typeof reduceChat>[1]> = {
@@ -28,7 +38,7 @@ const chat: ProtocolAdapter<Parameters<typeof reduceChat>[1]> = {
   buildBody: buildChatBody,
   decode: decodeChatEvent,
   reduce: reduceChat,
-  step: stepChat,
+  newStepper: () => new ChatStepper(),
 };
 
 const responses: ProtocolAdapter<Parameters<typeof reduceResponses>[1]> = {
@@ -38,7 +48,7 @@ const responses: ProtocolAdapter<Parameters<typeof reduceResponses>[1]> = {
   buildBody: buildResponsesBody,
   decode: decodeResponsesEvent,
   reduce: reduceResponses,
-  step: stepResponses,
+  newStepper: () => new ResponsesStepper(),
 };
 
 const messages: ProtocolAdapter<Parameters<typeof reduceMessages>[1]> = {
@@ -48,7 +58,7 @@ const messages: ProtocolAdapter<Parameters<typeof reduceMessages>[1]> = {
   buildBody: buildMessagesBody,
   decode: decodeMessagesEvent,
   reduce: reduceMessages,
-  step: stepMessages,
+  newStepper: () => new MessagesStepper(),
 };
 
 // The event type differs per protocol; callers only ever pass a value from `decode` back to `reduce`.
@@ -57,6 +67,9 @@ export const adapters: Record<Protocol, ProtocolAdapter<unknown>> = {
   responses: responses as ProtocolAdapter<unknown>,
   messages: messages as ProtocolAdapter<unknown>,
 };
+
+// One stepper of each kind kept for good (see README, Performance).
+for (const adapter of Object.values(adapters)) keepShape(adapter.newStepper());
 
 export const protocols: Protocol[] = ['chat', 'responses', 'messages'];
 

@@ -1,6 +1,6 @@
 /**
- * `adapter.step` (what `readTurn` runs, with its template fast paths) must give exactly the turn that
- * `decode` then `reduce` gives, event after event, on every fixture and on the bench streams.
+ * A stepper (what `readTurn` runs, with its template fast paths) must give exactly the turn that `decode`
+ * (JSON.parse) then `reduce` gives, event after event, on every fixture and on the bench streams.
  */
 import { describe, expect, it } from 'vitest';
 import { generateStream } from '../../../bench/generate.ts';
@@ -24,11 +24,12 @@ function events(bytes: Uint8Array): SseEvent[] {
 
 function agreeThroughout(protocol: Protocol, stream: SseEvent[]): void {
   const adapter = adapters[protocol];
+  const stepper = adapter.newStepper();
   let stepped: Turn = emptyTurn;
   let reduced: Turn = emptyTurn;
   for (const { data, event } of stream) {
     if (reduced.status !== 'streaming') break;
-    stepped = adapter.step(stepped, data, event);
+    stepped = stepper.step(stepped, data, event);
     const decoded = adapter.decode(data, event);
     reduced =
       decoded instanceof MalformedEvent

@@ -10,59 +10,45 @@ import {
   startToolCall,
   usageFrom,
 } from '../../turnBuilder.ts';
-import {
-  CHAT_CONTENT,
-  CHAT_CONTENT_NULL_REASONING,
-  CHAT_TOOL_ARGUMENTS,
-  fastChatChunk,
-  matchChatChunk,
-  matched,
-} from '../fastDecode.ts';
+import type { Stepper } from '../index.ts';
 import { type Decoded, MalformedEvent, parseJson, reduceOrFail } from '../json.ts';
 import type { ChatChunk, ChatEvent, ChatUsage, ChatWireError } from './events.ts';
+import { ChatFastDecoder } from './fastDecode.ts';
 
 /** One event's data (and its SSE event name) as the protocol's event, or why it cannot be read. */
 export function decodeChatEvent(data: string, eventName: string): Decoded<ChatEvent> {
-  const fast = fastChatChunk(data) as ChatChunk | undefined;
-  return fast === undefined ? decodeParsed(data, eventName) : fromChunk(fast, eventName);
-}
-
-/** `decodeChatEvent` without the template reader. */
-function decodeParsed(data: string, eventName: string): Decoded<ChatEvent> {
   if (data === '[DONE]') return { type: 'done' };
   const parsed = parseJson<ChatChunk>(data);
-  return parsed instanceof MalformedEvent ? parsed : fromChunk(parsed, eventName);
-}
-
-function fromChunk(chunk: ChatChunk, eventName: string): ChatEvent {
+  if (parsed instanceof MalformedEvent) return parsed;
   // Any chunk with `error` is fatal whatever else it holds (OpenRouter), and Groq names the event `error`.
-  if (chunk.error) return { type: 'error', error: chunk.error, usage: chunk.usage };
-  if (eventName === 'error') return { type: 'error', error: chunk as ChatWireError };
-  return { type: 'chunk', chunk };
+  if (parsed.error) return { type: 'error', error: parsed.error, usage: parsed.usage };
+  if (eventName === 'error') return { type: 'error', error: parsed as ChatWireError };
+  return { type: 'chunk', chunk: parsed };
 }
 
 /**
- * `decodeChatEvent` then `reduceChat`, as `readTurn` runs them: a template chunk goes straight to its
- * transitions, without an event object (see `matched`).
+ * `decodeChatEvent` then `reduceChat`, as `readTurn` runs them, for one stream: a template chunk goes
+ * straight to its transitions, without an event object.
  */
-export function stepChat(turn: Turn, data: string, eventName: string): Turn {
-  if (matchChatChunk(data) && matched.chatPlainHeader && eventName !== 'error') {
-    const header = matched.chatHeader;
-    const next = setIdentity(turn, header.id as string | undefined, header.model as string | undefined);
-    // One answer per turn: with n > 1 the other choices are not shown.
-    if (matched.choiceIndex !== 0) return next;
-    const value = matched.value;
-    switch (matched.chatDelta) {
-      case CHAT_TOOL_ARGUMENTS:
-        return appendToolArguments(next, String(matched.toolIndex), value);
-      case CHAT_CONTENT:
-      case CHAT_CONTENT_NULL_REASONING:
-        return value ? appendText(next, 'text', 'content', value) : next;
-      default:
-        return value ? appendText(next, 'reasoning', 'reasoning', value) : next;
+export class ChatStepper implements Stepper {
+  private readonly fast = new ChatFastDecoder();
+
+  step(turn: Turn, data: string, eventName: string): Turn {
+    const fast = this.fast;
+    const kind = fast.match(data);
+    if (kind !== null && fast.plainHeader && eventName !== 'error') {
+      const next = setIdentity(turn, fast.id, fast.model);
+      // One answer per turn: with n > 1 the other choices are not shown.
+      if (fast.choiceIndex !== 0) return next;
+      const value = fast.value;
+      if (kind === 'toolArgs') return appendToolArguments(next, String(fast.toolIndex), value);
+      if (value === '') return next;
+      return kind === 'text'
+        ? appendText(next, 'text', 'content', value)
+        : appendText(next, 'reasoning', 'reasoning', value);
     }
+    return reduceOrFail(turn, decodeChatEvent(data, eventName), reduceChat);
   }
-  return reduceOrFail(turn, decodeParsed(data, eventName), reduceChat);
 }
 
 const finishReasons: Record<string, FinishReason> = {
@@ -73,7 +59,7 @@ const finishReasons: Record<string, FinishReason> = {
   content_filter: 'content_filter',
 };
 
-export function chatUsage(usage: ChatUsage): Usage {
+function chatUsage(usage: ChatUsage): Usage {
   return usageFrom(
     usage.prompt_tokens,
     usage.completion_tokens,
@@ -83,7 +69,7 @@ export function chatUsage(usage: ChatUsage): Usage {
   );
 }
 
-export function chatErrorCode(error: ChatWireError): string {
+function chatErrorCode(error: ChatWireError): string {
   const code = error.code ?? error.type;
   return code === undefined || code === null ? 'error' : String(code);
 }

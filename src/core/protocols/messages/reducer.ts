@@ -10,33 +10,31 @@ import {
   setUsage,
   startToolCall,
 } from '../../turnBuilder.ts';
-import {
-  DELTA,
-  fastMessagesEvent,
-  type MessagesDeltaKind,
-  matched,
-  matchMessagesEvent,
-  PING,
-} from '../fastDecode.ts';
+import type { Stepper } from '../index.ts';
 import { type Decoded, parseJson, reduceOrFail } from '../json.ts';
 import type { MessagesEvent, MessagesUsage } from './events.ts';
+import { type MessagesDeltaKind, MessagesFastDecoder } from './fastDecode.ts';
 
 /** One event's data as the protocol's event, or why it cannot be read. */
 export function decodeMessagesEvent(data: string): Decoded<MessagesEvent> {
   // Dispatch on the JSON `type`, not the SSE event name (they always match on the real API).
-  const fast = fastMessagesEvent(data);
-  return fast ? (fast as MessagesEvent) : parseJson<MessagesEvent>(data);
+  return parseJson<MessagesEvent>(data);
 }
 
 /**
- * `decodeMessagesEvent` then `reduceMessages`, as `readTurn` runs them: a template delta goes straight to its
- * transition, without an event object (see `matched`).
+ * `decodeMessagesEvent` then `reduceMessages`, as `readTurn` runs them, for one stream: a template delta
+ * goes straight to its transition, without an event object.
  */
-export function stepMessages(turn: Turn, data: string): Turn {
-  const found = matchMessagesEvent(data);
-  if (found === DELTA) return blockDelta(turn, matched.messagesIndex, matched.messagesKind, matched.value);
-  if (found === PING) return turn;
-  return reduceOrFail(turn, parseJson<MessagesEvent>(data), reduceMessages);
+export class MessagesStepper implements Stepper {
+  private readonly fast = new MessagesFastDecoder();
+
+  step(turn: Turn, data: string): Turn {
+    const fast = this.fast;
+    const kind = fast.match(data);
+    if (kind === 'ping') return turn;
+    if (kind !== null) return blockDelta(turn, fast.index, kind, fast.value);
+    return reduceOrFail(turn, decodeMessagesEvent(data), reduceMessages);
+  }
 }
 
 const stopReasons: Record<string, FinishReason> = {
@@ -52,10 +50,7 @@ const stopReasons: Record<string, FinishReason> = {
  * Anthropic reports usage as running totals: a later value replaces an earlier one, field by field
  * (a compatible proxy sends the real input count only in `message_delta`).
  */
-export function mergeMessagesUsage(
-  previous: Usage | null,
-  reported: MessagesUsage | undefined,
-): Usage | null {
+function mergeMessagesUsage(previous: Usage | null, reported: MessagesUsage | undefined): Usage | null {
   if (!reported) return previous;
   const cacheRead = reported.cache_read_input_tokens ?? previous?.cachedTokens;
   const cacheWrite = reported.cache_creation_input_tokens ?? previous?.cacheWriteTokens;
@@ -76,7 +71,7 @@ const blockKey = (index: number) => String(index);
 function blockDelta(turn: Turn, index: number, kind: MessagesDeltaKind, value: string): Turn {
   const key = blockKey(index);
   if (kind === 'text') return appendText(turn, 'text', key, value);
-  if (kind === 'thinking') return appendText(turn, 'reasoning', key, value);
+  if (kind === 'reasoning') return appendText(turn, 'reasoning', key, value);
   // Server tool input streams too, but is not ours to answer: only client tool calls are kept.
   return hasToolCall(turn, key) ? appendToolArguments(turn, key, value) : turn;
 }
@@ -112,9 +107,9 @@ export function reduceMessages(turn: Turn, event: MessagesEvent): Turn {
         case 'text_delta':
           return blockDelta(turn, event.index, 'text', delta.text);
         case 'thinking_delta':
-          return blockDelta(turn, event.index, 'thinking', delta.thinking);
+          return blockDelta(turn, event.index, 'reasoning', delta.thinking);
         case 'input_json_delta':
-          return blockDelta(turn, event.index, 'json', delta.partial_json);
+          return blockDelta(turn, event.index, 'toolArgs', delta.partial_json);
         default:
           return turn;
       }

@@ -1,7 +1,7 @@
 import { parseToolArguments, type TurnRequest, withAnsweredToolCalls } from '../../conversation.ts';
 
 /** Anthropic requires `max_tokens`; this is what we send when the person set no limit. */
-export const DEFAULT_MAX_TOKENS = 4096;
+const DEFAULT_MAX_TOKENS = 4096;
 
 type Block = Record<string, unknown>;
 

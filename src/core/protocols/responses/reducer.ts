@@ -13,34 +13,53 @@ import {
   startToolCall,
   usageFrom,
 } from '../../turnBuilder.ts';
-import { fastResponsesEvent, matched, matchResponsesEvent } from '../fastDecode.ts';
+import type { Stepper } from '../index.ts';
 import { type Decoded, parseJson, reduceOrFail } from '../json.ts';
 import type { ResponsesEvent, ResponsesObject, ResponsesOutputItem, ResponsesUsage } from './events.ts';
+import { ResponsesFastDecoder } from './fastDecode.ts';
 
 /** One event's data as the protocol's event, or why it cannot be read. */
 export function decodeResponsesEvent(data: string): Decoded<ResponsesEvent> {
-  if (data === '[DONE]') return { type: 'done' };
   // Dispatch on the JSON `type`: OpenRouter sends no `event:` lines at all.
-  const fast = fastResponsesEvent(data);
-  return fast ? (fast as ResponsesEvent) : parseJson<ResponsesEvent>(data);
+  return data === '[DONE]' ? { type: 'done' } : parseJson<ResponsesEvent>(data);
 }
+
+/** The keys of a message's content part and of a reasoning item's summary part. */
+const textKey = (itemId: string, contentIndex: number) => `${itemId}:${contentIndex}`;
+const summaryKey = (itemId: string, summaryIndex: number) => `${itemId}:summary:${summaryIndex}`;
 
 /**
- * `decodeResponsesEvent` then `reduceResponses`, as `readTurn` runs them: a template delta goes straight to
- * its transition, without an event object (see `matched`).
+ * `decodeResponsesEvent` then `reduceResponses`, as `readTurn` runs them, for one stream: a template delta
+ * goes straight to its transition, without an event object.
  */
-export function stepResponses(turn: Turn, data: string): Turn {
-  if (matchResponsesEvent(data)) {
-    const { responsesKind: kind, itemId, part, value } = matched;
-    if (kind === 'text') return appendText(turn, 'text', textKey(itemId, part), value);
-    if (kind === 'summary') return appendText(turn, 'reasoning', summaryKey(itemId, part), value);
-    return appendToolArguments(turn, itemId, value);
+export class ResponsesStepper implements Stepper {
+  private readonly fast = new ResponsesFastDecoder();
+  // A text delta's part key, remembered: consecutive deltas almost always share it.
+  private keyItem = '';
+  private keyIndex = -1;
+  private key = '';
+
+  step(turn: Turn, data: string): Turn {
+    const fast = this.fast;
+    const kind = fast.match(data);
+    if (kind === 'text') return appendText(turn, 'text', this.textKey(fast.itemId, fast.part), fast.value);
+    if (kind === 'reasoning')
+      return appendText(turn, 'reasoning', summaryKey(fast.itemId, fast.part), fast.value);
+    if (kind === 'toolArgs') return appendToolArguments(turn, fast.itemId, fast.value);
+    return reduceOrFail(turn, decodeResponsesEvent(data), reduceResponses);
   }
-  if (data === '[DONE]') return reduceResponses(turn, { type: 'done' });
-  return reduceOrFail(turn, parseJson<ResponsesEvent>(data), reduceResponses);
+
+  private textKey(itemId: string, contentIndex: number): string {
+    if (itemId !== this.keyItem || contentIndex !== this.keyIndex) {
+      this.keyItem = itemId;
+      this.keyIndex = contentIndex;
+      this.key = textKey(itemId, contentIndex);
+    }
+    return this.key;
+  }
 }
 
-export function responsesUsage(usage: ResponsesUsage): Usage {
+function responsesUsage(usage: ResponsesUsage): Usage {
   return usageFrom(
     usage.input_tokens,
     usage.output_tokens,
@@ -49,20 +68,6 @@ export function responsesUsage(usage: ResponsesUsage): Usage {
     usage.input_tokens_details?.cached_tokens,
   );
 }
-
-// Every delta needs its part's key: the last one is remembered, as consecutive deltas almost always share it.
-let lastItem = '';
-let lastIndex = -1;
-let lastKey = '';
-function textKey(itemId: string, contentIndex: number): string {
-  if (itemId !== lastItem || contentIndex !== lastIndex) {
-    lastItem = itemId;
-    lastIndex = contentIndex;
-    lastKey = `${itemId}:${contentIndex}`;
-  }
-  return lastKey;
-}
-const summaryKey = (itemId: string, summaryIndex: number) => `${itemId}:summary:${summaryIndex}`;
 
 /** A finished item is authoritative: it fills in whatever deltas were missing or differ. */
 function settleItem(turn: Turn, item: ResponsesOutputItem): Turn {
@@ -98,8 +103,10 @@ function finishResponse(turn: Turn, response: ResponsesObject, terminal: string)
   if (response.usage) next = setUsage(next, responsesUsage(response.usage));
   if (terminal === 'response.failed') {
     const error = response.error;
-    const failed = { ...next, rawFinishReason: response.status ?? 'failed' };
-    return fail(failed, error?.code ?? 'response_failed', error?.message ?? 'The response failed.');
+    const failed = fail(next, error?.code ?? 'response_failed', error?.message ?? 'The response failed.');
+    // `fail` made a new Turn: set in place rather than spread into yet another (see turnBuilder's `withContent`).
+    failed.rawFinishReason = response.status ?? 'failed';
+    return failed;
   }
   if (terminal === 'response.incomplete') {
     const reason = response.incomplete_details?.reason ?? 'incomplete';
