@@ -26,6 +26,12 @@ function replaceAt<T>(items: T[], index: number, item: T): T[] {
   return copy;
 }
 
+function appended<T>(items: T[], item: T): T[] {
+  const copy = items.slice();
+  copy.push(item);
+  return copy;
+}
+
 function joinKind(parts: TurnPart[], kind: TextKind): string {
   let out = '';
   for (const part of parts) {
@@ -36,8 +42,8 @@ function joinKind(parts: TurnPart[], kind: TextKind): string {
 }
 
 /**
- * The next Turn with every field written out. Content changes on every delta; one object shape for
- * all of them (no spread with a computed key) keeps that path fast.
+ * The next Turn with every field written out: every Turn made here comes from this one object literal,
+ * never from a spread (why: README, Performance).
  */
 function withContent(
   turn: Turn,
@@ -62,10 +68,7 @@ function withContent(
   };
 }
 
-/**
- * A copy of `turn` from one object literal, to change a field of: a spread copy gets a shape of its own,
- * recreated after each GC, and the next delta's code would deoptimize on it.
- */
+/** A copy of `turn` to change a field of (not a spread: see `withContent`). */
 function copy(turn: Turn): Turn {
   return withContent(turn, turn.parts, null, '', turn.toolCalls);
 }
@@ -93,7 +96,7 @@ export function appendText(turn: Turn, kind: TextKind, key: string, delta: strin
   const previous = index === -1 ? '' : (turn.parts[index] as { text: string }).text;
   const text = previous + delta;
   const part = { kind, key, text } as TurnPart;
-  const parts = index === -1 ? [...turn.parts, part] : replaceAt(turn.parts, index, part);
+  const parts = index === -1 ? appended(turn.parts, part) : replaceAt(turn.parts, index, part);
   // Growing a part that a later same-kind part already follows: the flat string must be rebuilt in part order.
   if (index !== -1 && hasLaterText(parts, kind, index)) {
     return withContent(turn, parts, kind, joinKind(parts, kind), turn.toolCalls);

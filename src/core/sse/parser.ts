@@ -44,10 +44,8 @@ const isEvent = (s: string, i: number) =>
  * Every event and comment is stamped with the arrival time of the chunk that completed it.
  *
  * The fields go to a sink as arguments: `readTurn` needs only the data, and an object per event was
- * measurable garbage. Without `comments`, comment lines are skipped unread. A class rather than
- * closures: closures made per stream lose their optimized code at every full GC (V8 holds it weakly),
- * so each new answer would start in the interpreter. Methods keep theirs as long as the instances' shape
- * lives, which `keepShape` sees to.
+ * measurable garbage. Without `comments`, comment lines are skipped unread. A class, not closures (see
+ * README, Performance).
  */
 export class SseScanner implements SseParser {
   private pieces: string[] = [];
