@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 
 /** A connect-style handler; without `next`, paths it does not serve get a 404. */
 export type Handler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
@@ -43,6 +44,36 @@ export function isCrossSite(req: IncomingMessage): boolean {
   } catch {
     return true;
   }
+}
+
+/** The name in a `Host` header (`[::1]:8787` → `::1`), lower-cased; `undefined` when it is not a host. */
+export function hostName(host: string | undefined): string | undefined {
+  const match = /^(?:\[([0-9a-f:.]+)\]|([a-z0-9_.-]+))(?::\d{1,5})?$/i.exec(host ?? '');
+  return match ? (match[1] ?? match[2] ?? '').toLowerCase().replace(/\.$/, '') : undefined;
+}
+
+const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '']);
+
+/**
+ * Whether a server bound to `boundHost` should answer a request sent with this `Host` header. A page
+ * that rebinds its own domain name to this machine's address (DNS rebinding) becomes same-origin
+ * with the server, so the `Origin` check alone cannot stop it; its `Host` still names its own domain.
+ * Accepted: loopback names (`localhost`, `*.localhost`, `127.x.x.x`, `::1`), `boundHost` itself, the
+ * `extra` names, and, when bound to every interface (`0.0.0.0`, `::`), any IP address (a page cannot
+ * rebind an address, only a name).
+ */
+export function isAllowedHost(
+  host: string | undefined,
+  boundHost: string,
+  extra: readonly string[] = [],
+): boolean {
+  const name = hostName(host);
+  if (name === undefined) return false;
+  if (name === 'localhost' || name.endsWith('.localhost') || name === '::1') return true;
+  if (isIP(name) === 4 && name.startsWith('127.')) return true;
+  const bound = boundHost.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (name === bound || extra.includes(name)) return true;
+  return WILDCARD_ADDRESSES.has(bound) && isIP(name) !== 0;
 }
 
 export function isJsonContentType(value: string | undefined): boolean {

@@ -7,6 +7,7 @@ import {
   applyCors,
   type Body,
   type Handler,
+  isAllowedHost,
   isJsonContentType,
   readBody,
   sameOriginOnly,
@@ -370,13 +371,23 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-/** Serves a simulator on its own HTTP server; port 0 picks a free port. */
+/**
+ * Serves a simulator on its own HTTP server; port 0 picks a free port. It answers only requests whose
+ * `Host` is a loopback name or `host` (any IP address too when `host` is `0.0.0.0` or `::`), so a
+ * page that rebinds its own domain name to this machine cannot read or clear `/__sim/requests`.
+ */
 export async function startSimulator(
   options: Partial<SimOptions> & { port?: number; host?: string } = {},
 ): Promise<RunningSimulator> {
   const { port = 0, host = '127.0.0.1', ...simOptions } = options;
   const simulator = createSimulator(simOptions);
-  const server = createServer((req, res) => simulator.handle(req, res));
+  const server = createServer((req, res) => {
+    if (isAllowedHost(req.headers.host, host)) simulator.handle(req, res);
+    else
+      sendJson(res, 403, {
+        error: `This simulator answers only requests addressed to localhost, a loopback address or ${host} (Host header).`,
+      });
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
