@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
-import { hopbaseGateway } from './simulator/vite-plugin.ts';
+import { hopbaseGateway } from './server/vite-plugin.ts';
 
 // The dev and preview servers answer `/v1` themselves: with the simulator by default,
 // or by proxying to a real gateway when HOPBASE_BASE_URL is set.
@@ -15,7 +15,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['src/core/**/*.test.ts', 'simulator/**/*.test.ts'],
+          include: ['src/core/**/*.test.ts', 'simulator/**/*.test.ts', 'server/**/*.test.ts'],
         },
       },
       {

@@ -1,11 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSimulator, startSimulator } from './server.ts';
-import { frames, postJson, readText, waitFor } from './testing.ts';
+import { type RunningSimulator, startSimulator } from '../simulator/server.ts';
+import { frames, postJson, readText, waitFor } from '../simulator/testing.ts';
+import { fromApp } from './testing.ts';
 import { hopbaseGateway } from './vite-plugin.ts';
 
-// The dev server's `/v1`: the embedded simulator by default, a streaming proxy with HOPBASE_BASE_URL.
+// The dev server's `/v1`: the embedded simulator by default, with HOPBASE_BASE_URL the same streaming
+// proxy as the production server (tested in full in proxy.test.ts; here: that Vite mounts it).
 async function startVite(): Promise<{ server: ViteDevServer; url: string }> {
   const server = await createServer({
     configFile: false,
@@ -19,7 +21,7 @@ async function startVite(): Promise<{ server: ViteDevServer; url: string }> {
   return { server, url: `http://127.0.0.1:${port}` };
 }
 
-const ENV_KEYS = ['HOPBASE_BASE_URL', 'HOPBASE_API_KEY'] as const;
+const ENV_KEYS = ['HOPBASE_BASE_URL', 'HOPBASE_API_KEY', 'HOPBASE_PROXY_ALLOW_NO_ORIGIN'] as const;
 const savedEnv = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
 afterEach(() => {
   for (const key of ENV_KEYS) {
@@ -66,6 +68,7 @@ describe('with HOPBASE_BASE_URL', () => {
     upstream = await startSimulator({ deltaMs: 5, keepaliveMs: 1000, stallMs: 5000, apiKey: 'sk-upstream' });
     process.env.HOPBASE_BASE_URL = `${upstream.url}/v1`;
     process.env.HOPBASE_API_KEY = 'sk-upstream';
+    delete process.env.HOPBASE_PROXY_ALLOW_NO_ORIGIN;
     vite = await startVite();
   });
   afterAll(async () => {
@@ -79,7 +82,7 @@ describe('with HOPBASE_BASE_URL', () => {
       `${vite.url}/v1/chat/completions`,
       { model: 'sim-echo', stream: true, messages: [{ role: 'user', content: 'through the proxy' }] },
       // The app's own page: same origin as the server, as the browser sends it.
-      { origin: vite.url, 'sec-fetch-site': 'same-origin' },
+      fromApp(vite.url),
     );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
@@ -132,25 +135,36 @@ describe('with HOPBASE_BASE_URL', () => {
     },
   );
 
-  it('lets requests without Origin (curl, SDKs) through', async () => {
+  it('refuses requests without Origin (curl, SDKs) with 403', async () => {
+    upstream.simulator.clearRequests();
     const res = await fetch(`${vite.url}/v1/models`);
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain(
+      'HOPBASE_PROXY_ALLOW_NO_ORIGIN=1',
+    );
+    expect(upstream.simulator.requests()).toHaveLength(0);
+    // The app's own GET carries Sec-Fetch-Site but no Origin.
+    const own = await fetch(`${vite.url}/v1/models`, { headers: { 'sec-fetch-site': 'same-origin' } });
+    expect(own.status).toBe(200);
   });
 
   it('passes error statuses and their headers through', async () => {
-    const res = await postJson(`${vite.url}/v1/responses`, { model: 'sim-rate-limit', input: 'x' });
+    const res = await postJson(
+      `${vite.url}/v1/responses`,
+      { model: 'sim-rate-limit', input: 'x' },
+      fromApp(vite.url),
+    );
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('2');
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
   });
 
   it('passes mid-stream errors through unchanged', async () => {
-    const res = await postJson(`${vite.url}/v1/messages`, {
-      model: 'sim-interrupt',
-      max_tokens: 100,
-      stream: true,
-      messages: [{ role: 'user', content: 'x' }],
-    });
+    const res = await postJson(
+      `${vite.url}/v1/messages`,
+      { model: 'sim-interrupt', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'x' }] },
+      fromApp(vite.url),
+    );
     const { text } = await readText(res);
     expect(frames(text).at(-1)).toEqual({
       event: 'error',
@@ -162,7 +176,7 @@ describe('with HOPBASE_BASE_URL', () => {
     const controller = new AbortController();
     const res = await fetch(`${vite.url}/v1/chat/completions`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...fromApp(vite.url) },
       body: JSON.stringify({ model: 'sim-long', stream: true, messages: [{ role: 'user', content: 'x' }] }),
       signal: controller.signal,
     });

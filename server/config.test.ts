@@ -1,0 +1,122 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  ConfigError,
+  DEFAULT_MAX_BODY_BYTES,
+  parseConnectSrc,
+  parseGatewayUrl,
+  serverConfigFromEnv,
+} from './config.ts';
+import { upstreamUrl } from './proxy.ts';
+
+describe('serverConfigFromEnv', () => {
+  it('defaults to 127.0.0.1:8080, dist/ and the simulator', () => {
+    expect(serverConfigFromEnv({})).toEqual({
+      host: '127.0.0.1',
+      port: 8080,
+      distDir: resolve('dist'),
+      proxy: undefined,
+      connectSrc: [],
+      allowedHosts: [],
+    });
+  });
+
+  it('reads HOST, PORT, the gateway, the key and the opt-ins', () => {
+    const config = serverConfigFromEnv({
+      HOST: '0.0.0.0',
+      PORT: '9000',
+      HOPBASE_BASE_URL: 'https://gateway.example.com/v1/',
+      HOPBASE_API_KEY: 'sk-1',
+      HOPBASE_PROXY_ALLOW_NO_ORIGIN: '1',
+      HOPBASE_CONNECT_SRC: 'https://a.example.com, https://*.b.example:8443/',
+      HOPBASE_ALLOWED_HOSTS: 'Chat.Example.com',
+    });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 9000,
+      connectSrc: ['https://a.example.com', 'https://*.b.example:8443'],
+      allowedHosts: ['chat.example.com'],
+      proxy: { apiKey: 'sk-1', allowNoOrigin: true, maxBodyBytes: DEFAULT_MAX_BODY_BYTES },
+    });
+    expect(config.proxy?.target.display).toBe('https://gateway.example.com/v1');
+    expect(
+      serverConfigFromEnv({ HOPBASE_BASE_URL: 'http://g', HOPBASE_PROXY_ALLOW_NO_ORIGIN: '0' }).proxy,
+    ).toMatchObject({ allowNoOrigin: false });
+  });
+
+  it('refuses a bad port', () => {
+    expect(() => serverConfigFromEnv({ PORT: 'eighty' })).toThrow(ConfigError);
+  });
+
+  it('refuses credentials in the URL together with a key, without repeating either', () => {
+    const run = () =>
+      serverConfigFromEnv({
+        HOPBASE_BASE_URL: 'https://u:secret-pass@g.example/v1',
+        HOPBASE_API_KEY: 'sk-key-1',
+      });
+    expect(run).toThrow(ConfigError);
+    expect(run).toThrow(/Keep one/);
+    try {
+      run();
+    } catch (error) {
+      expect(String(error)).not.toMatch(/secret-pass|sk-key-1/);
+    }
+  });
+});
+
+describe('parseGatewayUrl', () => {
+  it('splits out the user, password and query, and shows neither', () => {
+    const target = parseGatewayUrl(
+      'https://gw-user:p%40ss-word@gateway.example.com:8443/base/v1?token=abc123xyz',
+    );
+    expect(target.display).toBe('https://gateway.example.com:8443/base/v1');
+    expect(target.url.href).toBe('https://gateway.example.com:8443/base/v1?token=abc123xyz');
+    expect(target.basicAuth).toBe(`Basic ${Buffer.from('gw-user:p@ss-word').toString('base64')}`);
+    expect(target.secrets).toEqual(expect.arrayContaining(['p%40ss-word', 'p@ss-word', 'abc123xyz']));
+  });
+
+  it.each(['not a url', 'ftp://gateway.example.com', 'https://u:hunter22@/v1'])(
+    'refuses %j without repeating it',
+    (value) => {
+      expect(() => parseGatewayUrl(value)).toThrow(ConfigError);
+      try {
+        parseGatewayUrl(value);
+      } catch (error) {
+        expect(String(error)).not.toContain('hunter22');
+      }
+    },
+  );
+});
+
+describe('upstreamUrl', () => {
+  it('joins the base (with or without /v1), its query and the request’s', () => {
+    const base = parseGatewayUrl('https://g.example/v1?key=k1').url;
+    expect(upstreamUrl(base, '/v1/models', '').href).toBe('https://g.example/v1/models?key=k1');
+    expect(
+      upstreamUrl(parseGatewayUrl('https://g.example/api/').url, '/v1/messages', '?beta=true').href,
+    ).toBe('https://g.example/api/v1/messages?beta=true');
+  });
+});
+
+describe('parseConnectSrc', () => {
+  it('accepts origins, wildcard subdomains and ws(s)', () => {
+    expect(parseConnectSrc('https://gw.example.com  http://127.0.0.1:8787,wss://*.example.com')).toEqual([
+      'https://gw.example.com',
+      'http://127.0.0.1:8787',
+      'wss://*.example.com',
+    ]);
+    expect(parseConnectSrc(undefined)).toEqual([]);
+  });
+
+  it.each([
+    "https://gw.example.com; script-src 'unsafe-inline'",
+    "'unsafe-inline'",
+    '*',
+    'https:',
+    'https://gw.example.com/v1',
+    'https://user@gw.example.com',
+    'javascript:alert(1)',
+  ])('refuses %j: it would not be one origin', (value) => {
+    expect(() => parseConnectSrc(value)).toThrow(ConfigError);
+  });
+});
