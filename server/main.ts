@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServerApp } from './app.ts';
+import { ConfigError, type ServerConfig, serverConfigFromEnv } from './config.ts';
+
+// `npm run serve`: the built app and its /v1 backend in one process. Settings come from the environment
+// (README, "Deploy"); nothing printed here ever contains the API key or credentials of HOPBASE_BASE_URL.
+
+let config: ServerConfig;
+try {
+  config = serverConfigFromEnv(process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`hopbase-chat: ${error.message}`);
+  process.exit(1);
+}
+if (!existsSync(join(config.distDir, 'index.html'))) {
+  console.error(
+    `hopbase-chat: ${join(config.distDir, 'index.html')} is missing: run \`npm run build\` first.`,
+  );
+  process.exit(1);
+}
+
+const app = createServerApp(config, (line) => console.error(line));
+const url = await app.listen();
+const backend = config.proxy
+  ? `/v1 proxied to ${config.proxy.target.display}${config.proxy.apiKey ? ' with the server key' : ''}`
+  : '/v1 answered by the built-in simulator';
+console.log(`HopBase Chat on ${url}: ${backend}`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void app.close().then(() => process.exit(0));
+  });
+}
