@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { serveKey, servePort, serveUrl, simPort, simUrl } from './e2e/serve.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4317);
 
@@ -29,19 +30,51 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    // The production build served with the simulator behind /v1, on fast timings so faults show in seconds.
-    command: `npx vite build --logLevel warn && npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
-    url: `http://127.0.0.1:${port}/v1/models`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: {
-      PORT: String(port),
-      HOPBASE_SIM_KEEPALIVE_MS: '400',
-      HOPBASE_SIM_STALL_MS: '8000',
-      HOPBASE_SIM_DELTA_MS: '8',
-      // Long enough that a test reliably sees the countdown; e2e/faults.spec.ts assumes 5 s.
-      HOPBASE_SIM_RETRY_AFTER_S: '5',
+  // Started one after another, in this order: the production server serves the dist/ built by the first.
+  webServer: [
+    {
+      // The production build served with the simulator behind /v1, on fast timings so faults show in seconds.
+      command: `npx vite build --logLevel warn && npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+      url: `http://127.0.0.1:${port}/v1/models`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(port),
+        HOPBASE_SIM_KEEPALIVE_MS: '400',
+        HOPBASE_SIM_STALL_MS: '8000',
+        HOPBASE_SIM_DELTA_MS: '8',
+        // Long enough that a test reliably sees the countdown; e2e/faults.spec.ts assumes 5 s.
+        HOPBASE_SIM_RETRY_AFTER_S: '5',
+      },
     },
-  },
+    {
+      // The gateway of the production-server journey (e2e/serve.spec.ts): a simulator that requires a key.
+      command: 'npx tsx simulator/main.ts',
+      url: `${simUrl}/__sim/status`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        HOPBASE_SIM_PORT: String(simPort),
+        HOPBASE_SIM_HOST: '127.0.0.1',
+        HOPBASE_SIM_API_KEY: serveKey,
+        HOPBASE_SIM_DELTA_MS: '8',
+        HOPBASE_SIM_KEEPALIVE_MS: '400',
+      },
+    },
+    {
+      // `npm run serve` as deployed: the built app and the /v1 proxy adding the key on the server side.
+      command: 'npm run build:server --silent && npm run serve --silent',
+      url: `${serveUrl}/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        HOST: '127.0.0.1',
+        PORT: String(servePort),
+        HOPBASE_BASE_URL: `${simUrl}/v1`,
+        HOPBASE_API_KEY: serveKey,
+        // The simulator's origin is allowed for direct-to-gateway mode; http://localhost:<port> is not.
+        HOPBASE_CONNECT_SRC: simUrl,
+      },
+    },
+  ],
 });
