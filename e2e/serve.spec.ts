@@ -209,7 +209,11 @@ test('direct-to-gateway mode works towards an allowed gateway; CSP blocks any ot
   const blockedBase = simUrl.replace('127.0.0.1', 'localhost');
   await setSettings(page, { 'Gateway base URL': `${blockedBase}/v1` });
   const blocked = await send(page, uniqueText('Towards a gateway the operator did not allow'));
-  await expect(blocked.getByRole('alert')).toBeVisible({ timeout: 20_000 });
+  const alert = blocked.getByRole('alert');
+  await expect(alert).toContainText('This page may not connect to that gateway', { timeout: 20_000 });
+  await expect(alert).toContainText('HOPBASE_CONNECT_SRC');
+  // Not worth retrying on its own: no countdown to an automatic attempt.
+  await expect(blocked.getByText(/Retrying automatically/)).toHaveCount(0);
   await expect
     .poll(async () => (await violations()).map((v) => [v.directive, new URL(v.blocked).origin]))
     .toContainEqual(['connect-src', blockedBase]);

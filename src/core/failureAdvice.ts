@@ -113,6 +113,12 @@ const byCode: Record<string, FailureAdvice> = {
     advice: 'Check the connection and the base URL in Settings.',
     retryable: true,
   },
+  blocked_by_policy: {
+    title: 'This page may not connect to that gateway',
+    advice:
+      "The server's security policy (Content-Security-Policy, connect-src) does not list the gateway's origin. Ask the operator to add it to HOPBASE_CONNECT_SRC, or leave the base URL in Settings empty to use this server's /v1 proxy.",
+    retryable: false,
+  },
   unexpected_response: {
     title: 'Unexpected response',
     advice: 'The gateway did not answer with an event stream. Check the base URL in Settings.',

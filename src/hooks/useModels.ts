@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { authHeaders, type Protocol } from '../core/index.ts';
 import { gatewayBase, isCrossOrigin } from '../session/gateway.ts';
 import { isUsableBaseUrl } from '../state/settingsStore.ts';
+import { useServices } from './appContext.tsx';
 import { useSettings } from './useStores.ts';
 
 export interface ModelInfo {
@@ -23,8 +24,23 @@ export function keyFingerprint(apiKey: string): string {
   return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
-async function fetchModels(base: string, headers: Record<string, string>): Promise<ModelInfo[]> {
-  const response = await fetch(`${base}/models`, { headers });
+async function fetchModels(
+  base: string,
+  headers: Record<string, string>,
+  refusedByPolicy: (url: string) => Promise<boolean>,
+): Promise<ModelInfo[]> {
+  const url = `${base}/models`;
+  let response: Response;
+  try {
+    response = await fetch(url, { headers });
+  } catch (error) {
+    if (await refusedByPolicy(url)) {
+      throw new Error(
+        `This server's security policy does not allow connecting to ${new URL(url).origin}: ask the operator to add it to HOPBASE_CONNECT_SRC, or leave the base URL empty.`,
+      );
+    }
+    throw error;
+  }
   if (!response.ok) throw new Error(`The model list could not be loaded (HTTP ${response.status}).`);
   const body = (await response.json()) as { data?: { id: string; description?: string }[] };
   return (body.data ?? []).map(({ id, description }) => ({ id, description }));
@@ -41,6 +57,7 @@ export function useModels() {
     s.settings.protocol === 'messages' ? 'messages' : 'chat',
   );
   const base = gatewayBase({ baseUrl });
+  const { session } = useServices();
   return useQuery({
     queryKey: ['models', base, credentials, keyFingerprint(apiKey)],
     queryFn: () => {
@@ -48,7 +65,10 @@ export function useModels() {
       if (!isUsableBaseUrl(baseUrl)) {
         throw new Error('The gateway base URL in Settings is not a complete http(s) address.');
       }
-      return fetchModels(base, authHeaders(credentials, apiKey, isCrossOrigin(base)));
+      const crossOrigin = isCrossOrigin(base);
+      return fetchModels(base, authHeaders(credentials, apiKey, crossOrigin), (url) =>
+        crossOrigin ? session.refusedByPolicy(url) : Promise.resolve(false),
+      );
     },
     staleTime: 5 * 60_000,
     retry: 1,

@@ -226,3 +226,27 @@ describe('the recording in the store', () => {
     vi.unstubAllGlobals();
   });
 });
+
+describe('a gateway the page may not connect to', () => {
+  it('says the security policy refused it, and does not retry on its own', async () => {
+    app.stores.settings.getState().update({ baseUrl: 'https://gw.example.com/v1' });
+    const fetchImpl = vi.fn<typeof fetch>(async (input) => {
+      // As in a browser: the fetch fails bare, the violation report follows.
+      setTimeout(() =>
+        document.dispatchEvent(
+          Object.assign(new Event('securitypolicyviolation'), {
+            effectiveDirective: 'connect-src',
+            blockedURI: String(input),
+          }),
+        ),
+      );
+      throw new TypeError('Failed to fetch');
+    });
+    await session({ fetchImpl }).send('Hi', 'chat');
+    const [attempt, ...more] = messages()[0]!.attempts;
+    expect(more).toEqual([]);
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    expect(attempt!.turn.error?.code).toBe('blocked_by_policy');
+    expect(attempt!.turn.error?.message).toMatch(/Content-Security-Policy.*Failed to fetch/);
+  });
+});

@@ -13,6 +13,7 @@ import { toConversationMessages } from '../state/conversationStore.ts';
 import { newId } from '../state/ids.ts';
 import { emptyRecording } from '../state/recordings.ts';
 import type { AnswerSource, Attempt, SentRequest } from '../state/types.ts';
+import { type BlockedConnections, watchBlockedConnections } from './blockedConnections.ts';
 import { createFrameScheduler, type FrameScheduler, type PageVisibility } from './frameBatcher.ts';
 import { gatewayBase, isCrossOrigin, redactedCredentials } from './gateway.ts';
 import { type ReplaySpeed, readRecording, recordingResponse } from './replay.ts';
@@ -24,7 +25,10 @@ export interface ChatSessionOptions {
   fetch?: typeof fetch;
   /** Jitter for automatic retries; tests pass a fixed one. */
   random?: () => number;
-  /** The page whose visibility decides between animation frames and timers. */
+  /**
+   * The page: its visibility decides between animation frames and timers, and it reports the
+   * connections its security policy refused.
+   */
   page?: PageVisibility;
 }
 
@@ -34,6 +38,8 @@ interface Connection {
   /** The headers as the inspector shows them, credentials named but never with their value. */
   sentHeaders: Record<string, string>;
   crossOrigin: boolean;
+  /** After a network failure: whether the page's security policy refused the connection. */
+  refusedByPolicy?(): Promise<boolean>;
 }
 
 interface Origin {
@@ -65,6 +71,7 @@ export class ChatSession {
   private readonly fetch: typeof fetch;
   private readonly random: (() => number) | undefined;
   private readonly frames: FrameScheduler;
+  private readonly refused: BlockedConnections;
   /** The stream of each assistant message being answered, by message id. */
   private readonly controllers = new Map<string, AbortController>();
   private readonly stopWatchingDeletions: () => void;
@@ -74,6 +81,7 @@ export class ChatSession {
     this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.random = options.random;
     this.frames = createFrameScheduler(options.page);
+    this.refused = watchBlockedConnections(options.page);
     // A deleted conversation's answers stop streaming (and retrying): nobody can see or use them any more.
     this.stopWatchingDeletions = this.stores.conversations.subscribe((state, previous) => {
       if (state.conversations === previous.conversations) return;
@@ -88,6 +96,12 @@ export class ChatSession {
     this.stopWatchingDeletions();
     for (const controller of this.controllers.values()) controller.abort('disposed');
     this.frames.dispose();
+    this.refused.dispose();
+  }
+
+  /** Whether the page's security policy refused a connection to `url`'s origin (after a failed request). */
+  refusedByPolicy(url: string): Promise<boolean> {
+    return this.refused.blocked(url);
   }
 
   send(text: string, protocol: Protocol): Promise<void> {
@@ -221,6 +235,7 @@ export class ChatSession {
             }),
           sentHeaders: { ...request.headers, ...redactedCredentials(credentials) },
           crossOrigin,
+          refusedByPolicy: () => this.refused.blocked(request.url),
         };
       },
     };
@@ -272,6 +287,7 @@ export class ChatSession {
           protocol,
           open: connection.open,
           crossOrigin: connection.crossOrigin,
+          refusedByPolicy: connection.refusedByPolicy,
           signal: controller.signal,
           onProgress: batcher.push,
         });

@@ -34,6 +34,8 @@ export interface RunAttemptOptions {
   open(signal: AbortSignal): Promise<Response>;
   /** Whether the response comes from another origin: a network failure may then be CORS. */
   crossOrigin: boolean;
+  /** After a network failure: whether the page's security policy refused the connection. */
+  refusedByPolicy?(): Promise<boolean>;
   signal: AbortSignal;
   onProgress(progress: AttemptProgress): void;
   now?: () => number;
@@ -63,6 +65,10 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptOut
     if (signal.aborted)
       return end({ ...emptyTurn, status: 'aborted', error: { code: 'aborted', message: 'Stopped.' } });
     const detail = error instanceof Error ? error.message : String(error);
+    if (await options.refusedByPolicy?.())
+      return end(
+        failed('blocked_by_policy', `Refused by the page's Content-Security-Policy (connect-src): ${detail}`),
+      );
     return end(
       failed('network_error', options.crossOrigin ? `${corsAdvice} (${detail})` : `Network error: ${detail}`),
     );
