@@ -23,7 +23,7 @@ export default defineConfig({
         test: {
           name: 'dom',
           environment: 'jsdom',
-          include: ['src/{state,hooks,components,app}/**/*.test.{ts,tsx}'],
+          include: ['src/{state,session,hooks,components,app}/**/*.test.{ts,tsx}'],
           setupFiles: ['src/testing/setup.ts'],
         },
       },

@@ -16,7 +16,7 @@ export { readTurn } from './readTurn.ts';
 export { automaticRetryDelayMs, maxAutomaticRetries } from './retryPolicy.ts';
 export { createSseParser, type SseParser, SseParserStream } from './sse/parser.ts';
 export type { SseComment, SseEvent, SseItem } from './sse/types.ts';
-export { type TraceFigures, type TraceInput, traceFigures } from './traceFigures.ts';
+export { silenceBeforeEnd, type TraceFigures, type TraceInput, traceFigures } from './traceFigures.ts';
 export type {
   FinishReason,
   Protocol,
