@@ -2,6 +2,8 @@ import { defineConfig } from '@playwright/test';
 import { serveKey, servePort, serveUrl, simPort, simUrl } from './e2e/serve.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4317);
+// Where the app is built for the run: runs side by side (E2E_PORT and E2E_DIST set apart) do not collide.
+const outDir = process.env.E2E_DIST ?? 'dist';
 
 // Debian's Chromium: Playwright cannot download its own browser here.
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -34,7 +36,7 @@ export default defineConfig({
   webServer: [
     {
       // The production build served with the simulator behind /v1, on fast timings so faults show in seconds.
-      command: `npx vite build --logLevel warn && npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+      command: `npx vite build --logLevel warn --outDir ${outDir} && npx vite preview --outDir ${outDir} --host 127.0.0.1 --port ${port} --strictPort`,
       url: `http://127.0.0.1:${port}/v1/models`,
       reuseExistingServer: false,
       timeout: 120_000,
@@ -74,6 +76,7 @@ export default defineConfig({
         HOPBASE_API_KEY: serveKey,
         // The simulator's origin is allowed for direct-to-gateway mode; http://localhost:<port> is not.
         HOPBASE_CONNECT_SRC: simUrl,
+        HOPBASE_DIST_DIR: outDir,
       },
     },
   ],

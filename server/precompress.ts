@@ -68,7 +68,7 @@ export async function precompress(dir: string, minBytes = 1024): Promise<Compres
 
 // `node dist-server/server/precompress.js [dir]` (part of `npm run build`).
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const dir = resolve(process.argv[2] ?? 'dist');
+  const dir = resolve(process.argv[2] ?? (process.env.HOPBASE_DIST_DIR?.trim() || 'dist'));
   const done = await precompress(dir);
   const before = done.reduce((sum, f) => sum + f.size, 0);
   const after = done.reduce((sum, f) => sum + (f.br ?? f.size), 0);
