@@ -36,7 +36,7 @@ export default defineConfig({
   webServer: [
     {
       // The production build served with the simulator behind /v1, on fast timings so faults show in seconds.
-      command: `npx vite build --logLevel warn --outDir ${outDir} && npx vite preview --outDir ${outDir} --host 127.0.0.1 --port ${port} --strictPort`,
+      command: `npx vite build --logLevel warn --outDir ${outDir} --emptyOutDir && npx vite preview --outDir ${outDir} --host 127.0.0.1 --port ${port} --strictPort`,
       url: `http://127.0.0.1:${port}/v1/models`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -5,6 +5,7 @@ import {
   choose,
   newTurn,
   openApp,
+  requestsContaining,
   send,
   setSettings,
   turns,
@@ -58,15 +59,27 @@ test('export a turn, import the file, and the replay has the same text', async (
   expect(sse).toContain('event: message_stop');
 
   await inspector.getByRole('radio', { name: 'Instantly' }).check();
-  const replayed = await waitForAnswer(
-    await newTurn(page, () => inspector.getByLabel('Import .sse').setInputFiles(file)),
+  const usage = await original.getByTestId('turn-usage').innerText();
+  await inspector.getByLabel('Import .sse').setInputFiles(file);
+  // The replay opens a conversation of its own.
+  await expect(page.getByRole('button', { name: /^Replay: turn\.sse/ })).toHaveAttribute(
+    'aria-current',
+    'page',
   );
-  await expect(turns(page)).toHaveCount(2);
+  await expect(turns(page)).toHaveCount(1);
+  const replayed = await waitForAnswer(turns(page).first());
   await expect(replayed).toContainText('replay: turn.sse');
   expect(await replayed.getByTestId('turn-text').textContent()).toBe(text);
-  await expect(replayed.getByTestId('turn-usage')).toHaveText(
-    await original.getByTestId('turn-usage').innerText(),
-  );
+  await expect(replayed.getByTestId('turn-usage')).toHaveText(usage);
+
+  // A question asked there goes to the model alone: the recording is never sent as the model's words.
+  await inspector.getByRole('button', { name: 'Close inspector' }).click();
+  const question = uniqueText('What did the recording say?');
+  await waitForAnswer(await send(page, question));
+  const [sent] = await requestsContaining(page, question);
+  const history = JSON.stringify((sent?.body as { messages: unknown[] }).messages);
+  expect(history).toContain(question);
+  expect(history).not.toContain(text!.slice(0, 40));
 });
 
 /** An Anthropic Messages stream that answers with `text` in three pieces. */

@@ -185,23 +185,27 @@ describe('automatic retries for errors inside the stream', () => {
   });
 });
 
-describe('credentials of a stored request', () => {
-  it('follow where the request goes, not the current settings', async () => {
-    app.stores.settings
-      .getState()
-      .update({ baseUrl: 'https://gateway.example/v1', apiKey: 'sk-direct-1234' });
+describe('retry after the gateway changed in Settings', () => {
+  it('sends the same body to the gateway now in Settings, with that gateway’s key only', async () => {
+    const settings = app.stores.settings.getState();
+    settings.update({ baseUrl: 'https://a.example/v1', apiKey: 'sk-key-of-a' });
     const fetchImpl = vi.fn(async () => new Response('{"error":{"message":"nope"}}', { status: 400 }));
     await session({ fetchImpl }).send('Hi', 'messages');
-    app.stores.settings.getState().update({ baseUrl: '' });
+    settings.update({ baseUrl: 'https://b.example/v1', apiKey: 'sk-key-of-b' });
     const { activeId } = app.stores.conversations.getState();
     await session({ fetchImpl }).retry(activeId!, messages()[0]!.id);
 
-    const headers = (i: number) => (fetchImpl.mock.calls[i] as unknown as [string, RequestInit])[1].headers;
-    expect(String((fetchImpl.mock.calls[1] as unknown as [string])[0])).toBe(
-      'https://gateway.example/v1/messages',
-    );
-    expect(headers(1)).toMatchObject({ 'anthropic-dangerous-direct-browser-access': 'true' });
-    expect(headers(0)).toEqual(headers(1));
+    const sent = (fetchImpl.mock.calls as unknown as [string, RequestInit][]).map(([url, init]) => ({
+      url,
+      key: (init.headers as Record<string, string>)['x-api-key'],
+      body: init.body,
+    }));
+    expect(sent.map(({ url, key }) => [url, key])).toEqual([
+      ['https://a.example/v1/messages', 'sk-key-of-a'],
+      ['https://b.example/v1/messages', 'sk-key-of-b'],
+    ]);
+    expect(sent[1]!.body).toBe(sent[0]!.body);
+    expect(messages()[0]!.attempts[1]!.request.url).toBe('https://b.example/v1/messages');
   });
 });
 

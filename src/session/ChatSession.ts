@@ -142,9 +142,9 @@ export class ChatSession {
   }
 
   /**
-   * Sends the last attempt's exact request again, into the same message as a new attempt: Retry after a
-   * failure (partial output cannot be resumed) and Regenerate after a finished answer. A replayed
-   * recording has nothing to send again.
+   * Sends the last attempt's exact request body again, into the same message as a new attempt: Retry after
+   * a failure (partial output cannot be resumed) and Regenerate after a finished answer. It goes to the
+   * gateway in Settings now, with that gateway's key. A replayed recording has nothing to send again.
    */
   retry(conversationId: string, messageId: string): Promise<void> {
     const message = this.stores.conversations
@@ -152,12 +152,15 @@ export class ChatSession {
       .conversations[conversationId]?.messages.find((m) => m.id === messageId);
     const last = message?.role === 'assistant' ? message.attempts.at(-1) : undefined;
     if (message?.role !== 'assistant' || !last || message.source.kind !== 'gateway') return Promise.resolve();
+    // The same body to the gateway in Settings now: the key there is only ever sent to its own gateway.
+    const base = gatewayBase(this.stores.settings.getState().settings);
+    const request = { ...last.request, url: base + last.request.path };
     return this.stream(
       conversationId,
       messageId,
       message.protocol,
-      last.request,
-      this.gateway(message.protocol, last.request),
+      request,
+      this.gateway(message.protocol, request),
     );
   }
 
@@ -189,13 +192,14 @@ export class ChatSession {
 
   /**
    * Replays a recorded stream (`.sse` as exported, or a JSON trace) through the same reader and protocol
-   * adapter as a live answer, as an answer of its own in the active conversation. Rejects, storing
-   * nothing, when the file is not a recording.
+   * adapter as a live answer, in a conversation of its own. Rejects, storing nothing, when the file is not
+   * a recording.
    */
   async replay(fileName: string, text: string, speed: ReplaySpeed, fallback: Protocol): Promise<void> {
     const recording = readRecording(text, speed, fallback);
     const store = this.stores.conversations.getState();
-    const conversationId = store.activeId ?? store.newConversation();
+    // A conversation of its own: a recording is not part of any exchange with a model.
+    const conversationId = store.newConversation(`Replay: ${fileName}`);
     const source: AnswerSource = { kind: 'replay', file: fileName };
     const messageId = store.addAssistantMessage(
       conversationId,

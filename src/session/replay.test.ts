@@ -122,14 +122,27 @@ describe('replaying an exported .sse instantly', () => {
     expect(assistants()[0]!.protocol).toBe('responses');
   });
 
-  it('adds to the active conversation, creating one when there is none', async () => {
-    const text = new TextDecoder().decode(fixtureBytes('chat/openai-json-text-usage.sse'));
+  it('goes into a conversation of its own, never into the history sent to a model', async () => {
+    const fetchImpl = vi.fn<typeof fetch>(
+      async () =>
+        new Response(streamFromBytes(fixtureBytes('chat/openai-json-text-usage.sse')), {
+          headers: { 'content-type': 'text/event-stream' },
+        }),
+    );
+    app.setFetch(fetchImpl);
+    await app.session.send('Hello', 'chat');
+    const chat = app.stores.conversations.getState().activeId;
+    const text = new TextDecoder().decode(fixtureBytes('chat/openai-text-obfuscation-usage.sse'));
     await app.session.replay('a.sse', text, 'instant', 'chat');
-    const first = app.stores.conversations.getState().activeId;
-    expect(first).not.toBeNull();
-    await app.session.replay('b.sse', text, 'instant', 'chat');
-    expect(app.stores.conversations.getState().activeId).toBe(first);
-    expect(assistants().map((m) => m.model)).toEqual(['replay: a.sse', 'replay: b.sse']);
+    const replays = app.stores.conversations.getState();
+    expect(replays.activeId).not.toBe(chat);
+    expect(replays.conversations[replays.activeId!]!.title).toBe('Replay: a.sse');
+    expect(assistants().map((m) => m.model)).toEqual(['replay: a.sse']);
+
+    // Asking a question there sends the question alone: the recording is not the model's own words.
+    await app.session.send('What did that say?', 'chat');
+    const body = JSON.parse(String(fetchImpl.mock.calls[1]![1]!.body)) as { messages: { role: string }[] };
+    expect(body.messages.map((m) => m.role)).toEqual(['user']);
   });
 });
 

@@ -201,6 +201,15 @@ describe('toConversationMessages', () => {
     ]);
   });
 
+  it('leaves out replayed recordings: they are not what the model said', () => {
+    const replayed = { ...assistant('a1', [attempt('x', { status: 'complete', text: 'recorded' })]) };
+    const messages: ChatMessage[] = [
+      { ...replayed, source: { kind: 'replay', file: 'turn.sse' } },
+      { id: 'u1', role: 'user', text: 'What did it say?', createdAt: 0 },
+    ];
+    expect(toConversationMessages(messages)).toEqual([{ role: 'user', text: 'What did it say?' }]);
+  });
+
   it('keeps the partial text of an interrupted answer', () => {
     const messages: ChatMessage[] = [
       assistant('a1', [attempt('x', { status: 'interrupted', text: 'half an ans' })]),

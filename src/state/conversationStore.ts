@@ -13,7 +13,8 @@ export interface ConversationState {
   hydrated: boolean;
 
   hydrate(conversations: Conversation[], activeId: string | null): void;
-  newConversation(): string;
+  /** Starts a conversation (untitled unless a title is given) and makes it the active one. */
+  newConversation(title?: string): string;
   selectConversation(id: string): void;
   renameConversation(id: string, title: string): void;
   deleteConversation(id: string): void;
@@ -85,11 +86,11 @@ export function createConversationStore(): ConversationStore {
         });
       },
 
-      newConversation() {
+      newConversation(title = untitled) {
         const now = Date.now();
         const conversation: Conversation = {
           id: newId('conv'),
-          title: untitled,
+          title,
           createdAt: now,
           updatedAt: now,
           messages: [],
@@ -181,7 +182,8 @@ export function toConversationMessages(messages: ChatMessage[]): ConversationMes
     if (m.role === 'user') out.push({ role: 'user', text: m.text });
     else if (m.role === 'tool')
       out.push({ role: 'tool', toolCallId: m.toolCallId, name: m.name, content: m.content });
-    else {
+    // A replayed recording is not something this model said: it is never sent as history.
+    else if (m.source.kind === 'gateway') {
       const turn = currentTurn(m);
       if (turn && (turn.text || turn.toolCalls.length)) {
         out.push({ role: 'assistant', text: turn.text, toolCalls: turn.toolCalls });
