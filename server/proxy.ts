@@ -20,7 +20,7 @@ import { isAmbiguousPath, requestSource } from './security.ts';
  */
 
 /** What the app calls, and nothing else. */
-export const PROXIED_ROUTES: Readonly<Record<string, 'GET' | 'POST'>> = {
+const PROXIED_ROUTES: Readonly<Record<string, 'GET' | 'POST'>> = {
   '/v1/chat/completions': 'POST',
   '/v1/responses': 'POST',
   '/v1/messages': 'POST',
@@ -64,7 +64,7 @@ export interface GatewayProxyOptions extends ProxyConfig {
 }
 
 /** Replaces every secret in `text` by `[redacted]`; longest first so a secret inside another goes too. */
-export function scrub(text: string, secrets: readonly string[]): string {
+function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
     if (secret) out = out.split(secret).join('[redacted]');

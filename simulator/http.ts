@@ -33,7 +33,7 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Bod
  * is not the one the request was sent to (`Origin: null` included). Requests without either header
  * (curl, SDKs, the page's own same-origin GETs) are not.
  */
-export function isCrossSite(req: IncomingMessage): boolean {
+function isCrossSite(req: IncomingMessage): boolean {
   if (req.headers['sec-fetch-site'] === 'cross-site') return true;
   const origin = req.headers.origin;
   if (origin === undefined) return false;

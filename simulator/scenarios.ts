@@ -86,7 +86,7 @@ export function scenarioFor(model: string): Scenario {
   return SCENARIOS.find((s) => s.id === model) ?? DEFAULT_SCENARIO;
 }
 
-export function stalledMessage(stallMs: number): string {
+function stalledMessage(stallMs: number): string {
   const silence = stallMs < 1000 ? `${stallMs} ms` : `${Math.round(stallMs / 1000)} s`;
   return `The model produced no output for ${silence}; the stream was stopped, please retry`;
 }

@@ -7,7 +7,7 @@ import type { SseEvent } from './sse-writer.ts';
 export type FinishReason = 'stop' | 'length' | 'tool_calls';
 
 /** `interrupted`: the upstream broke; `stalled`: the model went silent past the stall timeout. */
-export type Failure = 'interrupted' | 'stalled';
+type Failure = 'interrupted' | 'stalled';
 
 /** HopBase's wording when a stream breaks midway (the exact Anthropic error message). */
 export const INTERRUPTED_MESSAGE = 'Response stream interrupted, please retry';

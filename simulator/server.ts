@@ -23,7 +23,6 @@ import { planResponse, SCENARIOS, scenarioFor } from './scenarios.ts';
 import type { Encoder, Step } from './script.ts';
 import { SseStream } from './sse-writer.ts';
 
-export type { Handler } from './http.ts';
 export type { SimOptions } from './options.ts';
 
 export interface LoggedRequest {

@@ -10,14 +10,14 @@ import { fileURLToPath } from 'node:url';
 import type { Protocol } from '../turn.ts';
 
 /** Repository root, found from this file's location (`src/core/testing/fixtures.ts`). */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export const fixturesDir = process.env.HOPBASE_FIXTURES_DIR
+const fixturesDir = process.env.HOPBASE_FIXTURES_DIR
   ? path.resolve(process.env.HOPBASE_FIXTURES_DIR)
   : path.join(repoRoot, 'fixtures');
 
 /** Absolute path of a fixture given by its name relative to the fixtures dir (`chat/openai-text.sse`). */
-export function fixturePath(name: string): string {
+function fixturePath(name: string): string {
   assertFixturesDir();
   const file = path.join(fixturesDir, name);
   if (!existsSync(file)) throw new Error(`no fixture ${name} under ${fixturesDir}`);

@@ -23,7 +23,7 @@ import type { Response as OpenAIResponse, ResponseStreamEvent } from 'openai/res
 import type { Protocol, Usage } from '../turn.ts';
 import { streamFromBytes } from './fixtures.ts';
 
-export interface OracleToolCall {
+interface OracleToolCall {
   id: string;
   name: string;
   /** The arguments text the SDK accumulated (Anthropic: the SDK's internal `__json_buf`; null when no delta came). */
@@ -34,7 +34,7 @@ export interface OracleToolCall {
   argumentsIncomplete: boolean;
 }
 
-export interface OracleError {
+interface OracleError {
   /** `api`: the SDK raised its APIError for an error the server sent; `other`: anything else it threw. */
   kind: 'api' | 'other';
   name: string;
@@ -102,7 +102,7 @@ function anthropicClient(body: ReadableStream<Uint8Array>): Anthropic {
 }
 
 /** Starts the SDK's own stream helper on `body` (used by the oracle and by the benchmark). */
-export function startSdkChatStream(body: ReadableStream<Uint8Array>): ChatCompletionStream<null> {
+function startSdkChatStream(body: ReadableStream<Uint8Array>): ChatCompletionStream<null> {
   return openaiClient(body).chat.completions.stream({
     model: 'oracle',
     messages: [{ role: 'user', content: 'oracle' }],
@@ -110,11 +110,11 @@ export function startSdkChatStream(body: ReadableStream<Uint8Array>): ChatComple
   });
 }
 
-export function startSdkResponseStream(body: ReadableStream<Uint8Array>) {
+function startSdkResponseStream(body: ReadableStream<Uint8Array>) {
   return openaiClient(body).responses.stream({ model: 'oracle', input: 'oracle' });
 }
 
-export function startSdkMessageStream(body: ReadableStream<Uint8Array>) {
+function startSdkMessageStream(body: ReadableStream<Uint8Array>) {
   return anthropicClient(body).messages.stream({
     model: 'oracle',
     max_tokens: 1024,
@@ -213,7 +213,7 @@ interface ChatUsageLike {
   completion_tokens_details?: { reasoning_tokens?: number } | null;
 }
 
-export function mapChatUsage(u: ChatUsageLike | null | undefined): Usage | null {
+function mapChatUsage(u: ChatUsageLike | null | undefined): Usage | null {
   if (!u) return null;
   return {
     inputTokens: u.prompt_tokens ?? 0,
@@ -285,7 +285,7 @@ async function oracleChat(body: ReadableStream<Uint8Array>): Promise<OracleResul
 // ---------------------------------------------------------------------------------------------------------
 // Responses
 
-export function mapResponsesUsage(u: OpenAIResponse['usage'] | null | undefined): Usage | null {
+function mapResponsesUsage(u: OpenAIResponse['usage'] | null | undefined): Usage | null {
   if (!u) return null;
   return {
     inputTokens: u.input_tokens,
@@ -373,7 +373,7 @@ async function oracleResponses(body: ReadableStream<Uint8Array>): Promise<Oracle
 // ---------------------------------------------------------------------------------------------------------
 // Anthropic Messages
 
-export function mapAnthropicUsage(u: Message['usage'] | null | undefined): Usage | null {
+function mapAnthropicUsage(u: Message['usage'] | null | undefined): Usage | null {
   if (!u) return null;
   const input =
     (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
