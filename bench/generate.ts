@@ -7,7 +7,7 @@
 import type { Protocol } from '../src/core/turn.ts';
 
 /** Seeded PRNG (mulberry32): the same seed gives the same stream and the same chunking for every contender. */
-export function mulberry32(seed: number): () => number {
+function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -37,7 +37,7 @@ const WORDS = [
   ' tab\t',
 ];
 
-export interface ExpectedTool {
+interface ExpectedTool {
   id: string;
   name: string;
   args: unknown;

@@ -11,7 +11,7 @@ import type { Protocol } from '../turn.ts';
 /** A data string to the event its template stands for; undefined when it is not a template. */
 export type FastReader = (data: string) => object | undefined;
 
-export function chatChunk(decoder: ChatFastDecoder, data: string): object | undefined {
+function chatChunk(decoder: ChatFastDecoder, data: string): object | undefined {
   if (decoder.match(data) === null) return undefined;
   const value = decoder.value;
   let delta: object;
@@ -71,7 +71,7 @@ export function responsesEvent(decoder: ResponsesFastDecoder, data: string): obj
   return event;
 }
 
-export function messagesEvent(decoder: MessagesFastDecoder, data: string): object | undefined {
+function messagesEvent(decoder: MessagesFastDecoder, data: string): object | undefined {
   const kind = decoder.match(data);
   if (kind === null) return undefined;
   if (kind === 'ping') return { type: 'ping' };
