@@ -4,11 +4,13 @@ import { Composer } from '../components/composer/Composer.tsx';
 import { ConversationView } from '../components/conversation/ConversationView.tsx';
 import { Toolbar } from '../components/header/Toolbar.tsx';
 import { Inspector, type InspectorTarget } from '../components/inspector/Inspector.tsx';
+import { preloadMarkdown } from '../components/markdown/LazyMarkdown.tsx';
 import { SettingsDialog } from '../components/settings/SettingsDialog.tsx';
 import { ConversationList } from '../components/sidebar/ConversationList.tsx';
 import { useProtocolStream } from '../hooks/useProtocolStream.ts';
 import { useConversations, useLive, useSettings } from '../hooks/useStores.ts';
 import { useMediaQuery } from './useMediaQuery.ts';
+import { useVisualViewportHeight } from './useVisualViewportHeight.ts';
 import './app.css';
 
 /** Below this width the sidebar is a drawer (see app.css). */
@@ -32,6 +34,13 @@ export function App() {
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
   // `undefined`: closed; `null`: open without a turn (to import a recording).
   const [inspecting, setInspecting] = useState<InspectorTarget | null | undefined>(undefined);
+  const appRef = useRef<HTMLDivElement>(null);
+  useVisualViewportHeight(appRef);
+  // The markdown renderer is fetched when the first answer is about to need it, not at startup.
+  const send = (text: string) => {
+    void preloadMarkdown();
+    return stream.send(text);
+  };
 
   // Answers are memoized and keep the callbacks they first got: those read the current protocol's
   // stream and the current conversation at call time, never a stale one.
@@ -53,6 +62,7 @@ export function App() {
 
   return (
     <div
+      ref={appRef}
       className="app"
       data-sidebar={sidebarOpen ? 'open' : 'closed'}
       data-inspector={inspecting === undefined ? 'closed' : 'open'}
@@ -80,14 +90,14 @@ export function App() {
           onRetry={onRetry}
           onStop={onStop}
           onToolResult={onToolResult}
-          onExample={(text) => stream.send(text)}
+          onExample={send}
           onInspect={onInspect}
         />
         <StorageWarning />
         <Composer
           draftKey={conversation?.id ?? 'new'}
           streaming={streamingMessageId !== null}
-          onSend={(text) => stream.send(text)}
+          onSend={send}
           onStop={() => streamingMessageId && stream.stop(streamingMessageId)}
         />
       </main>

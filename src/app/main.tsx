@@ -14,8 +14,6 @@ const stores = createAppStores();
 const session = new ChatSession({ stores });
 const db = openDatabase();
 
-const markdown = preloadMarkdown();
-
 /** Whether the first screen shows an answer: then it waits for the renderer rather than flash plain text. */
 function opensOnAnswer({ conversations }: AppStores): boolean {
   const { activeId, conversations: all } = conversations.getState();
@@ -26,8 +24,9 @@ function opensOnAnswer({ conversations }: AppStores): boolean {
 // Persisted conversations load before the first render, so a reload never flashes an empty app.
 loadState(db, stores)
   .catch((error: unknown) => console.error('Could not load saved conversations', error))
+  // The markdown renderer is fetched only when the first screen shows an answer (else when one is sent).
   // A renderer that cannot be fetched resolves null: the answers then show as plain text.
-  .then(() => (opensOnAnswer(stores) ? markdown : undefined))
+  .then(() => (opensOnAnswer(stores) ? preloadMarkdown() : undefined))
   .finally(() => {
     startPersisting(db, stores);
     createRoot(document.getElementById('root')!).render(

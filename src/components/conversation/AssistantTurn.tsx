@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useContext, useEffect, useRef, useState } from 'react';
 import { adapters, argumentsComplete, finishNotice, type Turn } from '../../core/index.ts';
 import { useLive, useSettings } from '../../hooks/useStores.ts';
 import { currentAttempt } from '../../state/conversationStore.ts';
@@ -12,6 +12,7 @@ import { CopyButton } from '../shared/CopyButton.tsx';
 import { ReasoningSection } from '../turn/ReasoningSection.tsx';
 import { ToolCallCard } from '../turn/ToolCallCard.tsx';
 import { UsageLine } from '../turn/UsageLine.tsx';
+import { RenderQueueContext } from './renderQueueContext.ts';
 import { bannerFor, isWaitingForOutput } from './turnBanner.ts';
 
 export interface AssistantTurnProps {
@@ -26,6 +27,11 @@ export interface AssistantTurnProps {
   canAnswerTools: boolean;
   /** Whether this is the conversation's last message: a finished one may then be generated again. */
   isLast: boolean;
+  /**
+   * Render the markdown only once the answer comes near the view (a long conversation opening): until
+   * then its text shows as plain text, offscreen.
+   */
+  deferMarkdown?: boolean;
   /** Each takes the id of the message it acts on. */
   onRetry(messageId: string): void;
   onStop(messageId: string): void;
@@ -54,6 +60,31 @@ function producedBefore(attempt: Attempt): string {
   return `${attempt.turn.text.length.toLocaleString('en-US')} characters (usage not reported)`;
 }
 
+/** An answer's text: markdown, or until it comes near the view (when deferred), the same text as plain text. */
+function TurnText({ text, streaming, defer }: { text: string; streaming: boolean; defer: boolean }) {
+  const queue = useContext(RenderQueueContext);
+  const [shown, setShown] = useState(!defer || streaming);
+  const placeholder = useRef<HTMLDivElement>(null);
+  // An answer streaming again (a retry) is live: it renders at once.
+  if (streaming && !shown) setShown(true);
+  useEffect(() => {
+    if (shown) return;
+    if (!queue || !placeholder.current) {
+      setShown(true);
+      return;
+    }
+    return queue.observe(placeholder.current, () => setShown(true));
+  }, [queue, shown]);
+  if (!shown) {
+    return (
+      <div ref={placeholder} className="md-deferred">
+        {text}
+      </div>
+    );
+  }
+  return <LazyMarkdown text={text} streaming={streaming} />;
+}
+
 /** One answer: its content as it streams, what went wrong if anything, and what it cost. */
 function AssistantTurnView(props: AssistantTurnProps) {
   const { message, toolResults, canAnswerTools, onToolResult, onInspect } = props;
@@ -75,6 +106,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
   return (
     <article
       data-testid="assistant-turn"
+      data-message-id={message.id}
       className={`turn turn-${turn.status}`}
       aria-label={`Answer from ${message.model} via ${label}`}
       aria-busy={streaming || live !== undefined}
@@ -125,7 +157,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
       {turn.reasoning ? <ReasoningSection text={turn.reasoning} streaming={streaming && !turn.text} /> : null}
       {turn.text ? (
         <div data-testid="turn-text">
-          <LazyMarkdown text={turn.text} streaming={streaming} />
+          <TurnText text={turn.text} streaming={streaming} defer={props.deferMarkdown ?? false} />
         </div>
       ) : null}
       {turn.refusal ? <p className="refusal">The model refused: {turn.refusal}</p> : null}
@@ -203,6 +235,7 @@ function sameTurn(previous: AssistantTurnProps, next: AssistantTurnProps): boole
     previous.message !== next.message ||
     previous.canAnswerTools !== next.canAnswerTools ||
     previous.isLast !== next.isLast ||
+    previous.deferMarkdown !== next.deferMarkdown ||
     Boolean(previous.onInspect) !== Boolean(next.onInspect)
   )
     return false;

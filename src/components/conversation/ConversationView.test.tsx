@@ -276,6 +276,48 @@ describe('ConversationView', () => {
     rerender(awaitingResult);
     expect(scroller.scrollTop).toBe(5_000);
   });
+
+  it('offers "Jump to latest" once the person scrolls up, and follows again after it', async () => {
+    vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockReturnValue(5_000);
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(500);
+    const { rerender, user } = renderView(conversation);
+    const scroller = document.querySelector<HTMLElement>('.scroller')!;
+    expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
+
+    scroller.scrollTop = 1_000;
+    act(() => scroller.dispatchEvent(new Event('scroll')));
+    const jump = screen.getByRole('button', { name: 'Jump to latest' });
+    rerender({ ...conversation, updatedAt: 2 });
+    expect(scroller.scrollTop).toBe(1_000);
+
+    await user.click(jump);
+    expect(scroller.scrollTop).toBe(5_000);
+    expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
+    expect(document.activeElement).toBe(scroller);
+
+    // Scrolling back down to the end by hand also resumes following, and hides the button.
+    scroller.scrollTop = 2_000;
+    act(() => scroller.dispatchEvent(new Event('scroll')));
+    expect(screen.getByRole('button', { name: 'Jump to latest' })).toBeInTheDocument();
+    scroller.scrollTop = 4_500;
+    act(() => scroller.dispatchEvent(new Event('scroll')));
+    expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
+  });
+
+  it('a message the person sends brings the view back to the end', () => {
+    vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockReturnValue(5_000);
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(500);
+    const { rerender } = renderView(conversation);
+    const scroller = document.querySelector<HTMLElement>('.scroller')!;
+    scroller.scrollTop = 100;
+    act(() => scroller.dispatchEvent(new Event('scroll')));
+    rerender({
+      ...conversation,
+      messages: [...conversation.messages, { id: 'u_new', role: 'user', text: 'One more', createdAt: 1 }],
+    });
+    expect(scroller.scrollTop).toBe(5_000);
+    expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
+  });
 });
 
 describe('AssistantTurn banners', () => {

@@ -1,7 +1,10 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ChatMessage, Conversation } from '../../state/types.ts';
 import { AssistantTurn } from './AssistantTurn.tsx';
+import { createRenderQueue } from './renderQueue.ts';
+import { RenderQueueContext } from './renderQueueContext.ts';
 import { TurnErrorBoundary } from './TurnErrorBoundary.tsx';
+import { useFollowStream } from './useFollowStream.ts';
 import './conversation.css';
 
 export interface ConversationViewProps {
@@ -50,65 +53,106 @@ function answerAwaitingTools(messages: readonly ChatMessage[]): string | null {
   return last?.role === 'assistant' ? last.id : null;
 }
 
-/** The messages of one conversation; keeps the newest output in view unless the person scrolled up. */
+/** How many messages around where a conversation opens render their markdown at once; the rest as they near. */
+const EAGER_BEFORE = 2;
+const EAGER_AFTER = 4;
+
+interface EagerWindow {
+  key: string | null;
+  from: number;
+  to: number;
+  /** Messages added after the conversation opened always render at once (they are the live ones). */
+  countAtOpen: number;
+}
+
+/**
+ * The messages of one conversation, in the one pane that scrolls. Keeps the newest output in view while the
+ * person is at the bottom (see useFollowStream), and renders finished answers far from the view lazily.
+ */
 export function ConversationView(props: ConversationViewProps) {
   const { conversation, onRetry, onStop, onToolResult, onInspect, onExample } = props;
-  const scroller = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
-  const shownId = useRef(conversation?.id);
-
-  // Runs on every content change of this conversation (the effect reads `conversation` itself).
-  useLayoutEffect(() => {
-    // Another conversation opens at its newest message, whatever was scrolled in the previous one.
-    if (shownId.current !== conversation?.id) {
-      shownId.current = conversation?.id;
-      pinned.current = true;
-    }
-    const el = scroller.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  }, [conversation]);
+  const key = conversation?.id ?? null;
+  const scroll = useFollowStream(key);
+  const [queue] = useState(() => createRenderQueue(() => scroll.scrollerRef.current));
+  useEffect(() => () => queue.dispose(), [queue]);
 
   const messages = conversation?.messages ?? [];
+
+  // Which messages render at once: around where this conversation opens (its end, or where it was left).
+  const [eager, setEager] = useState<EagerWindow | null>(null);
+  let opened = eager;
+  if (opened === null || opened.key !== key) {
+    const saved = key === null ? undefined : scroll.savedFor(key);
+    const at =
+      saved && !saved.following && saved.anchorId !== null
+        ? messages.findIndex((m) => m.id === saved.anchorId)
+        : -1;
+    opened =
+      at >= 0
+        ? { key, from: at - EAGER_BEFORE, to: at + EAGER_AFTER, countAtOpen: messages.length }
+        : { key, from: messages.length - EAGER_AFTER, to: messages.length, countAtOpen: messages.length };
+    setEager(opened);
+  }
+
+  // A message the person just sent: show it and follow the answer, wherever the pane was.
+  const lastUserId = messages.findLast((m) => m.role === 'user')?.id;
+  const seenUser = useRef({ key, id: lastUserId });
+  useLayoutEffect(() => {
+    const seen = seenUser.current;
+    seenUser.current = { key, id: lastUserId };
+    if (seen.key === key && lastUserId !== undefined && seen.id !== lastUserId) scroll.follow();
+  }, [key, lastUserId, scroll.follow]);
+
+  // Tests' DOM has no ResizeObserver: there, follow after each update.
+  useLayoutEffect(() => scroll.afterUpdate());
+
   const toolResults: Record<string, string> = {};
   for (const m of messages) if (m.role === 'tool') toolResults[m.toolCallId] = m.content;
   const awaitingTools = answerAwaitingTools(messages);
 
   return (
-    <div
-      className="scroller"
-      ref={scroller}
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
-      }}
-    >
-      <div className="messages">
-        {!conversation || conversation.messages.length === 0 ? <EmptyState onExample={onExample} /> : null}
-        {conversation?.messages.map((m) => {
-          if (m.role === 'user') {
-            return (
-              <div key={m.id} className="user-message" data-testid="user-message">
-                <p>{m.text}</p>
-              </div>
-            );
-          }
-          if (m.role === 'tool') return null;
-          return (
-            <TurnErrorBoundary key={m.id} resetKey={m}>
-              <AssistantTurn
-                message={m}
-                toolResults={toolResults}
-                canAnswerTools={m.id === awaitingTools}
-                isLast={m === messages[messages.length - 1]}
-                onRetry={onRetry}
-                onStop={onStop}
-                onToolResult={onToolResult}
-                onInspect={onInspect}
-              />
-            </TurnErrorBoundary>
-          );
-        })}
+    <div className="conversation-pane">
+      {/* Focusable from script only: "Jump to latest" leaves the keyboard here, where PageUp/PageDown work. */}
+      <div className="scroller" ref={scroll.scrollerRef} tabIndex={-1}>
+        <RenderQueueContext.Provider value={queue}>
+          <div className="messages" ref={scroll.contentRef}>
+            {!conversation || conversation.messages.length === 0 ? (
+              <EmptyState onExample={onExample} />
+            ) : null}
+            {messages.map((m, index) => {
+              if (m.role === 'user') {
+                return (
+                  <div key={m.id} className="user-message" data-testid="user-message" data-message-id={m.id}>
+                    <p>{m.text}</p>
+                  </div>
+                );
+              }
+              if (m.role === 'tool') return null;
+              const deferMarkdown = index < opened.countAtOpen && (index < opened.from || index > opened.to);
+              return (
+                <TurnErrorBoundary key={m.id} resetKey={m}>
+                  <AssistantTurn
+                    message={m}
+                    toolResults={toolResults}
+                    canAnswerTools={m.id === awaitingTools}
+                    isLast={m === messages[messages.length - 1]}
+                    deferMarkdown={deferMarkdown}
+                    onRetry={onRetry}
+                    onStop={onStop}
+                    onToolResult={onToolResult}
+                    onInspect={onInspect}
+                  />
+                </TurnErrorBoundary>
+              );
+            })}
+          </div>
+        </RenderQueueContext.Provider>
       </div>
+      {scroll.detached ? (
+        <button type="button" className="btn jump-latest" onClick={scroll.jumpToLatest}>
+          <span aria-hidden="true">↓ </span>Jump to latest
+        </button>
+      ) : null}
     </div>
   );
 }

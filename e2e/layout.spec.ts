@@ -1,0 +1,184 @@
+import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { artifactsDir, choose, openApp, send, uniqueText, waitForAnswer } from './helpers.ts';
+
+/** The conversation pane's scrolling element. */
+const pane = (page: Page) => page.locator('.scroller');
+
+/** How far the pane is from its end, in pixels. */
+function distanceFromEnd(page: Page): Promise<number> {
+  return pane(page).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+}
+
+/** The message at the top of the pane, and how far its top is above the pane's top: what the person sees. */
+function topMessage(page: Page): Promise<{ id: string; offset: number }> {
+  return pane(page).evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const messages = [
+      ...el.querySelectorAll<HTMLElement>('.messages > [data-message-id], .messages > * > [data-message-id]'),
+    ];
+    const top = messages.find((m) => m.getBoundingClientRect().bottom > box.top + 1)!;
+    return { id: top.dataset.messageId!, offset: Math.round(box.top - top.getBoundingClientRect().top) };
+  });
+}
+
+/** Whether `locator`'s whole box is inside the viewport (not merely in the DOM). */
+async function inViewport(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const size = page.viewportSize()!;
+  return (
+    box !== null &&
+    box.y >= 0 &&
+    box.x >= 0 &&
+    box.y + box.height <= size.height &&
+    box.x + box.width <= size.width
+  );
+}
+
+/** The shell stays put: the toolbar's protocol picker and the message box are on screen, the page does not scroll. */
+async function expectShellInView(page: Page): Promise<void> {
+  expect(await inViewport(page, page.getByRole('combobox', { name: 'Protocol' }))).toBe(true);
+  expect(await inViewport(page, page.getByRole('textbox', { name: 'Message' }))).toBe(true);
+  const page_ = await page.evaluate(() => ({
+    scrolled: document.scrollingElement!.scrollTop,
+    overflow: document.scrollingElement!.scrollHeight - window.innerHeight,
+    wide: document.scrollingElement!.scrollWidth - window.innerWidth,
+  }));
+  expect(page_).toEqual({ scrolled: 0, overflow: 0, wide: 0 });
+}
+
+async function severalAnswers(page: Page, count: number): Promise<void> {
+  await choose(page, 'chat', 'sim-echo');
+  for (let i = 0; i < count; i++) {
+    await waitForAnswer(await send(page, uniqueText(`Answer number ${i + 1} with a table and some code`)));
+    await expectShellInView(page);
+  }
+  // The pane, and only the pane, has more than a screen of content.
+  const overflow = await pane(page).evaluate((el) => el.scrollHeight - el.clientHeight);
+  expect(overflow).toBeGreaterThan(200);
+}
+
+async function inContext(
+  browser: Browser,
+  options: Parameters<Browser['newContext']>[0],
+  run: (page: Page) => Promise<void>,
+): Promise<void> {
+  const context = await browser.newContext(options);
+  try {
+    await run(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
+test('desktop: after several answers the toolbar and the message box stay in the viewport', async ({
+  browser,
+}) => {
+  await inContext(browser, { viewport: { width: 1280, height: 720 } }, async (page) => {
+    await openApp(page);
+    await severalAnswers(page, 4);
+    expect(await distanceFromEnd(page)).toBeLessThan(10);
+    await page.screenshot({ path: `${artifactsDir}/layout-desktop.png` });
+  });
+});
+
+test('phone, dark: after several answers the toolbar and the message box stay in the viewport', async ({
+  browser,
+}) => {
+  await inContext(browser, { viewport: { width: 390, height: 844 }, colorScheme: 'dark' }, async (page) => {
+    await openApp(page);
+    await severalAnswers(page, 3);
+    await page.screenshot({ path: `${artifactsDir}/layout-phone-dark.png` });
+    // The on-screen keyboard: the visible part shrinks; the message box stays in it.
+    await page.setViewportSize({ width: 390, height: 500 });
+    await expectShellInView(page);
+    await page.screenshot({ path: `${artifactsDir}/layout-phone-keyboard.png` });
+  });
+});
+
+test('follows the stream at the bottom, stops on scroll-up, and "Jump to latest" resumes', async ({
+  browser,
+}) => {
+  await inContext(browser, { viewport: { width: 1100, height: 700 } }, async (page) => {
+    await openApp(page);
+    await choose(page, 'chat', 'sim-long');
+    const turn = await send(page, uniqueText('A long answer to follow'));
+    const text = turn.getByTestId('turn-text');
+    const jump = page.getByRole('button', { name: 'Jump to latest' });
+
+    // Following: the content grows past the pane, and its end stays in view.
+    await expect
+      .poll(() => pane(page).evaluate((el) => el.scrollHeight - el.clientHeight))
+      .toBeGreaterThan(800);
+    for (let i = 0; i < 5; i++) {
+      expect(await distanceFromEnd(page)).toBeLessThan(60);
+      await page.waitForTimeout(150);
+    }
+    await expect(jump).toBeHidden();
+    await page.screenshot({ path: `${artifactsDir}/layout-following.png` });
+
+    // The person scrolls up: the view stays where they put it while output keeps arriving.
+    await pane(page).hover();
+    await page.mouse.wheel(0, -500);
+    await expect(jump).toBeVisible();
+    const top = await pane(page).evaluate((el) => el.scrollTop);
+    const length = (await text.textContent())!.length;
+    await expect.poll(async () => (await text.textContent())!.length).toBeGreaterThan(length + 200);
+    expect(Math.abs((await pane(page).evaluate((el) => el.scrollTop)) - top)).toBeLessThan(2);
+    expect(await distanceFromEnd(page)).toBeGreaterThan(300);
+    await page.screenshot({ path: `${artifactsDir}/layout-scrolled-up.png` });
+
+    // "Jump to latest": back at the end, and following again.
+    await jump.click();
+    await expect(jump).toBeHidden();
+    for (let i = 0; i < 4; i++) {
+      await page.waitForTimeout(200);
+      expect(await distanceFromEnd(page)).toBeLessThan(60);
+    }
+
+    // Scrolling up again, then down to the end by hand, also resumes following.
+    await page.mouse.wheel(0, -400);
+    await expect(jump).toBeVisible();
+    await pane(page).evaluate((el) => el.scrollBy(0, el.scrollHeight));
+    await expect(jump).toBeHidden();
+    const before = (await text.textContent())!.length;
+    await expect.poll(async () => (await text.textContent())!.length).toBeGreaterThan(before + 200);
+    expect(await distanceFromEnd(page)).toBeLessThan(60);
+    await page.getByRole('button', { name: 'Stop' }).first().click();
+    await waitForAnswer(turn);
+  });
+});
+
+test('each conversation keeps its scroll position when you switch away and back', async ({ browser }) => {
+  await inContext(browser, { viewport: { width: 1200, height: 700 } }, async (page) => {
+    await openApp(page);
+    await severalAnswers(page, 4);
+    const firstTitle = await page.locator('.conversation-list li.active .conversation-title').textContent();
+
+    // Somewhere in the middle of the first conversation.
+    await pane(page).hover();
+    await page.mouse.wheel(0, -700);
+    await expect(page.getByRole('button', { name: 'Jump to latest' })).toBeVisible();
+    await page.waitForTimeout(300);
+    const leftAt = await topMessage(page);
+    expect(await distanceFromEnd(page)).toBeGreaterThan(300);
+
+    // A second conversation opens at its own end.
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await waitForAnswer(await send(page, uniqueText('Second conversation')));
+    await waitForAnswer(await send(page, uniqueText('Second conversation, more')));
+    expect(await distanceFromEnd(page)).toBeLessThan(10);
+
+    // Back to the first: where it was left, not at its end.
+    await page.locator('.conversation-open', { hasText: firstTitle! }).click();
+    await expect(page.getByRole('button', { name: 'Jump to latest' })).toBeVisible();
+    await page.waitForTimeout(300);
+    const backAt = await topMessage(page);
+    expect(backAt.id).toBe(leftAt.id);
+    expect(Math.abs(backAt.offset - leftAt.offset)).toBeLessThan(4);
+
+    // And the second again: at its end, as it was left.
+    await page.locator('.conversation-list li:not(.active) .conversation-open').first().click();
+    await expect(page.getByRole('button', { name: 'Jump to latest' })).toBeHidden();
+    expect(await distanceFromEnd(page)).toBeLessThan(10);
+  });
+});
