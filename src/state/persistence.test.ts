@@ -151,10 +151,11 @@ describe('persistence', () => {
 
   it('keeps the API key out of the database unless asked to, in sessionStorage instead', async () => {
     stop = startPersisting(counted, stores, 10);
-    settings().update({ apiKey: 'sk-secret' });
+    settings().update({ apiKey: 'sk-secret', model: 'gpt-x' });
     await finish();
     const stored = await get<Record<string, unknown>>('settings', db);
-    expect(stored?.apiKey).toBe('');
+    expect(stored?.model).toBe('gpt-x');
+    expect(stored?.apiKey ?? '').toBe('');
     expect(JSON.stringify(await entries(db))).not.toContain('sk-secret');
     expect(sessionStorage.getItem('hopbase-chat.api-key')).toBe('sk-secret');
 
@@ -376,5 +377,245 @@ describe('recordings', () => {
     await finish();
     expect(await get('trace:att_1', db)).toBeUndefined();
     expect(await get('conversation:conv_streaming', db)).toBeUndefined();
+  });
+});
+
+/** A conversation with one user message, as a record stores it. */
+function plainConversation(id: string, text: string, createdAt = 1): Conversation {
+  return {
+    id,
+    title: text,
+    createdAt,
+    updatedAt: createdAt,
+    messages: [{ id: `msg_${id}`, role: 'user', text, createdAt }],
+  };
+}
+
+describe('records that cannot be read', () => {
+  const bad = { id: 'conv_bad', title: 'Broken', createdAt: 3, updatedAt: 3, messages: null };
+
+  it('are set aside: the others load, the bad one is listed, and nothing stored is overwritten', async () => {
+    await set('conversation:conv_a', plainConversation('conv_a', 'First', 1), db);
+    await set('conversation:conv_b', plainConversation('conv_b', 'Second', 2), db);
+    await set('conversation:conv_bad', bad, db);
+    await set('settings', { model: 'gpt-saved', systemPrompt: 'Be brief' }, db);
+    await set('active-conversation', 'conv_bad', db);
+
+    const loaded = await loadState(db, stores);
+    expect(conversations().order).toEqual(['conv_b', 'conv_a']);
+    expect(conversations().activeId).toBe('conv_b');
+    expect(settings().settings).toMatchObject({ model: 'gpt-saved', systemPrompt: 'Be brief' });
+    const { unreadable, loadError } = stores.storage.getState();
+    expect(loadError).toBeNull();
+    expect(unreadable).toEqual([
+      { key: 'conversation:conv_bad', what: 'conversation', reason: 'messages: expected a list', value: bad },
+    ]);
+
+    // The person keeps working: a setting, a new conversation, a deletion.
+    stop = startPersisting(db, stores, 5, 2000, { loaded });
+    settings().update({ temperature: 0.5 });
+    const id = conversations().newConversation();
+    conversations().addUserMessage(id, 'Third');
+    conversations().deleteConversation('conv_a');
+    await finish();
+    expect(await get('conversation:conv_bad', db)).toEqual(bad);
+    expect(await get('settings', db)).toEqual({
+      model: 'gpt-saved',
+      systemPrompt: 'Be brief',
+      temperature: 0.5,
+    });
+    expect(await get(`conversation:${id}`, db)).toMatchObject({ messages: [{ text: 'Third' }] });
+  });
+
+  it('include recordings and settings records of the wrong shape', async () => {
+    const conversation = streamingConversation();
+    await set('conversation:conv_streaming', conversation, db);
+    await set('trace:att_1', { items: 'nope', raw: '' }, db);
+    await set('settings', 'garbage', db);
+    await loadState(db, stores);
+    expect(conversations().order).toEqual(['conv_streaming']);
+    expect(settings().settings).toEqual(defaultSettings);
+    expect(stores.storage.getState().unreadable.map((r) => [r.key, r.what, r.reason])).toEqual([
+      ['trace:att_1', 'recording', 'items: expected a list'],
+      ['settings', 'settings', 'not a settings record'],
+    ]);
+  });
+
+  it('a settings record that cannot be read is copied aside, never lost, when settings are next saved', async () => {
+    await set('settings', ['not', 'settings'], db);
+    const loaded = await loadState(db, stores);
+    stop = startPersisting(db, stores, 5, 2000, { loaded });
+    settings().update({ model: 'gpt-new' });
+    await finish();
+    expect(await get('settings', db)).toEqual({ model: 'gpt-new' });
+    const aside = (await entries(db)).filter(([key]) => String(key).startsWith('set-aside:settings:'));
+    expect(aside.map(([, value]) => value)).toEqual([['not', 'settings']]);
+    expect(stores.storage.getState().unreadable.map((r) => r.key)).toContain(aside[0]![0]);
+  });
+
+  it('settings fields of the wrong type fall back to their defaults and stay stored until changed', async () => {
+    await set('settings', { model: 42, systemPrompt: 'Kept', temperature: 'hot', future: { x: 1 } }, db);
+    const loaded = await loadState(db, stores);
+    expect(settings().settings).toMatchObject({
+      model: defaultSettings.model,
+      systemPrompt: 'Kept',
+      temperature: null,
+    });
+    expect(stores.storage.getState().resetSettings).toEqual(['model', 'temperature']);
+    stop = startPersisting(db, stores, 5, 2000, { loaded });
+    settings().update({ model: 'gpt-chosen' });
+    await finish();
+    expect(await get('settings', db)).toEqual({
+      model: 'gpt-chosen',
+      systemPrompt: 'Kept',
+      temperature: 'hot',
+      future: { x: 1 },
+    });
+  });
+
+  it('a database that cannot be read at all is reported, and nothing stored is overwritten', async () => {
+    await set('conversation:conv_a', plainConversation('conv_a', 'Saved'), db);
+    await set('settings', { model: 'gpt-saved', systemPrompt: 'Saved prompt' }, db);
+    await set('active-conversation', 'conv_a', db);
+    let reads = 0;
+    const broken: UseStore = (mode, callback) => {
+      if (mode === 'readonly' && reads++ === 0) return Promise.reject(new Error('The database is blocked.'));
+      return db(mode, callback);
+    };
+    const loaded = await loadState(broken, stores);
+    expect(loaded.ok).toBe(false);
+    expect(stores.storage.getState().loadError).toMatch(/could not be read.*blocked/);
+    expect(conversations().order).toEqual([]);
+
+    stop = startPersisting(broken, stores, 5, 2000, { loaded });
+    settings().update({ temperature: 0.7 });
+    const id = conversations().newConversation();
+    conversations().addUserMessage(id, 'New work');
+    await finish();
+    expect(await get('settings', db)).toEqual({
+      model: 'gpt-saved',
+      systemPrompt: 'Saved prompt',
+      temperature: 0.7,
+    });
+    expect(await get('conversation:conv_a', db)).toEqual(plainConversation('conv_a', 'Saved'));
+    expect(await get(`conversation:${id}`, db)).toMatchObject({ messages: [{ text: 'New work' }] });
+  });
+});
+
+describe('when things are written', () => {
+  it('a sent message is written at once, not after the debounce', async () => {
+    stop = startPersisting(counted, stores, 60_000);
+    const id = conversations().newConversation();
+    conversations().addUserMessage(id, 'Keep me');
+    await expect
+      .poll(async () => (await get<Conversation>(`conversation:${id}`, db))?.messages.length, {
+        timeout: 1000,
+      })
+      .toBe(1);
+    // A streaming answer's frames still wait for the debounce.
+    const messageId = conversations().addAssistantMessage(id, 'chat', 'm');
+    conversations().addAttempt(id, messageId, {
+      id: 'att_1',
+      startedAt: 0,
+      request: { url: '/v1/chat/completions', path: '/chat/completions', headers: {}, body: {} },
+      turn: emptyTurn,
+      sentHeaders: {},
+      httpError: null,
+      trace: emptyRecording(),
+    });
+    await expect.poll(() => writes, { timeout: 1000 }).toBe(2);
+    for (let i = 0; i < 50; i++)
+      conversations().updateAttempt(id, messageId, 'att_1', (a) => ({
+        ...a,
+        turn: { ...a.turn, text: `t${i}` },
+      }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(writes).toBe(2);
+  });
+
+  it('what the page could not commit before it went away is kept in sessionStorage and restored', async () => {
+    // IndexedDB writes started while the page unloads never commit.
+    const unloading: UseStore = (mode, callback) =>
+      mode === 'readwrite' ? new Promise(() => {}) : db(mode, callback);
+    await set('conversation:conv_a', plainConversation('conv_a', 'Before'), db);
+    let loaded = await loadState(db, stores);
+    stop = startPersisting(unloading, stores, 400, 2000, { loaded });
+    conversations().selectConversation('conv_a');
+    void stores.conversations.getState().addUserMessage('conv_a', 'Sent just before the reload');
+    const id = conversations().newConversation();
+    conversations().addUserMessage(id, 'A new conversation');
+    conversations().renameConversation('conv_a', 'Renamed');
+    settings().update({ systemPrompt: 'Unsaved prompt' });
+    window.dispatchEvent(new Event('pagehide'));
+    stop = null;
+    expect(await get<Conversation>('conversation:conv_a', db)).toEqual(plainConversation('conv_a', 'Before'));
+
+    // The reload: a fresh page in the same tab.
+    resetStores();
+    loaded = await loadState(db, stores);
+    expect(
+      conversations().conversations.conv_a?.messages.map((m) => (m.role === 'user' ? m.text : '')),
+    ).toEqual(['Before', 'Sent just before the reload']);
+    expect(conversations().conversations.conv_a?.title).toBe('Renamed');
+    expect(conversations().conversations[id]?.messages).toHaveLength(1);
+    expect(conversations().activeId).toBe(id);
+    expect(settings().settings.systemPrompt).toBe('Unsaved prompt');
+
+    // Written back at once, then the journal goes.
+    stop = startPersisting(db, stores, 400, 2000, { loaded });
+    await expect
+      .poll(async () => (await get<Conversation>('conversation:conv_a', db))?.messages.length, {
+        timeout: 1000,
+      })
+      .toBe(2);
+    await expect.poll(() => sessionStorage.getItem('hopbase-chat.unsaved'), { timeout: 1000 }).toBeNull();
+    expect(await get(`conversation:${id}`, db)).toMatchObject({ title: 'A new conversation' });
+    expect(await get('settings', db)).toEqual({ systemPrompt: 'Unsaved prompt' });
+  });
+
+  it('a journal whose writes did commit is not written again, and a deletion in it stays', async () => {
+    stop = startPersisting(db, stores, 5);
+    const a = conversations().newConversation();
+    conversations().addUserMessage(a, 'Kept');
+    const b = conversations().newConversation();
+    conversations().addUserMessage(b, 'Deleted');
+    await finish();
+    stop = startPersisting(counted, stores, 5);
+    conversations().deleteConversation(b);
+    window.dispatchEvent(new Event('pagehide'));
+    const journal = sessionStorage.getItem('hopbase-chat.unsaved');
+    expect(journal).not.toBeNull();
+    await finish();
+    // The writes committed, but the page was gone before it could clear the journal.
+    sessionStorage.setItem('hopbase-chat.unsaved', journal!);
+    const before = writes;
+
+    resetStores();
+    const loaded = await loadState(db, stores);
+    expect(conversations().order).toEqual([a]);
+    stop = startPersisting(counted, stores, 5, 2000, { loaded });
+    await finish();
+    expect(writes).toBe(before);
+    expect(sessionStorage.getItem('hopbase-chat.unsaved')).toBeNull();
+  });
+});
+
+describe('a failed settings save', () => {
+  it('is retried until it is stored', async () => {
+    let failures = 1;
+    const flaky: UseStore = (mode, callback) => {
+      if (mode === 'readwrite' && failures > 0) {
+        failures--;
+        return Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
+      }
+      return db(mode, callback);
+    };
+    stop = startPersisting(flaky, stores, 5, 2000, { retryDelayMs: 300 });
+    settings().update({ model: 'gpt-kept', systemPrompt: 'Kept too' });
+    await expect.poll(() => stores.storage.getState().error).toMatch(/could not be saved.*quota/i);
+    await expect
+      .poll(() => get('settings', db), { timeout: 3000 })
+      .toMatchObject({ model: 'gpt-kept', systemPrompt: 'Kept too' });
+    await expect.poll(() => stores.storage.getState().error).toBeNull();
   });
 });

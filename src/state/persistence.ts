@@ -1,21 +1,49 @@
-import { createStore, del, entries, get, set, type UseStore } from 'idb-keyval';
+import { createStore, entries, promisifyRequest, type UseStore } from 'idb-keyval';
 import type { AppStores } from './appStores.ts';
-import type { Settings } from './settingsStore.ts';
-import type { AnswerSource, Attempt, AttemptTrace, ChatMessage, Conversation } from './types.ts';
+import { clearJournal, type Journal, readJournal, writeJournal } from './journal.ts';
+import { mergeConversation, sameContent } from './merge.ts';
+import {
+  activeKey,
+  conversationPrefix,
+  deletedPrefix,
+  readConversationRecord,
+  readSettingsRecord,
+  readTraceRecord,
+  recordRevision,
+  type StoredTrace,
+  setAsidePrefix,
+  settingsKey,
+  type Tombstone,
+  tracePrefix,
+  type UnreadableRecord,
+} from './records.ts';
+import { defaultSettings, type Settings } from './settingsStore.ts';
+import { readChangeMessage, type TabChannel } from './tabSync.ts';
+import type { Attempt, AttemptTrace, Conversation } from './types.ts';
 
 /**
- * Conversations and settings survive a reload in IndexedDB (through idb-keyval). Each conversation
- * is its own record and only changed ones are written, at most every `delayMs`, so a streaming
- * answer does not rewrite the whole history on every frame. The recordings of attempts (up to
- * megabytes each) are records of their own, written when they change and, while they still grow,
- * at most every `traceDelayMs`: a long conversation costs one small write per flush, not a copy of
- * every recording it holds.
+ * Conversations and settings survive a reload in IndexedDB (through idb-keyval), and stay coherent
+ * across tabs.
+ *
+ * - **Records**: each conversation is its own record, written only when changed; the recordings of
+ *   attempts (up to megabytes each) are records of their own, written when they change and, while they
+ *   still grow, at most every `traceDelayMs`. Every record is validated on load (`records.ts`): an
+ *   unreadable one is left exactly as it is, reported, and offered for download; the others load.
+ * - **When**: a change that adds or removes something (a sent message, a new, renamed or deleted
+ *   conversation, an answer that ends, a setting) is written at once; a streaming answer at most every
+ *   `delayMs`. On `pagehide` what is not yet committed is also kept synchronously in `sessionStorage`
+ *   (`journal.ts`), because IndexedDB writes started while a page unloads may never commit; the next
+ *   load joins it with the database.
+ * - **Tabs**: every conversation record carries a revision. A write reads the record in the same
+ *   transaction and, if another tab stored a newer revision meanwhile, joins both copies (`merge.ts`)
+ *   instead of overwriting; a deleted conversation leaves a tombstone, and a deletion always wins. After
+ *   each committed write a tab posts what it stored on a BroadcastChannel (`tabSync.ts`); the others read
+ *   those records and update. Settings are written as the fields this tab changed, on top of what is
+ *   stored, so neither tab undoes the other's changes.
+ * - **Failures**: a failed write is reported and retried, settings included; a load that fails
+ *   altogether starts empty and never overwrites what is stored.
  */
 
-const conversationPrefix = 'conversation:';
-const tracePrefix = 'trace:';
-const settingsKey = 'settings';
-const activeKey = 'active-conversation';
 const sessionKeyName = 'hopbase-chat.api-key';
 
 export function openDatabase(): UseStore {
@@ -46,11 +74,19 @@ export function settleInterrupted(conversation: Conversation): Conversation {
 }
 
 /** Everything that persists, minus the API key unless the person chose to keep it here. */
-function storableSettings(settings: Settings): Partial<Settings> {
+function storableSettings(settings: Settings): Settings {
   return settings.rememberKey ? settings : { ...settings, apiKey: '' };
 }
 
-type StoredTrace = Pick<AttemptTrace, 'items' | 'raw'>;
+/** The settings fields where `settings` differs from `base`. */
+function changedSettings(settings: Settings, base: Settings): Partial<Settings> {
+  const changed: Record<string, unknown> = {};
+  const mine = storableSettings(settings) as unknown as Record<string, unknown>;
+  const theirs = base as unknown as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(mine), ...Object.keys(theirs)]))
+    if (!sameContent(mine[key], theirs[key])) changed[key] = mine[key];
+  return changed as Partial<Settings>;
+}
 
 /** A conversation as its record stores it: the recordings' bulk lives in trace records. */
 function withoutRecordings(conversation: Conversation): Conversation {
@@ -65,181 +101,817 @@ function withoutRecordings(conversation: Conversation): Conversation {
 }
 
 function withRecordings(conversation: Conversation, traces: Map<string, StoredTrace>): Conversation {
-  return {
-    ...conversation,
-    messages: conversation.messages.map((m) =>
-      m.role === 'assistant'
-        ? {
-            ...m,
-            attempts: m.attempts.map((a) => {
-              const stored = traces.get(a.id);
-              return stored ? { ...a, trace: { ...a.trace, items: stored.items, raw: stored.raw } } : a;
-            }),
-          }
-        : m,
-    ),
-  };
+  if (traces.size === 0) return conversation;
+  let changed = false;
+  const messages = conversation.messages.map((m) => {
+    if (m.role !== 'assistant' || !m.attempts.some((a) => traces.has(a.id))) return m;
+    changed = true;
+    return {
+      ...m,
+      attempts: m.attempts.map((a) => {
+        const stored = traces.get(a.id);
+        return stored ? { ...a, trace: { ...a.trace, items: stored.items, raw: stored.raw } } : a;
+      }),
+    };
+  });
+  return changed ? { ...conversation, messages } : conversation;
 }
 
 function attemptsOf(conversation: Conversation): Attempt[] {
   return conversation.messages.flatMap((m) => (m.role === 'assistant' ? m.attempts : []));
 }
 
-/** The fields older records lack or name otherwise, filled in: where an answer came from, output events. */
-function upgrade(conversation: Conversation): Conversation {
-  type Stored = ChatMessage & { source?: AnswerSource };
-  const messages = (conversation.messages as Stored[]).map((m): ChatMessage => {
-    if (m.role !== 'assistant' || (m.source && m.attempts.every((a) => 'outputEvents' in a.trace))) return m;
-    const first = m.attempts[0]?.request.url ?? '';
-    const source: AnswerSource =
-      m.source ??
-      (first.startsWith('replay:') ? { kind: 'replay', file: first.slice(7) } : { kind: 'gateway' });
-    const attempts = m.attempts.map((a) => {
-      const trace = a.trace as Partial<AttemptTrace> & { deltaEvents?: number };
-      if (trace.outputEvents !== undefined) return a;
-      const { deltaEvents = 0, ...rest } = trace;
-      return { ...a, trace: { ...(rest as AttemptTrace), outputEvents: deltaEvents } };
-    });
-    return { ...m, source, attempts };
-  });
-  return { ...conversation, messages };
+/** A recording known only by its figures (another tab wrote it; its events are in a trace record). */
+function isHollow(attempt: Attempt): boolean {
+  const { trace, turn } = attempt;
+  return turn.status !== 'streaming' && trace.bytes > 0 && trace.items.length === 0 && trace.raw === '';
 }
 
-export async function loadState(db: UseStore, stores: AppStores): Promise<void> {
-  const all = await entries<string, unknown>(db);
-  const traces = new Map<string, StoredTrace>();
-  for (const [key, value] of all) {
-    if (typeof key === 'string' && key.startsWith(tracePrefix))
-      traces.set(key.slice(tracePrefix.length), value as StoredTrace);
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** What the database holds for one conversation: its revision (null: unknown) and the content it came from (null: deleted). */
+interface Base {
+  revision: number | null;
+  conversation: Conversation | null;
+}
+
+/** What a load found, handed to `startPersisting` so that it writes only what differs from it. */
+export interface LoadedState {
+  /** False when the database could not be read at all. */
+  ok: boolean;
+  bases: Map<string, Base>;
+  /** The settings as stored (defaults filled in), in stored form. */
+  settingsBase: Settings;
+  /** Recordings restored from the unload journal, not yet in the database. */
+  unsavedTraces: Set<string>;
+  /** Whether an unload journal was found (it is cleared once everything in it is stored). */
+  journal: boolean;
+  /** The active conversation as stored. */
+  activeId: string | null;
+}
+
+function readSessionKey(): string {
+  try {
+    return globalThis.sessionStorage?.getItem(sessionKeyName) ?? '';
+  } catch {
+    return '';
   }
-  const conversations = all
-    .filter(([key]) => typeof key === 'string' && key.startsWith(conversationPrefix))
-    .map(([, value]) => settleInterrupted(withRecordings(upgrade(value as Conversation), traces)));
-  const active = (await get<string>(activeKey, db)) ?? null;
-  stores.conversations.getState().hydrate(conversations, active);
-  const saved = (await get<Partial<Settings>>(settingsKey, db)) ?? {};
-  const sessionKey = globalThis.sessionStorage?.getItem(sessionKeyName) ?? '';
-  stores.settings.getState().hydrate(saved.rememberKey ? saved : { ...saved, apiKey: sessionKey });
 }
 
-const retryDelayMs = 2000;
+/**
+ * Loads what this browser stored into `stores`. Never throws: records that cannot be read are left in the
+ * database and listed in `stores.storage` (`unreadable`); a database that cannot be read at all is
+ * reported there (`loadError`). Changes this tab had not committed before a reload are joined in.
+ */
+export async function loadState(db: UseStore, stores: AppStores): Promise<LoadedState> {
+  const journal = readJournal();
+  let all: [IDBValidKey, unknown][] = [];
+  let ok = true;
+  try {
+    all = await entries<IDBValidKey, unknown>(db);
+  } catch (error) {
+    ok = false;
+    stores.storage.setState({
+      loadError: `Saved conversations could not be read: ${errorText(error)}`,
+    });
+  }
 
-/** Starts writing changes back; returns a function that flushes pending writes and stops. */
+  const unreadable: UnreadableRecord[] = [];
+  const traces = new Map<string, StoredTrace>();
+  const records: [string, unknown][] = [];
+  const bases = new Map<string, Base>();
+  let settingsValue: unknown;
+  let active: unknown;
+  for (const [key, value] of all) {
+    if (typeof key !== 'string') continue;
+    if (key.startsWith(tracePrefix)) {
+      const trace = readTraceRecord(value);
+      if (typeof trace === 'string') unreadable.push({ key, what: 'recording', reason: trace, value });
+      else traces.set(key.slice(tracePrefix.length), trace);
+    } else if (key.startsWith(conversationPrefix)) records.push([key, value]);
+    else if (key.startsWith(deletedPrefix))
+      bases.set(key.slice(deletedPrefix.length), { revision: recordRevision(value), conversation: null });
+    else if (key === settingsKey) settingsValue = value;
+    else if (key === activeKey) active = value;
+    else if (key.startsWith(setAsidePrefix)) {
+      const what = key.includes(conversationPrefix) ? 'conversation' : 'settings';
+      unreadable.push({ key, what, reason: 'set aside earlier: it could not be read', value });
+    }
+  }
+
+  const loaded = new Map<string, Conversation>();
+  for (const [key, value] of records) {
+    const read = readConversationRecord(key, value);
+    if (read.kind === 'unreadable') {
+      unreadable.push({ key, what: 'conversation', reason: read.reason, value });
+      continue;
+    }
+    const { id } = read.conversation;
+    // A tombstone beside a record: the deletion wins.
+    if (bases.get(id)?.conversation === null) continue;
+    const conversation = settleInterrupted(withRecordings(read.conversation, traces));
+    bases.set(id, { revision: read.revision, conversation });
+    loaded.set(id, conversation);
+  }
+
+  const unsavedTraces = new Set<string>();
+  if (journal) restoreJournal(journal, bases, loaded, traces, unsavedTraces);
+
+  const storedActive = typeof active === 'string' ? active : null;
+  const activeId = journal?.activeId !== undefined ? journal.activeId : storedActive;
+  stores.conversations.getState().hydrate([...loaded.values()], activeId);
+
+  const settings = readSettingsRecord(settingsValue);
+  if (settings === null)
+    unreadable.push({
+      key: settingsKey,
+      what: 'settings',
+      reason: 'not a settings record',
+      value: settingsValue,
+    });
+  const stored = settings?.settings ?? {};
+  const local = { ...stored, ...(journal?.settings ?? {}) };
+  stores.settings.getState().hydrate(local.rememberKey ? local : { ...local, apiKey: readSessionKey() });
+  stores.storage.setState({ unreadable, resetSettings: settings?.wrong ?? [] });
+  return {
+    ok,
+    bases,
+    settingsBase: storableSettings({ ...defaultSettings, ...stored }),
+    unsavedTraces,
+    journal: journal !== null,
+    // After a failed load nothing is known, and nothing is overwritten until the person picks a conversation.
+    activeId: ok ? storedActive : stores.conversations.getState().activeId,
+  };
+}
+
+/** Joins what the unload journal kept with what the database holds; a deletion on either side wins. */
+function restoreJournal(
+  journal: Journal,
+  bases: Map<string, Base>,
+  loaded: Map<string, Conversation>,
+  traces: Map<string, StoredTrace>,
+  unsavedTraces: Set<string>,
+) {
+  const journalTraces = new Map<string, StoredTrace>();
+  for (const [id, value] of Object.entries(journal.traces)) {
+    const trace = readTraceRecord(value);
+    if (typeof trace !== 'string') journalTraces.set(id, trace);
+  }
+  const deleted = new Set(journal.deleted);
+  for (const id of deleted) loaded.delete(id);
+  for (const entry of journal.conversations) {
+    const id = (entry.record as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string' || deleted.has(id)) continue;
+    const read = readConversationRecord(conversationPrefix + id, entry.record);
+    if (read.kind !== 'conversation') continue;
+    const base = bases.get(id);
+    if (base?.conversation === null) continue;
+    let restored = withRecordings(withRecordings(read.conversation, traces), journalTraces);
+    const current = loaded.get(id);
+    if (current && base?.revision !== entry.baseRevision)
+      restored = mergeConversation(restored, current, { title: entry.baseTitle ?? current.title });
+    restored = settleInterrupted(restored);
+    if (current && sameContent(restored, current)) continue;
+    loaded.set(id, restored);
+    for (const attempt of attemptsOf(restored))
+      if (journalTraces.has(attempt.id)) unsavedTraces.add(attempt.id);
+  }
+}
+
+export interface PersistOptions {
+  /** What `loadState` found; without it, the stores' content at start is taken as what is stored. */
+  loaded?: LoadedState;
+  /** The channel to other tabs (`openTabChannel()`); it is closed when persisting stops. */
+  channel?: TabChannel | null;
+  /** How long a failed write waits before it is tried again. */
+  retryDelayMs?: number;
+}
+
+interface Outcome {
+  id: string;
+  revision: number;
+  /** What the record holds now: the conversation written (null: deleted). */
+  stored: Conversation | null;
+  /** The local copy the write started from. */
+  local: Conversation | null;
+}
+
+/**
+ * Starts writing changes back and listening to other tabs; returns a function that flushes pending writes
+ * and stops.
+ */
 export function startPersisting(
   db: UseStore,
   stores: AppStores,
   delayMs = 400,
   traceDelayMs = 2000,
+  options: PersistOptions = {},
 ): () => Promise<void> {
   const { conversations: conversationStore, settings: settingsStore, storage } = stores;
-  // What was last sent to storage, per conversation and per recording: a failed write is forgotten, so
-  // the next flush retries it.
+  const { loaded, channel = null, retryDelayMs = 2000 } = options;
+  const tabId = Math.random().toString(36).slice(2);
   const initial = conversationStore.getState().conversations;
-  const sent = new Map<string, Conversation>(Object.entries(initial));
-  const sentTraces = new Map<string, { trace: AttemptTrace; at: number }>(
-    Object.values(initial).flatMap((c) =>
-      attemptsOf(c).map((a) => [a.id, { trace: a.trace, at: 0 }] as const),
-    ),
-  );
-  let sentActive = conversationStore.getState().activeId;
+
+  /** Per conversation, what the database holds as far as this tab knows: updated only on commit. */
+  const bases = new Map<string, Base>(loaded?.bases);
+  if (!loaded)
+    for (const [id, conversation] of Object.entries(initial)) bases.set(id, { revision: null, conversation });
+  let settingsBase = loaded?.settingsBase ?? storableSettings(settingsStore.getState().settings);
+  let sentActive = loaded ? loaded.activeId : conversationStore.getState().activeId;
+
+  // Recordings: the one last sent (with when, for the throttle) and the one last committed.
+  const sentTraces = new Map<string, { trace: AttemptTrace; at: number }>();
+  const committedTraces = new Map<string, AttemptTrace>();
+  for (const conversation of Object.values(initial))
+    for (const attempt of attemptsOf(conversation)) {
+      if (loaded?.unsavedTraces.has(attempt.id)) continue;
+      sentTraces.set(attempt.id, { trace: attempt.trace, at: 0 });
+      committedTraces.set(attempt.id, attempt.trace);
+    }
+  /** Recordings another tab wrote that this tab has asked the database for already. */
+  const fetchedTraces = new Set<string>();
+
+  let journalKept = loaded?.journal ?? false;
+  let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
-  let pending: Promise<unknown> = Promise.resolve();
+  let soon = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let againForce = false;
+  /** What other tabs said they stored, not yet read. */
+  const remote = new Map<string, number>();
+  let remoteSettings = false;
+  let resync = false;
 
-  /** A failed write undoes its bookkeeping, so that the retry writes it again. */
-  const write = (operation: Promise<void>, undo: () => void) =>
-    operation.catch((error: unknown) => {
-      undo();
-      throw error;
+  function run(force = false): Promise<void> {
+    if (timer !== null) {
+      clearTimeout(timer);
+      timer = null;
+    }
+    if (running) {
+      again = true;
+      againForce ||= force;
+      return running;
+    }
+    running = (async () => {
+      let f = force;
+      do {
+        again = false;
+        againForce = false;
+        await step(f);
+        f = againForce;
+      } while (again);
+    })().finally(() => {
+      running = null;
     });
-  // One report per flush: the error shows while any write fails and clears when a whole flush succeeds.
-  const settle = (writes: Promise<void>[]) =>
-    Promise.allSettled(writes).then((results) => {
-      const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (!failure) {
-        if (storage.getState().error) storage.setState({ error: null });
-        return;
+    return running;
+  }
+
+  const schedule = () => {
+    if (!stopped) timer ??= setTimeout(run, delayMs);
+  };
+  const runSoon = () => {
+    if (soon || stopped) return;
+    soon = true;
+    queueMicrotask(() => {
+      soon = false;
+      void run();
+    });
+  };
+
+  async function step(force: boolean) {
+    if (remote.size || remoteSettings || resync) {
+      try {
+        await readRemote();
+      } catch (error) {
+        console.warn('Could not read what another tab stored', error);
       }
-      const reason = failure.reason instanceof Error ? failure.reason.message : String(failure.reason);
-      storage.setState({ error: `Conversations could not be saved in this browser: ${reason}` });
-      timer ??= setTimeout(flush, retryDelayMs);
-    });
+    }
+    await write(force);
+  }
 
-  function writeTraces(conversation: Conversation, writes: Promise<void>[], force: boolean) {
-    const now = Date.now();
+  // ---- Writing ----------------------------------------------------------------------------------
+
+  function tracesToWrite(conversation: Conversation, force: boolean, now: number) {
+    const out: { attempt: Attempt; entry: { trace: AttemptTrace; at: number } }[] = [];
     for (const attempt of attemptsOf(conversation)) {
       const previous = sentTraces.get(attempt.id);
       if (previous?.trace === attempt.trace) continue;
       // A recording that still grows is written now and then; the final one always.
       if (!force && previous && attempt.turn.status === 'streaming' && now - previous.at < traceDelayMs)
         continue;
-      const entry = { trace: attempt.trace, at: now };
-      sentTraces.set(attempt.id, entry);
-      const stored: StoredTrace = { items: attempt.trace.items, raw: attempt.trace.raw };
-      writes.push(
-        write(set(tracePrefix + attempt.id, stored, db), () => {
-          if (sentTraces.get(attempt.id) === entry) sentTraces.delete(attempt.id);
-        }),
-      );
+      out.push({ attempt, entry: { trace: attempt.trace, at: now } });
     }
+    return out;
   }
 
-  function flush(force = false) {
-    timer = null;
+  function pendingDeletions(conversations: Record<string, Conversation>): [string, Base][] {
+    return [...bases].filter(([id, base]) => base.conversation !== null && !conversations[id]);
+  }
+
+  async function write(force: boolean) {
     const { conversations, activeId } = conversationStore.getState();
-    const writes: Promise<void>[] = [];
-    for (const [id, conversation] of Object.entries(conversations)) {
-      if (sent.get(id) === conversation) {
-        // Leaving the page: recordings held back while they grew are written too.
-        if (force) writeTraces(conversation, writes, true);
+    const localSettings = settingsStore.getState().settings;
+    const now = Date.now();
+    const changed = Object.values(conversations).filter((c) => bases.get(c.id)?.conversation !== c);
+    const deletions = pendingDeletions(conversations);
+    const traces = new Map<string, ReturnType<typeof tracesToWrite>>();
+    for (const conversation of force ? Object.values(conversations) : changed) {
+      const list = tracesToWrite(conversation, force, now);
+      if (list.length) traces.set(conversation.id, list);
+    }
+    const settingsPatch = changedSettings(localSettings, settingsBase);
+    const settingsChanged = Object.keys(settingsPatch).length > 0;
+    const activeChanged = activeId !== sentActive;
+    if (!changed.length && !deletions.length && !traces.size && !settingsChanged && !activeChanged) {
+      if (journalKept) {
+        clearJournal();
+        journalKept = false;
+      }
+      return;
+    }
+    for (const list of traces.values())
+      for (const { attempt, entry } of list) sentTraces.set(attempt.id, entry);
+
+    const outcomes: Outcome[] = [];
+    const setAside: UnreadableRecord[] = [];
+    let storedSettings: Settings | null = null;
+    try {
+      await db('readwrite', (store) => {
+        const keep = (key: string, value: unknown, what: UnreadableRecord['what'], reason: string) => {
+          const copy = `${setAsidePrefix}${key}:${now}`;
+          store.put(value, copy);
+          setAside.push({ key: copy, what, reason, value });
+        };
+        const putTraces = (list: ReturnType<typeof tracesToWrite> | undefined) => {
+          for (const { attempt } of list ?? [])
+            store.put(
+              { items: attempt.trace.items, raw: attempt.trace.raw } satisfies StoredTrace,
+              tracePrefix + attempt.id,
+            );
+        };
+        const deleteTraces = (...copies: (Conversation | null | undefined)[]) => {
+          for (const copy of copies)
+            for (const attempt of copy ? attemptsOf(copy) : []) store.delete(tracePrefix + attempt.id);
+        };
+        /** Reads the record and the tombstone of `id`, then decides. */
+        const withStored = (
+          id: string,
+          decide: (record: unknown, tombstone: unknown, revision: number) => void,
+        ) => {
+          const record = store.get(conversationPrefix + id);
+          const tombstone = store.get(deletedPrefix + id);
+          tombstone.onsuccess = () => {
+            const revision = Math.max(recordRevision(record.result), recordRevision(tombstone.result));
+            decide(record.result, tombstone.result, revision);
+          };
+        };
+
+        for (const local of changed) {
+          const base = bases.get(local.id);
+          withStored(local.id, (value, tombstone, storedRevision) => {
+            const next = Math.max(storedRevision, base?.revision ?? 0) + 1;
+            if (tombstone !== undefined) {
+              // Deleted in another tab: that wins, recordings included.
+              deleteTraces(local);
+              outcomes.push({ id: local.id, revision: storedRevision, stored: null, local });
+              return;
+            }
+            let content = local;
+            if (value !== undefined) {
+              const read = readConversationRecord(conversationPrefix + local.id, value);
+              if (read.kind === 'unreadable')
+                keep(conversationPrefix + local.id, value, 'conversation', read.reason);
+              else if (base?.revision === null || base === undefined || read.revision !== base.revision)
+                // Another tab wrote it since this tab's copy was made: both copies joined.
+                content = mergeConversation(local, read.conversation, base?.conversation);
+            }
+            store.put({ ...withoutRecordings(content), revision: next }, conversationPrefix + local.id);
+            putTraces(traces.get(local.id));
+            outcomes.push({ id: local.id, revision: next, stored: content, local });
+          });
+        }
+        for (const [id, base] of deletions) {
+          withStored(id, (value, tombstone, storedRevision) => {
+            if (tombstone === undefined) {
+              const next = Math.max(storedRevision, base.revision ?? 0) + 1;
+              let other: Conversation | null = null;
+              if (value !== undefined) {
+                const read = readConversationRecord(conversationPrefix + id, value);
+                if (read.kind === 'unreadable')
+                  keep(conversationPrefix + id, value, 'conversation', read.reason);
+                else other = read.conversation;
+                store.delete(conversationPrefix + id);
+              }
+              store.put(
+                { id, deleted: true, revision: next, deletedAt: now } satisfies Tombstone,
+                deletedPrefix + id,
+              );
+              deleteTraces(base.conversation, other);
+              outcomes.push({ id, revision: next, stored: null, local: null });
+            } else outcomes.push({ id, revision: storedRevision, stored: null, local: null });
+          });
+        }
+        for (const [id, list] of traces) if (!changed.some((c) => c.id === id)) putTraces(list);
+        if (settingsChanged) {
+          const request = store.get(settingsKey);
+          request.onsuccess = () => {
+            const read = readSettingsRecord(request.result);
+            if (read === null) keep(settingsKey, request.result, 'settings', 'not a settings record');
+            // The fields this tab changed, on top of what is stored: other tabs' changes stay.
+            const merged = { ...(read === null ? {} : (request.result as object)), ...settingsPatch };
+            store.put(merged, settingsKey);
+            storedSettings = storableSettings({
+              ...defaultSettings,
+              ...(readSettingsRecord(merged)?.settings ?? {}),
+            });
+          };
+        }
+        if (activeChanged) store.put(activeId, activeKey);
+        return promisifyRequest(store.transaction);
+      });
+    } catch (error) {
+      // Nothing of it was stored: the next flush writes it all again.
+      for (const list of traces.values())
+        for (const { attempt, entry } of list)
+          if (sentTraces.get(attempt.id) === entry) sentTraces.delete(attempt.id);
+      storage.setState({ error: `Changes could not be saved in this browser: ${errorText(error)}` });
+      if (!stopped) timer ??= setTimeout(run, retryDelayMs);
+      return;
+    }
+
+    if (storage.getState().error) storage.setState({ error: null });
+    if (activeChanged) sentActive = activeId;
+    for (const list of traces.values())
+      for (const { attempt } of list) committedTraces.set(attempt.id, attempt.trace);
+    if (setAside.length) storage.setState((s) => ({ unreadable: [...s.unreadable, ...setAside] }));
+    const upserts: Conversation[] = [];
+    const removals: string[] = [];
+    for (const { id, revision, stored, local } of outcomes) {
+      bases.set(id, { revision, conversation: stored });
+      if (stored === null) {
+        if (local) removals.push(id);
         continue;
       }
-      sent.set(id, conversation);
-      writes.push(
-        write(set(conversationPrefix + id, withoutRecordings(conversation), db), () => {
-          if (sent.get(id) === conversation) sent.delete(id);
-        }),
-      );
-      writeTraces(conversation, writes, force);
+      if (stored !== local) upserts.push(stored);
     }
-    for (const [id, conversation] of sent) {
-      if (conversations[id]) continue;
-      sent.delete(id);
-      writes.push(write(del(conversationPrefix + id, db), () => sent.set(id, conversation)));
-      for (const attempt of attemptsOf(conversation)) {
-        sentTraces.delete(attempt.id);
-        writes.push(write(del(tracePrefix + attempt.id, db), () => {}));
+    applyToStore(upserts, removals, new Map(changed.map((c) => [c.id, c])));
+    if (storedSettings) applySettings(storedSettings, settingsPatch);
+    post(
+      outcomes.map(({ id, revision }) => ({ id, revision })),
+      settingsChanged,
+    );
+    if (journalKept && !isDirty()) {
+      clearJournal();
+      journalKept = false;
+    }
+  }
+
+  function isDirty(): boolean {
+    const { conversations } = conversationStore.getState();
+    return (
+      Object.values(conversations).some((c) => bases.get(c.id)?.conversation !== c) ||
+      pendingDeletions(conversations).length > 0 ||
+      [...(loaded?.unsavedTraces ?? [])].some((id) => !committedTraces.has(id))
+    );
+  }
+
+  // ---- Applying what the database holds ---------------------------------------------------------
+
+  /**
+   * Puts stored copies into the store. Where this tab changed a conversation since `from` (the copy the
+   * stored one was made from), the change is joined in and written by the next flush.
+   */
+  function applyToStore(upserts: Conversation[], removals: string[], from: Map<string, Conversation | null>) {
+    if (!upserts.length && !removals.length) return;
+    /** Recordings that came from the database: not this tab's to write again. */
+    const fromDatabase: Attempt[] = [];
+    conversationStore.setState((state) => {
+      const conversations = { ...state.conversations };
+      let order = state.order;
+      for (const stored of upserts) {
+        const current = conversations[stored.id];
+        const previous = from.get(stored.id) ?? null;
+        // Deleted here meanwhile: the deletion is written next.
+        if (!current && previous) continue;
+        const own = new Set(current ? attemptsOf(current).map((a) => a.trace) : []);
+        for (const attempt of attemptsOf(stored)) if (!own.has(attempt.trace)) fromDatabase.push(attempt);
+        if (!current) order = [stored.id, ...order];
+        conversations[stored.id] =
+          !current || current === previous ? stored : mergeConversation(current, stored, previous);
+      }
+      for (const id of removals) delete conversations[id];
+      if (removals.length) order = order.filter((id) => conversations[id]);
+      const activeId =
+        state.activeId !== null && !conversations[state.activeId] ? (order[0] ?? null) : state.activeId;
+      return { conversations, order, activeId };
+    });
+    const now = Date.now();
+    for (const attempt of fromDatabase) {
+      sentTraces.set(attempt.id, { trace: attempt.trace, at: now });
+      committedTraces.set(attempt.id, attempt.trace);
+    }
+    const hollow = fromDatabase.filter((a) => isHollow(a) && !fetchedTraces.has(a.id));
+    if (hollow.length) void fetchTraces(hollow.map((a) => a.id));
+  }
+
+  /** Reads the events of recordings another tab stored, for the inspector and exports. */
+  async function fetchTraces(ids: string[]) {
+    for (const id of ids) fetchedTraces.add(id);
+    let found: Map<string, StoredTrace>;
+    try {
+      found = await db('readonly', (store) => {
+        const out = new Map<string, StoredTrace>();
+        for (const id of ids) {
+          const request = store.get(tracePrefix + id);
+          request.onsuccess = () => {
+            const trace = request.result === undefined ? null : readTraceRecord(request.result);
+            if (trace && typeof trace !== 'string') out.set(id, trace);
+          };
+        }
+        return promisifyRequest(store.transaction).then(() => out);
+      });
+    } catch {
+      return;
+    }
+    if (!found.size || stopped) return;
+    const filled: Attempt[] = [];
+    conversationStore.setState((state) => {
+      let conversations = state.conversations;
+      for (const conversation of Object.values(state.conversations)) {
+        const next = withRecordings(
+          conversation,
+          new Map(
+            attemptsOf(conversation)
+              .filter((a) => found.has(a.id) && isHollow(a))
+              .map((a) => [a.id, found.get(a.id)!]),
+          ),
+        );
+        if (next === conversation) continue;
+        conversations = { ...conversations, [next.id]: next };
+        // The stored copy now holds the recording too: not a change of this tab's to write.
+        const base = bases.get(next.id);
+        if (base?.conversation === conversation) bases.set(next.id, { ...base, conversation: next });
+        for (const attempt of attemptsOf(next)) if (found.has(attempt.id)) filled.push(attempt);
+      }
+      return conversations === state.conversations ? state : { conversations };
+    });
+    for (const attempt of filled) {
+      sentTraces.set(attempt.id, { trace: attempt.trace, at: Date.now() });
+      committedTraces.set(attempt.id, attempt.trace);
+    }
+  }
+
+  /**
+   * Takes in stored settings (`written`: the fields this tab just wrote): every field this tab has not
+   * changed since follows the stored one. The API key stays this tab's own unless it is remembered.
+   */
+  function applySettings(stored: Settings, written: Partial<Settings>) {
+    const before = settingsBase as unknown as Record<string, unknown>;
+    settingsBase = stored;
+    const current = settingsStore.getState().settings;
+    const mine = storableSettings(current) as unknown as Record<string, unknown>;
+    const theirs = stored as unknown as Record<string, unknown>;
+    const ours = written as Record<string, unknown>;
+    const next: Record<string, unknown> = { ...current };
+    let differs = false;
+    for (const key of new Set([...Object.keys(theirs), ...Object.keys(before)])) {
+      if (theirs[key] === undefined || (key === 'apiKey' && !stored.rememberKey)) continue;
+      const untouched =
+        sameContent(mine[key], before[key]) || (key in ours && sameContent(mine[key], ours[key]));
+      if (untouched && !sameContent(next[key], theirs[key])) {
+        next[key] = theirs[key];
+        differs = true;
       }
     }
-    if (activeId !== sentActive) {
-      const previous = sentActive;
-      sentActive = activeId;
-      writes.push(write(set(activeKey, activeId, db), () => (sentActive = previous)));
-    }
-    pending = settle(writes);
+    if (differs) settingsStore.setState({ settings: next as unknown as Settings });
   }
-  const schedule = () => {
-    timer ??= setTimeout(flush, delayMs);
-  };
 
-  const stopConversations = conversationStore.subscribe(schedule);
+  async function readRemote() {
+    const wanted = [...remote].filter(([id, revision]) => {
+      const known = bases.get(id)?.revision;
+      return known === null || known === undefined || revision > known;
+    });
+    remote.clear();
+    const wantSettings = remoteSettings;
+    remoteSettings = false;
+    const everything = resync;
+    resync = false;
+    if (!wanted.length && !wantSettings && !everything) return;
+
+    const conversationsRead: { id: string; value: unknown; tombstone: unknown }[] = [];
+    let settingsValue: unknown;
+    await db('readonly', (store) => {
+      if (everything) {
+        const range = (prefix: string) => IDBKeyRange.bound(prefix, `${prefix}\uffff`);
+        const keys = store.getAllKeys(range(conversationPrefix));
+        const values = store.getAll(range(conversationPrefix));
+        const deadKeys = store.getAllKeys(range(deletedPrefix));
+        const dead = store.getAll(range(deletedPrefix));
+        dead.onsuccess = () => {
+          const tombstones = new Map(
+            (deadKeys.result as string[]).map((k, i) => [k.slice(deletedPrefix.length), dead.result[i]]),
+          );
+          (keys.result as string[]).forEach((k, i) => {
+            const id = k.slice(conversationPrefix.length);
+            conversationsRead.push({ id, value: values.result[i], tombstone: tombstones.get(id) });
+            tombstones.delete(id);
+          });
+          for (const [id, tombstone] of tombstones)
+            conversationsRead.push({ id, value: undefined, tombstone });
+        };
+      } else
+        for (const [id] of wanted) {
+          const value = store.get(conversationPrefix + id);
+          const tombstone = store.get(deletedPrefix + id);
+          tombstone.onsuccess = () =>
+            conversationsRead.push({ id, value: value.result, tombstone: tombstone.result });
+        }
+      if (wantSettings || everything) {
+        const request = store.get(settingsKey);
+        request.onsuccess = () => {
+          settingsValue = request.result;
+        };
+      }
+      return promisifyRequest(store.transaction);
+    });
+
+    const upserts: Conversation[] = [];
+    const removals: string[] = [];
+    const from = new Map<string, Conversation | null>();
+    for (const { id, value, tombstone } of conversationsRead) {
+      const base = bases.get(id);
+      const known = base?.revision ?? null;
+      if (tombstone !== undefined) {
+        const revision = recordRevision(tombstone);
+        if (base?.conversation === null && known !== null && revision <= known) continue;
+        bases.set(id, { revision, conversation: null });
+        if (conversationStore.getState().conversations[id]) removals.push(id);
+        continue;
+      }
+      if (value === undefined) continue;
+      const read = readConversationRecord(conversationPrefix + id, value);
+      if (read.kind === 'unreadable') continue;
+      if (known !== null && read.revision <= known) continue;
+      if (base?.conversation === null) continue;
+      const stored = keepLocalRecordings(read.conversation);
+      from.set(id, base?.conversation ?? null);
+      bases.set(id, { revision: read.revision, conversation: stored });
+      upserts.push(stored);
+    }
+    applyToStore(upserts, removals, from);
+    if (settingsValue !== undefined) {
+      const read = readSettingsRecord(settingsValue);
+      if (read) applySettings(storableSettings({ ...defaultSettings, ...read.settings }), {});
+    }
+  }
+
+  /** A stored copy with this tab's recordings where they are the same ones (the record holds only their figures). */
+  function keepLocalRecordings(stored: Conversation): Conversation {
+    const local = conversationStore.getState().conversations[stored.id];
+    if (!local) return stored;
+    const mine = new Map(attemptsOf(local).map((a) => [a.id, a]));
+    let changed = false;
+    const messages = stored.messages.map((m) => {
+      if (m.role !== 'assistant') return m;
+      const attempts = m.attempts.map((a) => {
+        const own = mine.get(a.id);
+        if (!own || own.trace.bytes !== a.trace.bytes || own.trace.endedAt !== a.trace.endedAt) return a;
+        if (sameContent(own, { ...a, trace: own.trace })) return own;
+        changed = true;
+        return { ...a, trace: own.trace };
+      });
+      if (attempts.every((a, i) => a === m.attempts[i])) return m;
+      changed = true;
+      return { ...m, attempts };
+    });
+    return changed ? { ...stored, messages } : stored;
+  }
+
+  function post(conversations: { id: string; revision: number }[], settings: boolean) {
+    if (!channel || (!conversations.length && !settings)) return;
+    try {
+      channel.postMessage({ type: 'stored', from: tabId, conversations, settings });
+    } catch {
+      // A closed channel (the page is going away): the other tabs read the records when they next write.
+    }
+  }
+
+  // ---- Listening ------------------------------------------------------------------------------
+
+  /** Whether a change adds or removes something (written at once) rather than a streaming frame. */
+  function isStructural(next: Record<string, Conversation>, previous: Record<string, Conversation>): boolean {
+    const nextIds = Object.keys(next);
+    if (nextIds.length !== Object.keys(previous).length) return true;
+    for (const id of nextIds) {
+      const a = next[id]!;
+      const b = previous[id];
+      if (a === b) continue;
+      if (!b || a.messages.length !== b.messages.length || a.title !== b.title) return true;
+      const last = a.messages.at(-1);
+      const before = b.messages.at(-1);
+      if (last?.role === 'assistant' && before?.role === 'assistant') {
+        if (last.attempts.length !== before.attempts.length) return true;
+        if (last.attempts.at(-1)?.turn.status !== before.attempts.at(-1)?.turn.status) return true;
+      }
+    }
+    return false;
+  }
+
+  const stopConversations = conversationStore.subscribe((state, previous) => {
+    if (state.conversations === previous.conversations && state.activeId === previous.activeId) return;
+    if (isStructural(state.conversations, previous.conversations)) runSoon();
+    else schedule();
+  });
   const stopSettings = settingsStore.subscribe((state, previous) => {
     if (state.settings === previous.settings) return;
-    void settle([set(settingsKey, storableSettings(state.settings), db)]);
-    const session = globalThis.sessionStorage;
-    if (state.settings.rememberKey || !state.settings.apiKey) session?.removeItem(sessionKeyName);
-    else session?.setItem(sessionKeyName, state.settings.apiKey);
+    runSoon();
+    try {
+      const session = globalThis.sessionStorage;
+      if (state.settings.rememberKey || !state.settings.apiKey) session?.removeItem(sessionKeyName);
+      else session?.setItem(sessionKeyName, state.settings.apiKey);
+    } catch {
+      // sessionStorage disabled: the key lives in memory for this page only.
+    }
   });
+
+  /** Keeps what is not yet committed in sessionStorage, synchronously: IndexedDB may not finish in time. */
+  function keepJournal() {
+    const { conversations, activeId } = conversationStore.getState();
+    const journalTraces: Record<string, StoredTrace> = {};
+    const entries = Object.values(conversations)
+      .filter((c) => bases.get(c.id)?.conversation !== c)
+      .map((record) => {
+        const base = bases.get(record.id);
+        for (const attempt of attemptsOf(record))
+          if (committedTraces.get(attempt.id) !== attempt.trace && attempt.trace.items.length)
+            journalTraces[attempt.id] = { items: attempt.trace.items, raw: attempt.trace.raw };
+        return {
+          record: withoutRecordings(record),
+          baseRevision: base?.revision ?? 0,
+          baseTitle: base?.conversation?.title ?? null,
+        };
+      });
+    const deleted = pendingDeletions(conversations).map(([id]) => id);
+    const settingsPatch = changedSettings(settingsStore.getState().settings, settingsBase);
+    const settings = Object.keys(settingsPatch).length ? settingsPatch : null;
+    if (!entries.length && !deleted.length && !settings && activeId === sentActive) {
+      if (journalKept) clearJournal();
+      journalKept = false;
+      return;
+    }
+    journalKept = writeJournal({
+      v: 1,
+      at: Date.now(),
+      conversations: entries,
+      deleted,
+      traces: journalTraces,
+      settings,
+      activeId,
+    });
+  }
+
   const onHide = () => {
-    if (timer !== null) clearTimeout(timer);
-    flush(true);
+    keepJournal();
+    void run(true);
+  };
+  const onVisibility = () => {
+    if (globalThis.document?.visibilityState === 'hidden') void run(true);
+  };
+  const onShow = (event: Event) => {
+    // Back from the back/forward cache: what other tabs said meanwhile may have been missed.
+    if ((event as PageTransitionEvent).persisted) {
+      resync = true;
+      void run();
+    }
+  };
+  const onMessage = (event: MessageEvent) => {
+    const message = readChangeMessage(event.data);
+    if (!message || message.from === tabId || stopped) return;
+    for (const { id, revision } of message.conversations)
+      remote.set(id, Math.max(revision, remote.get(id) ?? 0));
+    remoteSettings ||= message.settings;
+    void run();
   };
   globalThis.addEventListener?.('pagehide', onHide);
+  globalThis.addEventListener?.('pageshow', onShow);
+  globalThis.document?.addEventListener('visibilitychange', onVisibility);
+  channel?.addEventListener('message', onMessage);
+  // Changes made before persisting started (restored from a reload's journal) are written at once.
+  if (isDirty()) runSoon();
 
   return async () => {
     stopConversations();
     stopSettings();
     globalThis.removeEventListener?.('pagehide', onHide);
-    onHide();
-    await pending;
+    globalThis.removeEventListener?.('pageshow', onShow);
+    globalThis.document?.removeEventListener('visibilitychange', onVisibility);
+    channel?.removeEventListener('message', onMessage);
+    await run(true);
+    stopped = true;
+    if (timer !== null) clearTimeout(timer);
+    channel?.close();
   };
 }

@@ -1,0 +1,113 @@
+import type { Attempt, ChatMessage, Conversation } from './types.ts';
+
+/**
+ * Two copies of one conversation, made apart (two tabs, or this tab before and after a reload), joined
+ * so that nothing either holds is lost. Messages and attempts are only ever added, never removed, so the
+ * join is their union by id; where both copies hold the same attempt, the one further along wins.
+ */
+
+const reloadCode = 'page_reloaded';
+
+/**
+ * How far an attempt got: bytes received first, then output, then its state: ended, still streaming,
+ * or marked interrupted by a reload (a guess made by a tab that had not been streaming it).
+ */
+function progress(attempt: Attempt): [number, number, number] {
+  const { turn, trace } = attempt;
+  const ended = turn.error?.code === reloadCode ? 0 : turn.status === 'streaming' ? 1 : 2;
+  return [trace.bytes, turn.text.length + turn.reasoning.length + turn.toolCalls.length, ended];
+}
+
+function further(local: Attempt, remote: Attempt): Attempt {
+  if (local === remote) return local;
+  const a = progress(local);
+  const b = progress(remote);
+  for (let i = 0; i < a.length; i++) {
+    if (a[i]! > b[i]!) return local;
+    if (a[i]! < b[i]!) return remote;
+  }
+  return local;
+}
+
+function mergeAttempts(local: Attempt[], remote: Attempt[]): Attempt[] {
+  if (local === remote) return local;
+  const byId = new Map(remote.map((a) => [a.id, a]));
+  const out: Attempt[] = [];
+  const seen = new Set<string>();
+  // Attempts are appended in time order in one tab; the union keeps each copy's order, local first on ties.
+  for (const attempt of [...local, ...remote].sort((x, y) => x.startedAt - y.startedAt)) {
+    if (seen.has(attempt.id)) continue;
+    seen.add(attempt.id);
+    const other = byId.get(attempt.id);
+    const own = local.find((a) => a.id === attempt.id);
+    out.push(own && other ? further(own, other) : attempt);
+  }
+  return out;
+}
+
+function mergeMessage(local: ChatMessage, remote: ChatMessage): ChatMessage {
+  if (local === remote || local.role !== 'assistant' || remote.role !== 'assistant') return local;
+  const attempts = mergeAttempts(local.attempts, remote.attempts);
+  if (attempts === local.attempts || sameList(attempts, local.attempts)) return local;
+  if (sameList(attempts, remote.attempts)) return remote;
+  return { ...local, attempts };
+}
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * `local` and `remote` joined. `base` is the copy both came from, when known: a title changed on one side
+ * only keeps that change; changed on both, or with no base, the local one wins.
+ */
+export function mergeConversation(
+  local: Conversation,
+  remote: Conversation,
+  base?: Pick<Conversation, 'title'> | null,
+): Conversation {
+  if (local === remote) return local;
+  const remoteById = new Map(remote.messages.map((m) => [m.id, m]));
+  const localIds = new Set(local.messages.map((m) => m.id));
+  const union: ChatMessage[] = local.messages.map((m) => {
+    const other = remoteById.get(m.id);
+    return other ? mergeMessage(m, other) : m;
+  });
+  for (const m of remote.messages) if (!localIds.has(m.id)) union.push(m);
+  // Messages from either side in the order they were written; a stable sort keeps each side's own order.
+  const messages = union
+    .map((m, i) => [m, i] as const)
+    .sort(([a, i], [b, j]) => a.createdAt - b.createdAt || i - j)
+    .map(([m]) => m);
+  const title = base && local.title === base.title ? remote.title : local.title;
+  const merged: Conversation = {
+    ...remote,
+    ...local,
+    title,
+    createdAt: Math.min(local.createdAt, remote.createdAt),
+    updatedAt: Math.max(local.updatedAt, remote.updatedAt),
+    messages: sameList(messages, local.messages) ? local.messages : messages,
+  };
+  if (
+    merged.messages === local.messages &&
+    merged.title === local.title &&
+    merged.updatedAt === local.updatedAt &&
+    merged.createdAt === local.createdAt
+  )
+    return local;
+  return merged;
+}
+
+/** Whether two values hold the same data, whichever objects hold it (a key set to undefined counts as absent). */
+export function sameContent(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((x, i) => sameContent(x, b[i]));
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
+  for (const key of keys) if (!sameContent(x[key], y[key])) return false;
+  return true;
+}

@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest';
+import { emptyTurn } from '../core/index.ts';
+import { emptyRecording } from './recordings.ts';
+import {
+  readConversationRecord,
+  readSettingsRecord,
+  readTraceRecord,
+  unreadableRecordsFile,
+} from './records.ts';
+import type { Conversation } from './types.ts';
+
+function conversation(): Conversation {
+  return {
+    id: 'conv_1',
+    title: 'Weather',
+    createdAt: 1,
+    updatedAt: 4,
+    messages: [
+      { id: 'm1', role: 'user', text: 'Weather in Paris?', createdAt: 1 },
+      {
+        id: 'm2',
+        role: 'assistant',
+        protocol: 'responses',
+        model: 'gpt-x',
+        source: { kind: 'gateway' },
+        createdAt: 2,
+        attempts: [
+          {
+            id: 'att_1',
+            startedAt: 2,
+            request: {
+              url: '/v1/responses',
+              path: '/responses',
+              headers: { 'content-type': 'application/json' },
+              body: { model: 'gpt-x' },
+            },
+            sentHeaders: { authorization: '[redacted]' },
+            httpError: null,
+            turn: {
+              ...emptyTurn,
+              status: 'complete',
+              text: 'Calling',
+              toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+              parts: [
+                { kind: 'text', key: 't0', text: 'Calling' },
+                {
+                  kind: 'tool_call',
+                  key: 'c0',
+                  call: { id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+                },
+              ],
+              usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 },
+              finishReason: 'tool_calls',
+            },
+            trace: { ...emptyRecording(), bytes: 120, endedAt: 40 },
+          },
+        ],
+      },
+      { id: 'm3', role: 'tool', toolCallId: 'call_1', name: 'get_weather', content: 'Sunny', createdAt: 3 },
+    ],
+  };
+}
+
+describe('readConversationRecord', () => {
+  it('reads every kind of message the app writes, unchanged, with its revision', () => {
+    const record = { ...conversation(), revision: 7 };
+    expect(readConversationRecord('conversation:conv_1', record)).toEqual({
+      kind: 'conversation',
+      conversation: conversation(),
+      revision: 7,
+    });
+  });
+
+  it('fills in what older records lack', () => {
+    const old = conversation() as unknown as { messages: Record<string, unknown>[] };
+    const answer = old.messages[1]! as { source?: unknown; attempts: Record<string, unknown>[] };
+    delete answer.source;
+    const attempt = answer.attempts[0]!;
+    delete attempt.sentHeaders;
+    const turn = attempt.turn as Record<string, unknown>;
+    delete turn.refusal;
+    delete turn.rawFinishReason;
+    attempt.trace = { bytes: 120, deltaEvents: 3 };
+    const read = readConversationRecord('conversation:conv_1', old);
+    expect(read.kind).toBe('conversation');
+    const message = read.kind === 'conversation' ? read.conversation.messages[1] : undefined;
+    expect(message).toMatchObject({
+      source: { kind: 'gateway' },
+      attempts: [
+        {
+          sentHeaders: {},
+          turn: { refusal: '', rawFinishReason: null },
+          trace: { bytes: 120, outputEvents: 3, items: [], raw: '', truncated: false },
+        },
+      ],
+    });
+    expect(read.revision).toBe(0);
+  });
+
+  const broken: [string, (c: Record<string, unknown> & { messages: unknown[] }) => unknown, string][] = [
+    ['messages: null', (c) => ({ ...c, messages: null }), 'messages: expected a list'],
+    ['not an object', () => 'conv_1', 'record: expected an object'],
+    ['an array', () => [], 'record: expected an object'],
+    ['a title that is a number', (c) => ({ ...c, title: 5 }), 'title: expected a string'],
+    ['an id other than its key', (c) => ({ ...c, id: 'conv_2' }), 'id: expected the id in its key (conv_1)'],
+    [
+      'an unknown role',
+      (c) => ({ ...c, messages: [{ id: 'x', role: 'system', text: '' }] }),
+      'messages[0].role: expected user, assistant or tool',
+    ],
+    [
+      'a user message without text',
+      (c) => ({ ...c, messages: [{ id: 'x', role: 'user' }] }),
+      'messages[0].text: expected a string',
+    ],
+    [
+      'an answer without attempts',
+      (c) => ({ ...c, messages: [c.messages[0], { ...(c.messages[1] as object), attempts: undefined }] }),
+      'messages[1].attempts: expected a list',
+    ],
+    [
+      'a turn with a bad part',
+      (c) => {
+        const answer = structuredClone(c.messages[1]) as { attempts: { turn: { parts: unknown[] } }[] };
+        answer.attempts[0]!.turn.parts = [{ kind: 'image', key: 'i' }];
+        return { ...c, messages: [c.messages[0], answer] };
+      },
+      'messages[1].attempts[0].turn.parts[0].kind: expected text, reasoning, refusal or tool_call',
+    ],
+    [
+      'an unknown protocol',
+      (c) => ({ ...c, messages: [c.messages[0], { ...(c.messages[1] as object), protocol: 'grpc' }] }),
+      'messages[1].protocol: expected chat, responses or messages',
+    ],
+  ];
+  for (const [name, breakIt, reason] of broken) {
+    it(`sets aside a record with ${name}`, () => {
+      const value = breakIt(conversation() as unknown as Record<string, unknown> & { messages: unknown[] });
+      expect(readConversationRecord('conversation:conv_1', value)).toMatchObject({
+        kind: 'unreadable',
+        reason,
+      });
+    });
+  }
+});
+
+describe('readTraceRecord and readSettingsRecord', () => {
+  it('reads a recording, or says what is wrong with it', () => {
+    const items = [{ t: 1, kind: 'event', event: 'message', data: '{}' }];
+    expect(readTraceRecord({ items, raw: 'data: {}\n\n' })).toEqual({ items, raw: 'data: {}\n\n' });
+    expect(readTraceRecord({ items: [{ t: 'x' }], raw: '' })).toBe(
+      'items[0]: expected a recorded event or comment',
+    );
+    expect(readTraceRecord(null)).toBe('record: expected an object');
+  });
+
+  it('keeps settings it does not know, and leaves out those of the wrong type', () => {
+    expect(readSettingsRecord(undefined)).toEqual({ settings: {}, wrong: [] });
+    expect(readSettingsRecord('x')).toBeNull();
+    expect(
+      readSettingsRecord({
+        model: 'gpt-x',
+        protocol: 'grpc',
+        temperature: null,
+        maxOutputTokens: '100',
+        offerTools: 'yes',
+        tools: [{ name: 'get_weather', parameters: {} }],
+        addedLater: [1, 2],
+      }),
+    ).toEqual({
+      settings: {
+        model: 'gpt-x',
+        temperature: null,
+        tools: [{ name: 'get_weather', parameters: {} }],
+        addedLater: [1, 2],
+      },
+      wrong: ['protocol', 'maxOutputTokens', 'offerTools'],
+    });
+  });
+});
+
+describe('unreadableRecordsFile', () => {
+  it('writes every record as JSON, spelling out what JSON cannot hold', () => {
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    const value = {
+      messages: null,
+      missing: undefined,
+      big: 10n,
+      map: new Map([['a', 1]]),
+      bytes: new Uint8Array([1, 2]),
+      nan: Number.NaN,
+      cyclic,
+    };
+    const text = unreadableRecordsFile(
+      [{ key: 'conversation:conv_bad', what: 'conversation', reason: 'messages: expected a list', value }],
+      new Date(Date.UTC(2025, 0, 2)),
+    );
+    expect(JSON.parse(text)).toEqual({
+      app: 'hopbase-chat',
+      exportedAt: '2025-01-02T00:00:00.000Z',
+      note: expect.stringContaining('still stored, unchanged'),
+      records: [
+        {
+          key: 'conversation:conv_bad',
+          what: 'conversation',
+          reason: 'messages: expected a list',
+          value: {
+            messages: null,
+            missing: { $undefined: true },
+            big: { $bigint: '10' },
+            map: { $map: [['a', 1]] },
+            bytes: { $bytes: [1, 2] },
+            nan: { $number: 'NaN' },
+            cyclic: { name: 'loop', self: { $circular: true } },
+          },
+        },
+      ],
+    });
+  });
+});
