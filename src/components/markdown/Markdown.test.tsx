@@ -1,21 +1,27 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import ReactMarkdown from 'react-markdown';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { highlightCode } from './highlighter.ts';
 import { Markdown } from './Markdown.tsx';
+import { toHast } from './processor.ts';
 
-// Wrap the real parser so tests can count which sources get parsed.
-vi.mock('react-markdown', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('react-markdown')>();
-  const Real = actual.default;
-  return { ...actual, default: vi.fn((props: Parameters<typeof Real>[0]) => Real(props)) };
+// Wrap the real parser and highlighter so tests can count what gets parsed and highlighted.
+vi.mock('./processor.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./processor.ts')>();
+  return { ...actual, toHast: vi.fn(actual.toHast) };
+});
+vi.mock('./highlighter.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./highlighter.ts')>();
+  return { ...actual, highlightCode: vi.fn(actual.highlightCode) };
 });
 
-const parser = vi.mocked(ReactMarkdown);
-const parsedSources = () => parser.mock.calls.map(([props]) => props.children);
+const parser = vi.mocked(toHast);
+const parsedSources = () => parser.mock.calls.map(([source]) => source);
+const highlighter = vi.mocked(highlightCode);
 
 beforeEach(() => {
   parser.mockClear();
+  highlighter.mockClear();
 });
 
 describe('Markdown rendering', () => {
@@ -56,10 +62,10 @@ describe('Markdown rendering', () => {
     );
   });
 
-  it('highlights fenced code and labels its language', () => {
+  it('highlights fenced code and labels its language', async () => {
     const { container } = render(<Markdown text={'```js\nconst answer = 42; // yes\n```'} />);
     const code = container.querySelector('pre code');
-    expect(code).toHaveClass('hljs', 'language-js');
+    await waitFor(() => expect(code).toHaveClass('hljs', 'language-js'));
     expect(code?.querySelector('.hljs-keyword')).toHaveTextContent('const');
     expect(code?.querySelector('.hljs-number')).toHaveTextContent('42');
     expect(code?.querySelector('.hljs-comment')).toHaveTextContent('// yes');
@@ -229,14 +235,17 @@ describe('streaming', () => {
     expect(container.querySelectorAll('p')).toHaveLength(201);
   });
 
-  it('renders a half-finished fenced code block as code while streaming', () => {
+  it('renders a half-finished fenced code block as plain code while streaming, highlighted once closed', async () => {
     const { container, rerender } = render(
       <Markdown streaming text={'Here:\n\n```python\ndef greet(name):\n    return f"hi {name}'} />,
     );
     const code = container.querySelector('pre code');
     expect(code).toHaveClass('language-python');
-    expect(code).toHaveTextContent('def greet(name): return f"hi {name}', { normalizeWhitespace: true });
-    expect(code?.querySelector('.hljs-keyword')).toHaveTextContent('def');
+    expect(code?.textContent).toBe('def greet(name):\n    return f"hi {name}');
+    // Plain monospace lines while it streams, and the markdown parser never sees the code.
+    expect(code?.querySelector('[class^="hljs-"]')).toBeNull();
+    expect(parsedSources()).toEqual(['Here:']);
+    expect(highlighter).not.toHaveBeenCalled();
     expect(screen.getByRole('button', { name: 'Copy code' })).toBeInTheDocument();
     expect(container).not.toHaveTextContent('```');
     expect(container.firstChild).toHaveAttribute('aria-busy', 'true');
@@ -246,10 +255,14 @@ describe('streaming', () => {
     expect(container.querySelectorAll('pre')).toHaveLength(1);
     expect(container.querySelector('pre code')).toHaveTextContent('return 1');
 
+    expect(highlighter).not.toHaveBeenCalled();
+
     rerender(<Markdown text={'Here:\n\n```python\ndef greet(name):\n\n\n    return 1\n```\n\nDone.'} />);
     expect(container.querySelectorAll('pre')).toHaveLength(1);
     expect(screen.getByText('Done.')).toBeInTheDocument();
     expect(container.firstChild).not.toHaveAttribute('aria-busy');
+    await waitFor(() => expect(container.querySelector('pre code .hljs-keyword')).toHaveTextContent('def'));
+    expect(highlighter).toHaveBeenCalledTimes(1);
   });
 
   it('starts over when given a different text', () => {

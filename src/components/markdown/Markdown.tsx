@@ -1,31 +1,29 @@
-import { type ComponentProps, memo, useId, useMemo, useState } from 'react';
-import ReactMarkdown, { type Components, type ExtraProps, type Options } from 'react-markdown';
-import rehypeHighlight from 'rehype-highlight';
-import remarkGfm from 'remark-gfm';
+import type { Element as HastElement, Root as HastRoot, Nodes } from 'hast';
+import { type Components, toJsxRuntime } from 'hast-util-to-jsx-runtime';
+import { type ComponentProps, memo, type ReactNode, useId, useMemo, useState } from 'react';
+import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
 import { type BlockScan, scanMarkdownBlocks } from './blocks.ts';
-import { CodeBlock } from './CodeBlock.tsx';
-import { remarkHtmlAsText } from './remarkHtmlAsText.ts';
+import { CodeBlock, LiveBlock, PreFromMarkdown } from './CodeBlock.tsx';
+import { fencedCode } from './fence.ts';
+import { tooDeepAt } from './nesting.ts';
+import { safeUrl, toHast } from './processor.ts';
 import './highlight.css';
 import './markdown.css';
 
-// Module-level constants so every block gets the same plugin and component identities.
-const remarkPlugins = [remarkGfm, remarkHtmlAsText];
-const rehypePlugins = [rehypeHighlight];
-
-/** External links open in a new tab without handing it our window. */
-function Link({ node: _node, href, children, ...rest }: ComponentProps<'a'> & ExtraProps) {
-  // react-markdown's default urlTransform empties dangerous URLs (`javascript:` …): show plain text.
-  if (!href) return <span className="md-neutralized-link">{children}</span>;
-  const inPage = href.startsWith('#');
+/** External links open in a new tab without handing it our window; unsafe URLs are plain text. */
+function Link({ href, children, node: _node, ...rest }: ComponentProps<'a'> & { node?: unknown }) {
+  const safe = typeof href === 'string' ? safeUrl(href) : '';
+  if (!safe) return <span className="md-neutralized-link">{children}</span>;
+  const inPage = safe.startsWith('#');
   return (
-    <a href={href} {...rest} {...(inPage ? {} : { target: '_blank', rel: 'noopener noreferrer' })}>
+    <a href={safe} {...rest} {...(inPage ? {} : { target: '_blank', rel: 'noopener noreferrer' })}>
       {children}
     </a>
   );
 }
 
 /** Wide tables scroll sideways on narrow screens instead of widening the page. */
-function Table({ node: _node, ...rest }: ComponentProps<'table'> & ExtraProps) {
+function Table({ node: _node, ...rest }: ComponentProps<'table'> & { node?: unknown }) {
   return (
     // Focusable, so that it can be scrolled sideways from the keyboard too (WCAG 2.1.1).
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block must be reachable by keyboard
@@ -39,37 +37,57 @@ function Table({ node: _node, ...rest }: ComponentProps<'table'> & ExtraProps) {
  * Images in model output are not loaded: a prompt injection could use an image URL to send data out.
  * They show as a link the person can choose to open.
  */
-function ImageAsLink({ src, alt }: ComponentProps<'img'> & ExtraProps) {
+function ImageAsLink({ src, alt }: ComponentProps<'img'> & { node?: unknown }) {
   const label = `Image: ${alt || 'untitled'}`;
-  if (typeof src !== 'string' || !src) return <span className="md-neutralized-link">{label}</span>;
+  const safe = typeof src === 'string' ? safeUrl(src) : '';
+  if (!safe) return <span className="md-neutralized-link">{label}</span>;
   return (
-    <a href={src} target="_blank" rel="noopener noreferrer">
+    <a href={safe} target="_blank" rel="noopener noreferrer">
       {label}
     </a>
   );
 }
 
-const components: Components = { a: Link, img: ImageAsLink, pre: CodeBlock, table: Table };
+const components = { a: Link, img: ImageAsLink, pre: PreFromMarkdown, table: Table } as Partial<Components>;
 
-/** One top-level block. Memoized on its source, so a finished block is parsed exactly once. */
-const MarkdownBlock = memo(function MarkdownBlock({ source }: { source: string }) {
+function toReact(tree: HastRoot): ReactNode {
+  return toJsxRuntime(tree, {
+    Fragment,
+    jsx,
+    jsxs,
+    components,
+    ignoreInvalidStyle: true,
+    passKeys: true,
+    passNode: true,
+  });
+}
+
+/** Markdown nested past the limit, from its first too-deep line on: shown as written. */
+function TooDeep({ source }: { source: string }) {
+  return <p className="md-too-deep">{source}</p>;
+}
+
+/** One block's markdown, parsed; nesting past the limit is shown as plain text instead of parsed. */
+function markdownOf(source: string): ReactNode {
+  const deep = tooDeepAt(source);
+  if (deep === -1) return toReact(toHast(source));
   return (
-    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
-      {source}
-    </ReactMarkdown>
+    <>
+      {deep > 0 ? toReact(toHast(source.slice(0, deep))) : null}
+      <TooDeep source={source.slice(deep)} />
+    </>
   );
-});
+}
 
 /**
- * All finished blocks. The scan hands back the same array until another block finishes, so while the
- * last block grows this is skipped entirely: per-delta work does not depend on how many blocks precede it.
+ * One top-level block. Memoized on its source, so a finished block is parsed exactly once. A block that is
+ * a fenced code block is never parsed: its code is shown as it arrives (plain lines, append-only) and
+ * highlighted once, when its closing fence arrives.
  */
-const FinishedBlocks = memo(function FinishedBlocks({ blocks }: { blocks: readonly string[] }) {
-  return blocks.map((source, index) => (
-    // Finished blocks are only ever appended, so the index identifies a block for good.
-    // biome-ignore lint/suspicious/noArrayIndexKey: append-only list, see above
-    <MarkdownBlock key={index} source={source} />
-  ));
+const Block = memo(function Block({ source, live }: { source: string; live: boolean }) {
+  const fence = fencedCode(source);
+  if (fence) return <CodeBlock language={fence.language} code={fence.code} live={live && !fence.closed} />;
+  return <LiveBlock.Provider value={live}>{markdownOf(source)}</LiveBlock.Provider>;
 });
 
 /**
@@ -78,58 +96,44 @@ const FinishedBlocks = memo(function FinishedBlocks({ blocks }: { blocks: readon
  */
 const DEFINITION = /^[ \t]*(?:(?:[>*+-]|\d{1,9}[.)])[ \t]*)*\[[^\]\n]+\]:/m;
 
-interface HastNode {
-  properties?: Record<string, unknown>;
-  children?: HastNode[];
-}
+const CLOBBER = 'user-content-';
+const LABEL = 'footnote-label';
 
 /**
- * remark-gfm names the footnotes heading of every answer `footnote-label`: this gives it the answer's own
- * prefix, and the references described by it, as the other footnote ids get theirs.
+ * Footnote ids, links and the footnotes heading get the answer's own prefix: several answers share a page,
+ * and each answer's references must point at its own notes.
  */
-function rehypePrefixFootnoteLabel(prefix: string) {
-  const label = 'footnote-label';
-  const visit = (node: HastNode) => {
-    const properties = node.properties;
-    if (properties?.id === label) properties.id = prefix + label;
-    const describedBy = properties?.ariaDescribedBy;
-    if (Array.isArray(describedBy) && describedBy.includes(label)) {
-      properties!.ariaDescribedBy = describedBy.map((id) => (id === label ? prefix + label : id));
-    }
-    node.children?.forEach(visit);
-  };
-  return visit;
+function prefixIds(node: Nodes, prefix: string): void {
+  if (node.type === 'element') {
+    const properties = (node as HastElement).properties;
+    const { id, href, ariaDescribedBy } = properties;
+    if (typeof id === 'string' && (id.startsWith(CLOBBER) || id === LABEL))
+      properties.id = prefix + id.replace(CLOBBER, '');
+    if (typeof href === 'string' && href.startsWith(`#${CLOBBER}`))
+      properties.href = `#${prefix}${href.slice(CLOBBER.length + 1)}`;
+    if (Array.isArray(ariaDescribedBy))
+      properties.ariaDescribedBy = ariaDescribedBy.map((ref) => (ref === LABEL ? prefix + LABEL : ref));
+  }
+  if ('children' in node) for (const child of node.children) prefixIds(child as Nodes, prefix);
 }
 
-/** A whole answer in one parse; its footnote ids get a prefix of their own, as several answers share a page. */
+/** A whole answer in one parse (so its definitions resolve), its footnote ids its own. */
 const WholeAnswer = memo(function WholeAnswer({ source }: { source: string }) {
   const prefix = `${useId()}-`;
-  const plugins = useMemo(
-    () => ({
-      remarkRehype: { clobberPrefix: prefix },
-      rehype: [...rehypePlugins, [rehypePrefixFootnoteLabel, prefix]] as Options['rehypePlugins'],
-    }),
-    [prefix],
-  );
-  return (
-    <div className="md">
-      <ReactMarkdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={plugins.rehype}
-        remarkRehypeOptions={plugins.remarkRehype}
-        components={components}
-      >
-        {source}
-      </ReactMarkdown>
-    </div>
-  );
+  const content = useMemo(() => {
+    const tree = toHast(source);
+    prefixIds(tree, prefix);
+    return toReact(tree);
+  }, [source, prefix]);
+  return <div className="md">{content}</div>;
 });
 
 /** Model output as GFM markdown, rendered block by block so a streaming answer stays cheap to update. */
 export function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
   // Definitions (citations at the end of an answer) only resolve within one parse: a finished answer
-  // that has any is parsed whole, once. While it streams, the blocks show it as it comes.
-  if (!streaming && DEFINITION.test(text)) return <WholeAnswer source={text} />;
+  // that has any is parsed whole, once (unless it nests too deeply to parse whole). While it streams,
+  // the blocks show it as it comes.
+  if (!streaming && DEFINITION.test(text) && tooDeepAt(text) === -1) return <WholeAnswer source={text} />;
   return <StreamingMarkdown text={text} streaming={streaming} />;
 }
 
@@ -142,10 +146,21 @@ function StreamingMarkdown({ text, streaming }: { text: string; streaming: boole
     scan = scanMarkdownBlocks(text, cached);
     setCached(scan);
   }
+  // Finished blocks keep their elements while the last one grows. One flat keyed list, so that the last
+  // block, once finished, is the same component (a streamed code block is not built again).
+  const closed = useMemo(
+    // Finished blocks are only ever appended, so the index identifies a block for good.
+    // biome-ignore lint/suspicious/noArrayIndexKey: append-only list, see above
+    () => scan.closed.map((source, index) => <Block key={index} source={source} live={false} />),
+    [scan.closed],
+  );
+  const blocks =
+    scan.tail === ''
+      ? closed
+      : [...closed, <Block key={closed.length} source={scan.tail} live={streaming} />];
   return (
     <div className={streaming ? 'md md-streaming' : 'md'} aria-busy={streaming || undefined}>
-      <FinishedBlocks blocks={scan.closed} />
-      {scan.tail !== '' && <MarkdownBlock source={scan.tail} />}
+      {blocks}
     </div>
   );
 }

@@ -3,6 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { type BlockScan, scanMarkdownBlocks, splitMarkdownBlocks } from './blocks.ts';
 
 describe('splitMarkdownBlocks', () => {
+  it('makes a fence at the margin a block of its own, from its opening to its closing line', () => {
+    expect(splitMarkdownBlocks('Before:\n```ts\nconst a = 1;\n\nconst b = 2;\n```\nAfter.\n- item')).toEqual([
+      'Before:',
+      '```ts\nconst a = 1;\n\nconst b = 2;\n```',
+      'After.\n- item',
+    ]);
+    // Indented (inside a list item) or inside raw HTML, it stays where it is.
+    expect(splitMarkdownBlocks('- item\n  ```\n  code\n  ```\n  more')).toEqual([
+      '- item\n  ```\n  code\n  ```\n  more',
+    ]);
+    expect(splitMarkdownBlocks('<div>\n```\nx\n```\n</div>')).toEqual(['<div>\n```\nx\n```\n</div>']);
+  });
+
   it('splits on blank lines and drops empty blocks', () => {
     expect(splitMarkdownBlocks('\n\n# Title\n\nFirst para\nstill first\n\n\n\nSecond\n\n')).toEqual([
       '# Title',

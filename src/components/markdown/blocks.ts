@@ -5,7 +5,8 @@
  * A boundary is a run of blank lines followed by a line that starts at column 0. Blank lines inside
  * a fenced code block never split, and neither do blank lines followed by an indented line (a list
  * item's next paragraph, or an indented code block), which belong to the block above. GFM tables
- * end at the first blank line, so a table is never split either.
+ * end at the first blank line, so a table is never split either. A fenced code block at the margin is a
+ * block of its own (it interrupts any paragraph, list or quote), from its opening to its closing line.
  *
  * Reference-style link definitions and footnotes only resolve within their block: `Markdown` parses a
  * finished answer that has any as a whole.
@@ -14,6 +15,8 @@
 interface Fence {
   char: '`' | '~';
   length: number;
+  /** A top-level fence is a block of its own: its closing line ends the block. */
+  own: boolean;
 }
 
 /** Everything needed to resume scanning where the previous call stopped. */
@@ -45,7 +48,7 @@ function fenceOpening(line: string): Fence | null {
   const char = marks[0] as '`' | '~';
   // CommonMark: a backtick fence's info string may not contain backticks (that is inline code).
   if (char === '`' && match[2]!.includes('`')) return null;
-  return { char, length: marks.length };
+  return { char, length: marks.length, own: false };
 }
 
 function closesFence(line: string, fence: Fence): boolean {
@@ -55,6 +58,11 @@ function closesFence(line: string, fence: Fence): boolean {
 
 function isBlank(line: string): boolean {
   return /^[ \t]*\r?$/.test(line);
+}
+
+/** A block that starts as raw HTML may hold a fence line as text: it is never split there. */
+function startsHtml(text: string, start: number): boolean {
+  return /^ {0,3}</.test(text.slice(start, start + 4));
 }
 
 function isIndented(line: string): boolean {
@@ -105,17 +113,24 @@ export function scanMarkdownBlocks(text: string, previous?: BlockScan | null): B
     }
     const line = text.slice(pos, text[newline - 1] === '\r' ? newline - 1 : newline);
     if (fence !== null) {
-      if (closesFence(line, fence)) fence = null;
+      if (closesFence(line, fence)) {
+        if (fence.own) closeBlockAt(newline, newline + 1);
+        fence = null;
+      }
     } else if (isBlank(line)) {
       if (hasContent && blankSince < 0) blankSince = pos;
     } else {
       if (blankSince >= 0 && !isIndented(line)) closeBlockAt(blankSince, pos);
       blankSince = -1;
+      fence = fenceOpening(line);
+      // A fence at the margin interrupts whatever block is open (CommonMark), so it starts a block of its
+      // own: a long code block is then rendered without the markdown parser (see Markdown.tsx).
+      if (fence && hasContent && !isIndented(line) && !startsHtml(text, tailStart)) closeBlockAt(pos, pos);
+      if (fence && !hasContent) fence.own = true;
       if (!hasContent) {
         tailStart = pos; // skip leading blank lines
         hasContent = true;
       }
-      fence = fenceOpening(line);
     }
     pos = newline + 1;
   }

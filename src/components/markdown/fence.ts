@@ -1,0 +1,49 @@
+/** A block that is one fenced code block, open or closed: rendered straight, without the markdown parser. */
+export interface FencedCode {
+  /** The first word of the info string (`ts` in ```` ```ts title="x" ````), or '' for none. */
+  language: string;
+  code: string;
+  /** Whether its closing fence has arrived (else it is still streaming, or ran to the end of the answer). */
+  closed: boolean;
+}
+
+const OPENING = /^( {0,3})(`{3,}|~{3,})([^\n]*)$/;
+
+/**
+ * `block` as a fenced code block, when it is exactly one (from its opening line to its closing line, or to
+ * its end when not closed): the same code and language the markdown parser gives (CommonMark: the opening
+ * fence's indentation is removed from each line; the info string's first word, escapes resolved).
+ */
+export function fencedCode(block: string): FencedCode | null {
+  const firstEnd = block.indexOf('\n');
+  const first = firstEnd === -1 ? block : block.slice(0, firstEnd);
+  const opening = OPENING.exec(first.replace(/\r$/, ''));
+  if (!opening) return null;
+  const indent = opening[1]!.length;
+  const marks = opening[2]!;
+  const info = opening[3]!.trim();
+  // A backtick fence's info string may not contain backticks (that is inline code).
+  if (marks[0] === '`' && info.includes('`')) return null;
+  const language = (info.split(/[ \t]/, 1)[0] ?? '').replace(/\\([!-/:-@[-`{-~])/g, '$1');
+  if (firstEnd === -1) return { language, code: '', closed: false };
+
+  const lines = block.slice(firstEnd + 1).split('\n');
+  const closing = new RegExp(`^ {0,3}${marks[0] === '`' ? '`' : '~'}{${marks.length},}[ \\t]*$`);
+  let end = lines.length;
+  for (let i = 0; i < lines.length; i++) {
+    if (closing.test(lines[i]!.replace(/\r$/, ''))) {
+      // Anything after the closing fence is more markdown: not a block of code alone.
+      if (i !== lines.length - 1) return null;
+      end = i;
+    }
+  }
+  const closed = end < lines.length;
+  const body = lines.slice(0, end).map((line) => dedent(line.replace(/\r$/, ''), indent));
+  return { language, code: body.join('\n'), closed };
+}
+
+function dedent(line: string, indent: number): string {
+  let i = 0;
+  while (i < indent && line[i] === ' ') i++;
+  return line.slice(i);
+}
