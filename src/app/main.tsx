@@ -6,6 +6,7 @@ import { AppProvider } from '../hooks/appContext.tsx';
 import { ChatSession } from '../session/ChatSession.ts';
 import { type AppStores, createAppStores } from '../state/appStores.ts';
 import { loadState, openDatabase, startPersisting } from '../state/persistence.ts';
+import { openTabChannel } from '../state/tabSync.ts';
 import { App } from './App.tsx';
 
 // The one place where the running app is made: everything below receives these instances.
@@ -21,14 +22,24 @@ function opensOnAnswer({ conversations }: AppStores): boolean {
   return messages.some((message) => message.role === 'assistant');
 }
 
-// Persisted conversations load before the first render, so a reload never flashes an empty app.
-loadState(db, stores)
-  .catch((error: unknown) => console.error('Could not load saved conversations', error))
+// Persisted conversations load before the first render, so a reload never flashes an empty app. Saving
+// starts once they are loaded (a load that fails overwrites nothing), with the channel to the other tabs.
+async function start() {
+  const loaded = await loadState(db, stores);
+  startPersisting(db, stores, 400, 2000, { loaded, channel: openTabChannel() });
+  // Ask the browser not to clear the conversations under storage pressure (it may decide on its own).
+  void stores.storage.getState().requestPersistence();
   // The markdown renderer is fetched only when the first screen shows an answer (else when one is sent).
   // A renderer that cannot be fetched resolves null: the answers then show as plain text.
-  .then(() => (opensOnAnswer(stores) ? preloadMarkdown() : undefined))
+  if (opensOnAnswer(stores)) await preloadMarkdown();
+}
+
+start()
+  .catch((error: unknown) => {
+    console.error('Could not load saved conversations', error);
+    stores.storage.setState({ loadError: `Saved conversations could not be read: ${String(error)}` });
+  })
   .finally(() => {
-    startPersisting(db, stores);
     createRoot(document.getElementById('root')!).render(
       <StrictMode>
         <QueryClientProvider client={queryClient}>

@@ -1,6 +1,7 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { useSettings } from '../../hooks/useStores.ts';
 import { isUsableBaseUrl, type Settings } from '../../state/settingsStore.ts';
+import { StorageUse } from './StorageUse.tsx';
 import './settings.css';
 
 function numberOrNull(value: string): number | null {
@@ -263,6 +264,8 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
             Retry automatically when a request fails before any output (429, 5xx)
           </label>
         </fieldset>
+
+        <StorageUse />
       </div>
     </div>
   );
