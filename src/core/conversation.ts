@@ -1,3 +1,4 @@
+import type { ReasoningOptions, ReasoningState } from './reasoning.ts';
 import type { ToolCall } from './turn.ts';
 
 /** A conversation in neutral form: what every protocol's request builder starts from. */
@@ -11,7 +12,16 @@ export interface ToolDefinition {
 
 export type ConversationMessage =
   | { role: 'user'; text: string }
-  | { role: 'assistant'; text: string; toolCalls?: ToolCall[] }
+  | {
+      role: 'assistant';
+      text: string;
+      toolCalls?: ToolCall[];
+      /**
+       * The answer's reasoning state (thinking blocks, reasoning items), as the provider gave it: each
+       * request builder sends back only its own protocol's, unchanged. Reasoning text is never here.
+       */
+      reasoningState?: ReasoningState[];
+    }
   | { role: 'tool'; toolCallId: string; name?: string; content: string; isError?: boolean };
 
 export interface TurnRequest {
@@ -21,6 +31,8 @@ export interface TurnRequest {
   tools?: ToolDefinition[];
   maxOutputTokens?: number;
   temperature?: number;
+  /** Ask the model to reason (absent: no reasoning parameter is sent). */
+  reasoning?: ReasoningOptions;
 }
 
 export interface HttpRequestSpec {

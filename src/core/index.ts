@@ -13,6 +13,20 @@ export { parseHttpError, retryAfterSeconds } from './httpError.ts';
 export { adapters, authHeaders, buildRequest, protocols } from './protocols/index.ts';
 export type { ReadTurnOptions } from './readTurn.ts';
 export { readTurn } from './readTurn.ts';
+export type {
+  ReasoningEffort,
+  ReasoningLevel,
+  ReasoningOptions,
+  ReasoningState,
+} from './reasoning.ts';
+export {
+  defaultThinkingBudgets,
+  minThinkingBudget,
+  reasoningLevels,
+  reasoningStateOf,
+  requestProblem,
+  unreplayableProtocols,
+} from './reasoning.ts';
 export { automaticRetryDelayMs, maxAutomaticRetries } from './retryPolicy.ts';
 export { createSseParser, type SseParser, SseParserStream } from './sse/parser.ts';
 export type { SseComment, SseEvent, SseItem } from './sse/types.ts';

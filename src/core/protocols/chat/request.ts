@@ -1,5 +1,9 @@
 import { type TurnRequest, withAnsweredToolCalls } from '../../conversation.ts';
 
+/**
+ * Chat Completions has no reasoning state: reasoning text (`reasoning_content`, `reasoning`) is shown but
+ * never sent back, since DeepSeek-style backends refuse it in input messages (docs/protocols.md §4.2).
+ */
 export function buildChatBody(request: TurnRequest): Record<string, unknown> {
   const messages: Record<string, unknown>[] = [];
   if (request.system) messages.push({ role: 'system', content: request.system });
@@ -33,5 +37,6 @@ export function buildChatBody(request: TurnRequest): Record<string, unknown> {
     }),
     ...(request.maxOutputTokens !== undefined && { max_completion_tokens: request.maxOutputTokens }),
     ...(request.temperature !== undefined && { temperature: request.temperature }),
+    ...(request.reasoning && { reasoning_effort: request.reasoning.effort }),
   };
 }

@@ -1,6 +1,10 @@
 import { parseToolArguments, type TurnRequest, withAnsweredToolCalls } from '../../conversation.ts';
+import { messagesThinking, thinkingBlocksOf } from '../../reasoning.ts';
 
-/** Anthropic requires `max_tokens`; this is what we send when the person set no limit. */
+/**
+ * Anthropic requires `max_tokens`; this is what we send when the person set no limit (on top of the
+ * thinking budget when thinking, since `max_tokens` counts the thinking too and must exceed the budget).
+ */
 const DEFAULT_MAX_TOKENS = 4096;
 
 type Block = Record<string, unknown>;
@@ -26,7 +30,7 @@ export function buildMessagesBody(request: TurnRequest): Record<string, unknown>
         },
       ]);
     } else {
-      push('assistant', [
+      const content: Block[] = [
         ...(m.text ? [{ type: 'text', text: m.text }] : []),
         ...(m.toolCalls ?? []).map((call) => ({
           type: 'tool_use',
@@ -34,12 +38,18 @@ export function buildMessagesBody(request: TurnRequest): Record<string, unknown>
           name: call.name,
           input: parseToolArguments(call.arguments),
         })),
-      ]);
+      ];
+      // Thinking blocks go back unchanged, signature included, at the start of their turn: a tool loop's
+      // follow-up is refused without them (docs/protocols.md §6.1). Never alone: a turn of only thinking is not valid.
+      push('assistant', content.length > 0 ? [...thinkingBlocksOf(m), ...content] : []);
     }
   }
+  const thinking = messagesThinking(request);
+  const budget = thinking !== null && thinking !== 'paused' ? thinking.budgetTokens : null;
   return {
     model: request.model,
-    max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
+    max_tokens:
+      request.maxOutputTokens ?? (budget === null ? DEFAULT_MAX_TOKENS : budget + DEFAULT_MAX_TOKENS),
     stream: true,
     ...(request.system && { system: request.system }),
     messages,
@@ -50,6 +60,7 @@ export function buildMessagesBody(request: TurnRequest): Record<string, unknown>
         input_schema: tool.parameters,
       })),
     }),
+    ...(budget !== null && { thinking: { type: 'enabled', budget_tokens: budget } }),
     ...(request.temperature !== undefined && { temperature: request.temperature }),
   };
 }

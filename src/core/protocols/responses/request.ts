@@ -1,4 +1,5 @@
 import { type TurnRequest, withAnsweredToolCalls } from '../../conversation.ts';
+import { reasoningItemsOf } from '../../reasoning.ts';
 
 export function buildResponsesBody(request: TurnRequest): Record<string, unknown> {
   const input: Record<string, unknown>[] = [];
@@ -7,15 +8,19 @@ export function buildResponsesBody(request: TurnRequest): Record<string, unknown
     else if (m.role === 'tool')
       input.push({ type: 'function_call_output', call_id: m.toolCallId, output: m.content });
     else {
-      if (m.text) input.push({ role: 'assistant', content: m.text });
+      const items: Record<string, unknown>[] = [];
+      if (m.text) items.push({ role: 'assistant', content: m.text });
       for (const call of m.toolCalls ?? []) {
-        input.push({
+        items.push({
           type: 'function_call',
           call_id: call.id,
           name: call.name,
           arguments: call.arguments || '{}',
         });
       }
+      // The answer's reasoning items go back first, as they came, before the items that followed them; a
+      // reasoning item with nothing after it is refused, so an answer left empty sends none.
+      if (items.length > 0) input.push(...reasoningItemsOf(m), ...items);
     }
   }
   return {
@@ -35,5 +40,11 @@ export function buildResponsesBody(request: TurnRequest): Record<string, unknown
     }),
     ...(request.maxOutputTokens !== undefined && { max_output_tokens: request.maxOutputTokens }),
     ...(request.temperature !== undefined && { temperature: request.temperature }),
+    // Without `summary` no reasoning text streams at all; without `include`, a stateless request gets no
+    // encrypted reasoning to send back between tool steps (docs/protocols.md §5.1).
+    ...(request.reasoning && {
+      reasoning: { effort: request.reasoning.effort, summary: 'auto' },
+      include: ['reasoning.encrypted_content'],
+    }),
   };
 }
