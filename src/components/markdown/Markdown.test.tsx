@@ -220,10 +220,12 @@ describe('streaming', () => {
     expect(container.querySelectorAll('p')).toHaveLength(3);
   });
 
-  it('keeps per-delta parsing independent of answer length', () => {
+  it('keeps per-delta parsing independent of answer length', async () => {
     const prefix = Array.from({ length: 200 }, (_, i) => `Paragraph ${i} with **bold** text.`).join('\n\n');
     let text = `${prefix}\n\nTail:`;
     const { rerender, container } = render(<Markdown streaming text={text} />);
+    // A burst larger than a frame's share shows over a few frames.
+    await waitFor(() => expect(container.querySelectorAll('p')).toHaveLength(201));
     parser.mockClear();
     for (const word of 'the last block keeps growing word by word'.split(' ')) {
       text += `${word} `;

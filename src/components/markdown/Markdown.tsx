@@ -1,6 +1,16 @@
 import type { Element as HastElement, Root as HastRoot, Nodes } from 'hast';
 import { type Components, toJsxRuntime } from 'hast-util-to-jsx-runtime';
-import { type ComponentProps, memo, type ReactNode, useId, useMemo, useState } from 'react';
+import {
+  type ComponentProps,
+  memo,
+  type ReactNode,
+  useEffect,
+  useId,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+} from 'react';
 import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
 import { type BlockScan, scanMarkdownBlocks } from './blocks.ts';
 import { CodeBlock, LiveBlock, PreFromMarkdown } from './CodeBlock.tsx';
@@ -128,13 +138,41 @@ const WholeAnswer = memo(function WholeAnswer({ source }: { source: string }) {
   return <div className="md">{content}</div>;
 });
 
+/**
+ * New text rendered per frame at most. A stream that arrives faster than it can be shown (a recorded or
+ * very fast one: 100 kB in a fraction of a second) is shown over several frames, never in one long task;
+ * at a model's pace (a few hundred characters a frame) the cap is never reached.
+ */
+export const REVEAL_PER_FRAME = 4_000;
+
+/** `text` as far as it may be shown this frame: all of it, unless it grew by more than the cap. */
+function useRevealed(text: string, streaming: boolean): string {
+  // Only an answer that was live when it appeared catches up; a saved answer shows whole at once.
+  const [live] = useState(streaming);
+  const rendered = useRef(live ? 0 : text.length);
+  const [, nextFrame] = useReducer((n: number) => n + 1, 0);
+  const limit = rendered.current + REVEAL_PER_FRAME;
+  const visible = !live || text.length <= limit ? text : text.slice(0, limit);
+  const behind = visible.length < text.length;
+  useEffect(() => {
+    rendered.current = visible.length;
+    if (!behind) return;
+    const frame = requestAnimationFrame(nextFrame);
+    return () => cancelAnimationFrame(frame);
+  });
+  return visible;
+}
+
 /** Model output as GFM markdown, rendered block by block so a streaming answer stays cheap to update. */
 export function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  const visible = useRevealed(text, streaming);
+  // Still catching up counts as streaming: nothing is highlighted or parsed whole before the end shows.
+  const live = streaming || visible.length < text.length;
   // Definitions (citations at the end of an answer) only resolve within one parse: a finished answer
   // that has any is parsed whole, once (unless it nests too deeply to parse whole). While it streams,
   // the blocks show it as it comes.
-  if (!streaming && DEFINITION.test(text) && tooDeepAt(text) === -1) return <WholeAnswer source={text} />;
-  return <StreamingMarkdown text={text} streaming={streaming} />;
+  if (!live && DEFINITION.test(text) && tooDeepAt(text) === -1) return <WholeAnswer source={text} />;
+  return <StreamingMarkdown text={visible} streaming={live} />;
 }
 
 function StreamingMarkdown({ text, streaming }: { text: string; streaming: boolean }) {

@@ -73,7 +73,9 @@ describe('hostile markdown', () => {
     expect(container.querySelector('.md-too-deep')).toBeNull();
   });
 
-  it('a 100 kB code block streams as plain lines and is highlighted once, when it closes', async () => {
+  it('a 100 kB code block streams as plain lines and is highlighted once, when it closes', {
+    timeout: 15_000,
+  }, async () => {
     const line = (i: number) => `const value${i} = compute(${i}); // line ${i}`;
     const lines = Array.from({ length: 2_500 }, (_, i) => line(i));
     let text = 'Code:\n\n```ts\n';
@@ -87,7 +89,7 @@ describe('hostile markdown', () => {
     text += '```\n\nDone.';
     rerender(<Markdown text={text} />);
     const code = container.querySelector('pre code')!;
-    expect(code.textContent).toBe(lines.join('\n'));
+    await waitFor(() => expect(code.textContent).toBe(lines.join('\n')), { timeout: 5_000 });
     await waitFor(() => expect(code.querySelectorAll('.hljs-keyword')).toHaveLength(lines.length), {
       timeout: 5_000,
     });

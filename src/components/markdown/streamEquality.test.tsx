@@ -36,6 +36,7 @@ const document = [
 /** The rendered DOM once every code block has its colours. */
 async function settled(container: HTMLElement): Promise<string> {
   await waitFor(() => {
+    expect(container.querySelector('[aria-busy]')).toBeNull();
     for (const code of container.querySelectorAll('code.language-js, code.language-ts'))
       expect(code).toHaveClass('hljs');
   });
@@ -43,7 +44,9 @@ async function settled(container: HTMLElement): Promise<string> {
 }
 
 describe('streaming ends where a one-shot render starts', () => {
-  it('the final DOM after streaming in any pieces equals a one-shot render of the same text', async () => {
+  it('the final DOM after streaming in any pieces equals a one-shot render of the same text', {
+    timeout: 30_000,
+  }, async () => {
     const once = render(<Markdown text={document} />);
     const expected = await settled(once.container);
     once.unmount();

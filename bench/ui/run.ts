@@ -1,0 +1,517 @@
+/**
+ * `npm run bench:ui`: the chat pane in Chromium (production build) against a reference page built with
+ * `streamdown` + its Shiki code plugin, both rendering the same stream from the same local pacing server.
+ *
+ * Reports, per contender and pace (2,000 deltas/s, and as fast as possible): long tasks, frame intervals,
+ * main-thread busy time and layout + style time (Chrome DevTools protocol metrics), time to first and final
+ * text, heap; then ours alone: switching to and reloading on a conversation of 50 ~5 kB answers, hostile
+ * inputs, and the JavaScript the first screen loads. Writes bench/ui/results.md.
+ *
+ * `BENCH_UI_REPS=n` runs each streaming case n times (median reported; default 2).
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
+import react from '@vitejs/plugin-react';
+import { build } from 'vite';
+import { PACED_RATE, startServer } from './server.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const REPS = Number(process.env.BENCH_UI_REPS ?? 2);
+const tmp = path.join(os.tmpdir(), `hopbase-bench-ui-${process.pid}`);
+const appDir = path.join(tmp, 'app');
+const referenceDir = path.join(tmp, 'reference');
+
+interface StreamFigures {
+  longTasks: number;
+  longestTask: number;
+  longTasksOver100: number;
+  fps: number;
+  frameP95: number;
+  frameMax: number;
+  busyMs: number;
+  scriptMs: number;
+  layoutStyleMs: number;
+  firstTextMs: number;
+  finalTextMs: number;
+  heapMb: number;
+}
+
+/**
+ * Installed before any page script: long tasks, frames and the moment the stream starts. Plain JavaScript
+ * in a string: a function would be transpiled with helpers the page does not have.
+ */
+const INSTRUMENT = `
+(() => {
+  const w = window;
+  w.__longTasks = [];
+  w.__frames = [];
+  w.__sendAt = -1;
+  w.__firstAt = -1;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  function frame(t) {
+    if (w.__sendAt >= 0) {
+      w.__frames.push(t);
+      if (w.__firstAt < 0) {
+        const text = document.querySelector('[data-testid="turn-text"]');
+        if (text && (text.textContent || '').trim().length > 0) w.__firstAt = performance.now();
+      }
+    }
+    requestAnimationFrame(frame);
+  }
+  requestAnimationFrame(frame);
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && event.target.getAttribute && event.target.getAttribute('aria-label') === 'Message')
+      w.__sendAt = performance.now();
+  }, true);
+})();
+`;
+
+/** Whether the last element of the answer holds the end marker (a cheap check: no whole-text read). */
+function finalShown(marker: string): boolean {
+  const texts = document.querySelectorAll('[data-testid="turn-text"]');
+  let node = texts[texts.length - 1] as Element | undefined;
+  if (!node) return false;
+  while (node.lastElementChild) node = node.lastElementChild;
+  return (node.textContent ?? '').includes(marker);
+}
+
+type Cdp = Awaited<ReturnType<BrowserContext['newCDPSession']>>;
+
+/** Chrome's own counters (seconds of task, script, layout and style time; heap bytes), from one session. */
+async function metrics(cdp: Cdp): Promise<Record<string, number>> {
+  const { metrics: list } = await cdp.send('Performance.getMetrics');
+  return Object.fromEntries(list.map((m) => [m.name, m.value]));
+}
+
+let profiles = 0;
+
+/** `BENCH_UI_PROFILE=prefix`: a CPU profile of each streamed answer, and its top functions by self time. */
+const profile = {
+  async start(cdp: Cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  },
+  async stop(cdp: Cdp, file: string) {
+    const { profile: data } = await cdp.send('Profiler.stop');
+    writeFileSync(file, JSON.stringify(data));
+    const self = new Map<string, number>();
+    const deltas = data.timeDeltas ?? [];
+    const byId = new Map(data.nodes.map((n) => [n.id, n]));
+    (data.samples ?? []).forEach((id, i) => {
+      const node = byId.get(id)!;
+      const { functionName, url, lineNumber } = node.callFrame;
+      const key = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber}`;
+      self.set(key, (self.get(key) ?? 0) + (deltas[i] ?? 0) / 1000);
+    });
+    const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
+    for (const [name, ms] of top) console.log(`    ${ms.toFixed(0).padStart(6)} ms  ${name}`);
+  },
+};
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript({ content: INSTRUMENT });
+  return { context, page: await context.newPage() };
+}
+
+async function chooseModel(page: Page, model: string): Promise<void> {
+  await page.getByRole('combobox', { name: 'Protocol' }).selectOption({ label: 'Chat Completions' });
+  await page.getByRole('combobox', { name: 'Model' }).selectOption(model);
+}
+
+async function sendMessage(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/** One streamed answer on one page; `start` begins the stream, `done` says when the stream has ended. */
+async function measureStream(page: Page, start: () => Promise<void>, done: () => Promise<boolean>) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  await page.waitForTimeout(300); // let startup settle
+  const before = await metrics(cdp);
+  if (process.env.BENCH_UI_PROFILE) await profile.start(cdp);
+  await start();
+  const startedAt = Date.now();
+  for (;;) {
+    if ((await page.evaluate(finalShown, 'THE-END-MARKER')) && (await done())) break;
+    if (Date.now() - startedAt > 120_000) throw new Error('the answer never finished');
+    await page.waitForTimeout(20);
+  }
+  const finalAt = await page.evaluate(() => performance.now());
+  await page.waitForTimeout(1_000); // what the end of the stream still costs (highlighting) is counted too
+  const after = await metrics(cdp);
+  if (process.env.BENCH_UI_PROFILE)
+    await profile.stop(cdp, `${process.env.BENCH_UI_PROFILE}-${++profiles}.cpuprofile`);
+  await cdp.detach();
+  const trace = await page.evaluate(() => {
+    const w = window as unknown as {
+      __longTasks: { start: number; duration: number }[];
+      __frames: number[];
+      __sendAt: number;
+      __firstAt: number;
+    };
+    return { longTasks: w.__longTasks, frames: w.__frames, sendAt: w.__sendAt, firstAt: w.__firstAt };
+  });
+  const tasks = trace.longTasks.filter((t) => t.start >= trace.sendAt).map((t) => t.duration);
+  const frames = trace.frames.filter((t) => t >= trace.sendAt && t <= finalAt);
+  const intervals = frames.slice(1).map((t, i) => t - frames[i]!);
+  const sorted = [...intervals].sort((a, b) => a - b);
+  const d = (name: string) => ((after[name] ?? 0) - (before[name] ?? 0)) * 1000;
+  const figures: StreamFigures = {
+    longTasks: tasks.length,
+    longestTask: Math.max(0, ...tasks),
+    longTasksOver100: tasks.filter((t) => t > 100).length,
+    fps: frames.length > 1 ? ((frames.length - 1) * 1000) / (frames[frames.length - 1]! - frames[0]!) : 0,
+    frameP95: sorted[Math.floor(sorted.length * 0.95)] ?? 0,
+    frameMax: sorted[sorted.length - 1] ?? 0,
+    busyMs: d('TaskDuration'),
+    scriptMs: d('ScriptDuration'),
+    layoutStyleMs: d('LayoutDuration') + d('RecalcStyleDuration'),
+    firstTextMs: trace.firstAt - trace.sendAt,
+    finalTextMs: finalAt - trace.sendAt,
+    heapMb: (after.JSHeapUsedSize ?? 0) / 1e6,
+  };
+  return figures;
+}
+
+async function ours(browser: Browser, url: string, model: string): Promise<StreamFigures> {
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(url);
+    await chooseModel(page, model);
+    const figures = await measureStream(
+      page,
+      () => sendMessage(page, 'The long answer, please'),
+      async () => (await page.getByTestId('assistant-turn').last().getAttribute('aria-busy')) === 'false',
+    );
+    if (process.env.BENCH_UI_SCREENSHOTS) {
+      // What the answer looks like once streamed: the long code block, highlighted, mid-way.
+      await page
+        .locator('pre code')
+        .first()
+        .evaluate((code) => {
+          const chunks = code.querySelectorAll('.md-code-chunk');
+          chunks[Math.floor(chunks.length / 2)]?.scrollIntoView({ block: 'center' });
+        });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(root, `e2e-artifacts/bench-ui-${model}.png`) });
+      // Selecting the code and copying it gives the code exactly, across chunk boundaries.
+      const copied = await page
+        .locator('pre code')
+        .first()
+        .evaluate((code) => {
+          const range = document.createRange();
+          range.selectNodeContents(code);
+          getSelection()!.removeAllRanges();
+          getSelection()!.addRange(range);
+          return { selected: getSelection()!.toString(), text: code.textContent };
+        });
+      if (copied.selected !== copied.text) console.log('  selection differs from the code text');
+      else console.log('  selection of the code equals its text');
+    }
+    return figures;
+  } finally {
+    await context.close();
+  }
+}
+
+async function reference(browser: Browser, url: string, model: string): Promise<StreamFigures> {
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(`${url}/reference/`);
+    await page.waitForFunction(
+      () => typeof (window as unknown as { startStream?: unknown }).startStream === 'function',
+    );
+    return await measureStream(
+      page,
+      () =>
+        page.evaluate((m) => {
+          (window as unknown as { __sendAt: number }).__sendAt = performance.now();
+          (window as unknown as { startStream(m: string): void }).startStream(m);
+        }, model),
+      () => page.evaluate(() => (window as unknown as { benchDone?: boolean }).benchDone === true),
+    );
+  } finally {
+    await context.close();
+  }
+}
+
+function medianFigures(runs: StreamFigures[]): StreamFigures {
+  const keys = Object.keys(runs[0]!) as (keyof StreamFigures)[];
+  return Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => r[k]))])) as unknown as StreamFigures;
+}
+
+/** Waits for the last answer on the page to finish streaming. */
+async function lastAnswerDone(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const turns = document.querySelectorAll('[data-testid="assistant-turn"]');
+    return turns.length > 0 && turns[turns.length - 1]!.getAttribute('aria-busy') === 'false';
+  });
+}
+
+interface LongConversationFigures {
+  switchMs: number[];
+  switchLongest: number;
+  reloadFcpMs: number;
+  reloadShownMs: number;
+  reloadLongest: number;
+}
+
+/** 50 finished ~5 kB answers: switching to that conversation, and reloading on it. */
+async function longConversation(browser: Browser, url: string): Promise<LongConversationFigures> {
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(url);
+    await chooseModel(page, 'bench-medium');
+    for (let i = 0; i < 50; i++) {
+      const count = await page.getByTestId('assistant-turn').count();
+      await sendMessage(page, i === 0 ? 'Fifty answers' : `Answer ${i + 1}`);
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('[data-testid="assistant-turn"]').length > n,
+        count,
+      );
+      await lastAnswerDone(page);
+    }
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await sendMessage(page, 'A short one');
+    await lastAnswerDone(page);
+
+    const switchTo = (title: string) =>
+      page.evaluate((title) => {
+        const button = [...document.querySelectorAll<HTMLElement>('.conversation-open')].find((b) =>
+          b.textContent?.includes(title),
+        )!;
+        const t0 = performance.now();
+        button.click();
+        // The next frame after the switch has painted what is visible.
+        return new Promise<{ ms: number; rendered: boolean; longest: number }>((resolve) =>
+          requestAnimationFrame(() =>
+            setTimeout(() => {
+              const ms = performance.now() - t0;
+              const turns = document.querySelectorAll('[data-testid="assistant-turn"]');
+              const last = turns[turns.length - 1];
+              const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
+              const longest = Math.max(
+                0,
+                ...w.__longTasks.filter((t) => t.start >= t0).map((t) => t.duration),
+              );
+              resolve({ ms, rendered: !!last?.querySelector('.md table'), longest });
+            }),
+          ),
+        );
+      }, title);
+    const switchMs: number[] = [];
+    let switchLongest = 0;
+    for (let i = 0; i < 3; i++) {
+      const to50 = await switchTo('Fifty answers');
+      if (!to50.rendered) throw new Error('the last answer was not rendered after the switch');
+      switchMs.push(to50.ms);
+      switchLongest = Math.max(switchLongest, to50.longest);
+      await page.waitForTimeout(500);
+      await switchTo('A short one');
+      await page.waitForTimeout(300);
+    }
+    await switchTo('Fifty answers');
+    await page.waitForTimeout(2_500); // saved
+    await page.reload();
+    await page.waitForFunction(() => {
+      const turns = document.querySelectorAll('[data-testid="assistant-turn"]');
+      return turns.length === 50 && !!turns[49]!.querySelector('.md table');
+    });
+    const shown = await page.evaluate(() => performance.now());
+    await page.waitForTimeout(1_000);
+    const load = await page.evaluate(() => {
+      const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1;
+      const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
+      return { fcp, longest: Math.max(0, ...w.__longTasks.map((t) => t.duration)) };
+    });
+    return {
+      switchMs,
+      switchLongest,
+      reloadFcpMs: load.fcp,
+      reloadShownMs: shown,
+      reloadLongest: load.longest,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Hostile inputs (issue #11), each streamed as fast as possible: the longest task while it renders. */
+async function hostileInputs(
+  browser: Browser,
+  url: string,
+): Promise<Record<string, { longest: number; ms: number }>> {
+  const out: Record<string, { longest: number; ms: number }> = {};
+  for (const name of ['quotes-5000', 'list-500', 'code-100k']) {
+    const { context, page } = await newPage(browser);
+    try {
+      await page.goto(url);
+      await chooseModel(page, `bench-hostile-${name}`);
+      await page.waitForTimeout(300);
+      await sendMessage(page, 'Hostile');
+      await page.waitForFunction(() => {
+        const texts = document.querySelectorAll('[data-testid="turn-text"]');
+        const t = texts[texts.length - 1];
+        return !!t && (t.textContent ?? '').includes('HOSTILE-END') && !t.closest('[aria-busy="true"]');
+      });
+      await page.waitForTimeout(1_000);
+      out[name] = await page.evaluate(() => {
+        const w = window as unknown as {
+          __longTasks: { start: number; duration: number }[];
+          __sendAt: number;
+        };
+        const tasks = w.__longTasks.filter((t) => t.start >= w.__sendAt);
+        return {
+          longest: Math.max(0, ...tasks.map((t) => t.duration)),
+          ms: performance.now() - w.__sendAt - 1_000,
+        };
+      });
+    } finally {
+      await context.close();
+    }
+  }
+  return out;
+}
+
+/** The JavaScript the empty app's first screen loads, gzipped; and the markdown chunk loaded later. */
+async function initialJs(
+  browser: Browser,
+  url: string,
+): Promise<{ firstScreenKb: number; markdownKb: number }> {
+  const { context, page } = await newPage(browser);
+  const loaded: string[] = [];
+  page.on('response', (r) => {
+    if (r.url().endsWith('.js')) loaded.push(new URL(r.url()).pathname);
+  });
+  try {
+    await page.goto(url);
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    await page.waitForTimeout(1_500);
+    const gz = (p: string) => gzipSync(readFileSync(path.join(appDir, p)), { level: 9 }).length / 1000;
+    const first = loaded.reduce((sum, p) => sum + gz(p), 0);
+    const chunk = readdirSync(path.join(appDir, 'assets')).find((f) => /^Markdown-.*\.js$/.test(f));
+    return { firstScreenKb: first, markdownKb: chunk ? gz(`assets/${chunk}`) : 0 };
+  } finally {
+    await context.close();
+  }
+}
+
+const f0 = (n: number) => n.toFixed(0);
+const f1 = (n: number) => n.toFixed(1);
+const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '—');
+
+async function main() {
+  console.log('Building the app and the reference page…');
+  await build({
+    configFile: path.join(root, 'vite.config.ts'),
+    root,
+    logLevel: 'warn',
+    build: { outDir: appDir, emptyOutDir: true },
+  });
+  await build({
+    configFile: false,
+    root: path.join(root, 'bench/ui/reference'),
+    base: '/reference/',
+    plugins: [react()],
+    logLevel: 'warn',
+    build: { outDir: referenceDir, emptyOutDir: true, chunkSizeWarningLimit: 100_000 },
+  });
+  const { server, url } = await startServer(appDir, referenceDir);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  try {
+    const rows: { mode: string; ours: StreamFigures; ref: StreamFigures }[] = [];
+    const only = process.env.BENCH_UI_ONLY; // e.g. `bench-max`: one pace, streaming only (for profiling)
+    for (const [mode, model] of [
+      [`${PACED_RATE.toLocaleString('en-US')} deltas/s`, 'bench-paced'],
+      ['as fast as possible', 'bench-max'],
+    ] as const) {
+      if (only && only !== model) continue;
+      const oursRuns: StreamFigures[] = [];
+      const refRuns: StreamFigures[] = [];
+      for (let i = 0; i < REPS; i++) {
+        // Alternating order: neither always runs on a warmer machine.
+        if (i % 2 === 0) {
+          oursRuns.push(await ours(browser, url, model));
+          refRuns.push(await reference(browser, url, model));
+        } else {
+          refRuns.push(await reference(browser, url, model));
+          oursRuns.push(await ours(browser, url, model));
+        }
+        console.log(
+          `  ${mode}: run ${i + 1} of ${REPS}`,
+          JSON.stringify({ ours: oursRuns.at(-1), ref: refRuns.at(-1) }),
+        );
+      }
+      rows.push({ mode, ours: medianFigures(oursRuns), ref: medianFigures(refRuns) });
+    }
+    if (only) return;
+    console.log('  the 50-answer conversation…');
+    const long = await longConversation(browser, url);
+    console.log('  hostile inputs…');
+    const bad = await hostileInputs(browser, url);
+    const js = await initialJs(browser, url);
+
+    const lines: string[] = [];
+    lines.push(
+      `Chromium ${browser.version()}, ${os.cpus().length} cores, Node ${process.version}; median of ${REPS} run(s) per cell.`,
+      '',
+      '| pace | contender | long tasks (>100 ms) | longest task ms | frames/s | frame p95 / max ms | main-thread busy ms | layout + style ms | script ms | first text ms | final text ms | heap MB |',
+      '| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
+    );
+    for (const { mode, ours: o, ref: r } of rows) {
+      for (const [name, x] of [
+        ['HopBase Chat', o],
+        ['streamdown + Shiki', r],
+      ] as const) {
+        lines.push(
+          `| ${mode} | ${name} | ${f0(x.longTasks)} (${f0(x.longTasksOver100)}) | ${f0(x.longestTask)} | ${f0(x.fps)} | ${f0(x.frameP95)} / ${f0(x.frameMax)} | ${f0(x.busyMs)} | ${f0(x.layoutStyleMs)} | ${f0(x.scriptMs)} | ${f0(x.firstTextMs)} | ${f0(x.finalTextMs)} | ${f1(x.heapMb)} |`,
+        );
+      }
+      lines.push(
+        `| ${mode} | **ours ÷ reference** | | ${ratio(o.longestTask, r.longestTask)} | | | ${ratio(o.busyMs, r.busyMs)} | ${ratio(o.layoutStyleMs, r.layoutStyleMs)} | ${ratio(o.scriptMs, r.scriptMs)} | ${ratio(o.firstTextMs, r.firstTextMs)} | ${ratio(o.finalTextMs, r.finalTextMs)} | ${ratio(o.heapMb, r.heapMb)} |`,
+      );
+    }
+    lines.push(
+      '',
+      '| HopBase Chat alone | figure |',
+      '| --- | --: |',
+      `| switching to a conversation of 50 ~5 kB answers (visible part painted), median of 3 / longest task | ${f0(median(long.switchMs))} ms / ${f0(long.switchLongest)} ms |`,
+      `| reload on it: first contentful paint / last answer rendered / longest task | ${f0(long.reloadFcpMs)} ms / ${f0(long.reloadShownMs)} ms / ${f0(long.reloadLongest)} ms |`,
+      ...Object.entries(bad).map(
+        ([name, x]) =>
+          `| hostile \`${name}\`: longest task / time to render | ${f0(x.longest)} ms / ${f0(x.ms)} ms |`,
+      ),
+      `| JavaScript for the first screen (gzip) / markdown chunk, fetched when the first answer needs it | ${f1(js.firstScreenKb)} kB / ${f1(js.markdownKb)} kB |`,
+    );
+    const table = lines.join('\n');
+    console.log(`\n${table}\n`);
+    writeFileSync(
+      path.join(root, 'bench/ui/results.md'),
+      `# UI benchmark (\`npm run bench:ui\`)\n\nLast run, ${new Date().toISOString().slice(0, 10)}.\n\n${table}\n`,
+    );
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+await main();
