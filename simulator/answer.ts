@@ -106,16 +106,28 @@ export function longAnswer(userText: string): string {
   );
 }
 
-/** Thinking shown before the answer by the reasoning model. */
-export function reasoningText(userText: string, toolResult: boolean): string {
-  if (toolResult) {
-    return '**Reading the tool result**\n\nThe tool has answered. I will quote what it returned and explain it in one or two sentences.';
-  }
-  return (
-    `**Understanding the request**\n\nThe user wrote "${oneLine(userText, 60)}". ` +
-    'I should restate it and give a structured reply.\n\n' +
-    '**Planning the answer**\n\nA heading, a short list, a table of the words and a small code block will show every kind of formatting.'
-  );
+/**
+ * Thinking shown before the answer by the reasoning model: more of it at a higher effort (`low` is the
+ * first paragraph, `medium` the usual two, `high` adds a check).
+ */
+export function reasoningText(
+  userText: string,
+  toolResult: boolean,
+  effort: 'low' | 'medium' | 'high',
+): string {
+  const paragraphs = toolResult
+    ? [
+        '**Reading the tool result**\n\nThe tool has answered.',
+        '**Writing the answer**\n\nI will quote what it returned and explain it in one or two sentences.',
+        '**Checking the result**\n\nThe values look plausible for the question, so no second call is needed.',
+      ]
+    : [
+        `**Understanding the request**\n\nThe user wrote "${oneLine(userText, 60)}". I should restate it and give a structured reply.`,
+        '**Planning the answer**\n\nA heading, a short list, a table of the words and a small code block will show every kind of formatting.',
+        '**Checking the plan**\n\nEvery part of the request is covered, the formatting stays readable on a phone, and nothing needs a caveat.',
+      ];
+  const count = { low: 1, medium: 2, high: 3 }[effort];
+  return paragraphs.slice(0, count).join('\n\n');
 }
 
 export function toolPreamble(toolName: string): string {

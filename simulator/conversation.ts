@@ -12,6 +12,37 @@ export interface Conversation {
   toolRequired: boolean;
   lastTurn: LastTurn;
   inputTokens: number;
+  /** What the request asks of a reasoning model (other models ignore it). */
+  reasoning: ReasoningAsk;
+}
+
+/** How hard a reasoning model thinks: `none` not at all; `default` when the request says nothing. */
+export type Effort = 'none' | 'low' | 'medium' | 'high';
+
+export interface ReasoningAsk {
+  effort: Effort;
+  /** Most reasoning tokens (Anthropic's `thinking.budget_tokens`). */
+  budgetTokens?: number;
+}
+
+/** A reasoning model's default when the request names no effort (as OpenAI's reasoning models do). */
+export const DEFAULT_REASONING: ReasoningAsk = { effort: 'medium' };
+
+/** OpenAI's efforts (`reasoning_effort`, `reasoning.effort`): every typed value, as the simulator thinks at it. */
+export const OPENAI_EFFORTS: Record<string, Effort> = {
+  none: 'none',
+  minimal: 'low',
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+  xhigh: 'high',
+  max: 'high',
+};
+
+/** `Supported values are: 'a', 'b', and 'c'.`, as OpenAI lists them. */
+export function supportedValues(values: readonly string[]): string {
+  const quoted = values.map((v) => `'${v}'`);
+  return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')}, and ${quoted.at(-1)}`;
 }
 
 export interface ToolSpec {
@@ -25,15 +56,21 @@ export type LastTurn =
 
 export type Json = Record<string, unknown>;
 
-export type Parsed = { ok: true; conversation: Conversation } | { ok: false; error: HttpError };
+/** A request the API refuses, and how. */
+export type Refusal = { ok: false; error: HttpError };
+
+export type Parsed = { ok: true; conversation: Conversation } | Refusal;
 
 export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function invalid(message: string, param: string | null = null, code: string | null = null): Parsed {
+export function invalid(message: string, param: string | null = null, code: string | null = null): Refusal {
   return { ok: false, error: { status: 400, kind: 'invalid_request', message, param, code } };
 }
+
+/** A validation outcome: nothing wrong (null), or the refusal to send. */
+export type Problem = Refusal | null;
 
 /** Text of a message content: a string or a list of text-like parts (`text`, `input_text`, `output_text`). */
 export function textOf(content: unknown): string {

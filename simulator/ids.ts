@@ -26,7 +26,6 @@ export const ids = {
   toolUse: () => `toolu_01${base62(22)}`,
   anthropicRequest: () => `req_011C${base62(20)}`,
   openaiRequest: () => `req_${hex(32)}`,
-  thinkingSignature: () => randomBytes(120).toString('base64'),
   /** Stable per model, like a real deployment's fingerprint. */
   fingerprint: (model: string) => `fp_${createHash('sha256').update(model).digest('hex').slice(0, 10)}`,
 };

@@ -16,6 +16,7 @@ const conv = (overrides: Partial<Conversation> = {}): Conversation => ({
   toolRequired: false,
   lastTurn: { kind: 'user', text: 'Explain streaming' },
   inputTokens: 10,
+  reasoning: { effort: 'medium' },
   ...overrides,
 });
 const plan = (c: Conversation, flakyAttemptFails = false) =>
@@ -166,5 +167,18 @@ describe('scripts', () => {
     const firstText = s.findIndex((x) => x.kind === 'text');
     expect(firstText).toBeGreaterThan(10);
     expect(s.slice(0, firstText).every((x) => x.kind === 'reasoning')).toBe(true);
+  });
+
+  it('thinks as hard as the request asks, within its budget, and not at all at none', () => {
+    const thinking = (reasoning: Conversation['reasoning'], model = 'sim-reasoning') =>
+      steps(conv({ model, reasoning })).filter((x) => x.kind === 'reasoning').length;
+    const [low, medium, high] = (['low', 'medium', 'high'] as const).map((effort) => thinking({ effort }));
+    expect(thinking({ effort: 'none' })).toBe(0);
+    expect(low).toBeGreaterThan(0);
+    expect(medium).toBeGreaterThan(low ?? 0);
+    expect(high).toBeGreaterThan(medium ?? 0);
+    expect(thinking({ effort: 'high', budgetTokens: 5 })).toBe(5);
+    // Other models do not reason whatever the request asks.
+    expect(thinking({ effort: 'high' }, 'sim-echo')).toBe(0);
   });
 });

@@ -27,7 +27,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     id: 'sim-reasoning',
-    description: 'Thinks first (reasoning / thinking text), then answers; calls a tool if offered',
+    description: 'Thinks first (more at a higher effort), then answers; calls a tool if offered',
     ...plain,
     reasoning: true,
     callsTools: true,
@@ -103,13 +103,19 @@ function pieces(kind: 'reasoning' | 'text', text: string): Step[] {
   return splitTokens(text).map((piece) => ({ kind, piece }));
 }
 
+/** A reasoning model's thinking at the request's effort, within its budget; none for other models. */
+function thinking(conv: Conversation, scenario: Scenario, userText: string): Step[] {
+  const { effort, budgetTokens } = conv.reasoning;
+  if (!scenario.reasoning || effort === 'none') return [];
+  const steps = pieces('reasoning', reasoningText(userText, conv.lastTurn.kind !== 'user', effort));
+  return budgetTokens === undefined ? steps : steps.slice(0, budgetTokens);
+}
+
 /** The model's complete output for this turn, before limits and faults. */
 function answer(conv: Conversation, scenario: Scenario): { steps: Step[]; reason: FinishReason } {
   const turn = conv.lastTurn;
   const userText = turn.kind === 'user' ? turn.text : '';
-  const steps: Step[] = scenario.reasoning
-    ? pieces('reasoning', reasoningText(userText, turn.kind !== 'user'))
-    : [];
+  const steps: Step[] = thinking(conv, scenario, userText);
   if (turn.kind === 'tool_results') {
     return { steps: [...steps, ...pieces('text', toolResultAnswer(turn.results))], reason: 'stop' };
   }

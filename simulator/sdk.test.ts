@@ -242,9 +242,13 @@ describe('Responses through the openai SDK', () => {
     expect(response.output.some((item) => item.type === 'function_call')).toBe(false);
   });
 
-  it('puts a reasoning item with a summary first and counts reasoning tokens', async () => {
+  it('puts a reasoning item with a summary first (when asked for one) and counts reasoning tokens', async () => {
     let summaryDeltas = 0;
-    const stream = openai.responses.stream({ model: 'sim-reasoning', input: QUESTION });
+    const stream = openai.responses.stream({
+      model: 'sim-reasoning',
+      input: QUESTION,
+      reasoning: { effort: 'medium', summary: 'auto' },
+    });
     stream.on('response.reasoning_summary_text.delta', () => summaryDeltas++);
     const response = await stream.finalResponse();
     const first = response.output[0];
@@ -360,9 +364,14 @@ describe('Messages through the @anthropic-ai/sdk', () => {
     expect(block?.type === 'text' && block.text).toContain(TOOL_RESULT);
   });
 
-  it('streams a signed thinking block before the text', async () => {
+  it('streams a signed thinking block before the text when thinking is on', async () => {
     const message = await anthropic.messages
-      .stream({ model: 'sim-reasoning', max_tokens: 2048, messages: [{ role: 'user', content: QUESTION }] })
+      .stream({
+        model: 'sim-reasoning',
+        max_tokens: 2048,
+        thinking: { type: 'enabled', budget_tokens: 1024 },
+        messages: [{ role: 'user', content: QUESTION }],
+      })
       .finalMessage();
     const [thinking, text] = message.content;
     expect(thinking?.type).toBe('thinking');

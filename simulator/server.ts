@@ -17,7 +17,7 @@ import { type SimOptions, simOptionsFromEnv } from './options.ts';
 import { playOnce, playStream } from './player.ts';
 import { chatProtocol } from './protocols/chat.ts';
 import { messagesProtocol } from './protocols/messages.ts';
-import type { Protocol } from './protocols/protocol.ts';
+import type { Protocol, ProviderMemory } from './protocols/protocol.ts';
 import { responsesProtocol } from './protocols/responses.ts';
 import { planResponse, SCENARIOS, scenarioFor } from './scenarios.ts';
 import type { Encoder, Step } from './script.ts';
@@ -64,6 +64,8 @@ export const LOG_LIMIT = 200;
 export const LOG_BODY_LIMIT = 64 * 1024;
 /** How many `sim-flaky` first attempts are remembered, waiting for their retry; the oldest are forgotten. */
 export const FLAKY_MEMORY = 1000;
+/** How many function calls made after a reasoning item are remembered (Responses); the oldest are forgotten. */
+const CALL_MEMORY = 1000;
 const REDACTED_HEADERS = ['authorization', 'x-api-key', 'cookie'];
 
 function modelEntry(id: string, description: string): Json {
@@ -112,6 +114,17 @@ class SimulatorImpl implements Simulator {
   private readonly running = new Map<number, () => void>();
   /** `sim-flaky` request hashes whose first attempt has already failed. */
   private readonly flakyFailed = new Set<string>();
+  /** Function calls made after a reasoning item, by call id: the item a stateless follow-up must send back. */
+  private readonly callReasoning = new Map<string, string>();
+  private readonly memory: ProviderMemory = {
+    rememberCall: (callId, reasoningItemId) => {
+      this.callReasoning.set(callId, reasoningItemId);
+      // A Map iterates in insertion order: the first key is the oldest call.
+      if (this.callReasoning.size > CALL_MEMORY)
+        this.callReasoning.delete(this.callReasoning.keys().next().value as string);
+    },
+    reasoningBefore: (callId) => this.callReasoning.get(callId),
+  };
 
   constructor(options: SimOptions) {
     this.options = options;
@@ -239,7 +252,7 @@ class SimulatorImpl implements Simulator {
           : 'We could not parse the JSON body of your request. The API expects a JSON payload, but what was sent was not valid JSON.';
       return fail({ status: 400, kind: 'invalid_request', message });
     }
-    const parsed = protocol.parse(json.value);
+    const parsed = protocol.parse(json.value, this.memory);
     if (!parsed.ok) return fail(parsed.error);
 
     const conv = parsed.conversation;
@@ -256,7 +269,7 @@ class SimulatorImpl implements Simulator {
         { 'retry-after': String(seconds), 'x-should-retry': 'true' },
       );
     }
-    const encoder = protocol.encoder(conv, json.value as Json);
+    const encoder = protocol.encoder(conv, json.value as Json, this.memory);
     if (conv.stream) await this.stream(logId, res, plan.steps, encoder, conv);
     else
       await this.answerOnce(logId, res, plan.steps, encoder, conv, (message) =>

@@ -1,5 +1,6 @@
 import {
   type Conversation,
+  DEFAULT_REASONING,
   invalid,
   isObject,
   isPositiveInteger,
@@ -7,7 +8,10 @@ import {
   jsonTypeName,
   type LastTurn,
   lastTurnOf,
+  OPENAI_EFFORTS,
   type Parsed,
+  type ReasoningAsk,
+  supportedValues,
   type ToolSpec,
   textOf,
   toolsInOrder,
@@ -88,6 +92,24 @@ function parse(body: unknown): Parsed {
         'missing_required_parameter',
       );
     }
+    // As DeepSeek-style backends do: reasoning is output only, never input (docs/protocols.md §4.2).
+    for (const field of ['reasoning_content', 'reasoning']) {
+      if (m[field] !== undefined && m[field] !== null) {
+        return invalid(
+          `Invalid parameter: '${field}' is not accepted in input messages: reasoning from earlier answers must not be sent back. Remove 'messages[${i}].${field}'.`,
+          `messages[${i}].${field}`,
+          'invalid_request_message',
+        );
+      }
+    }
+  }
+  const effort = body.reasoning_effort ?? undefined;
+  if (effort !== undefined && (typeof effort !== 'string' || !(effort in OPENAI_EFFORTS))) {
+    return invalid(
+      `Invalid value: '${String(effort)}'. Supported values are: ${supportedValues(Object.keys(OPENAI_EFFORTS))}.`,
+      'reasoning_effort',
+      'invalid_value',
+    );
   }
   const limitField = body.max_completion_tokens !== undefined ? 'max_completion_tokens' : 'max_tokens';
   const limit = body[limitField] ?? undefined;
@@ -116,6 +138,8 @@ function parse(body: unknown): Parsed {
       toolRequired: body.tool_choice === 'required' || isObject(body.tool_choice),
       lastTurn: lastTurn(messages as Json[]),
       inputTokens: estimateTokens(JSON.stringify([messages, body.tools ?? []]).length),
+      reasoning:
+        effort === undefined ? DEFAULT_REASONING : ({ effort: OPENAI_EFFORTS[effort] } as ReasoningAsk),
     },
   };
 }

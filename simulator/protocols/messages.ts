@@ -1,5 +1,6 @@
 import {
   type Conversation,
+  type Effort,
   invalid,
   isObject,
   isPositiveInteger,
@@ -7,6 +8,8 @@ import {
   type LastTurn,
   lastTurnOf,
   type Parsed,
+  type ReasoningAsk,
+  type Refusal,
   type ToolSpec,
   textOf,
   toolsInOrder,
@@ -19,6 +22,7 @@ import {
   INTERRUPTED_MESSAGE,
   type Transcript,
 } from '../script.ts';
+import { seal, verifySeal } from '../sealing.ts';
 import type { SseEvent } from '../sse-writer.ts';
 import { estimateTokens } from '../tokens.ts';
 import { type Protocol, typedEvent } from './protocol.ts';
@@ -54,6 +58,76 @@ function lastTurn(messages: Json[]): LastTurn {
   );
 }
 
+const DOCS =
+  'Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking';
+/** The prompt string that makes the real API answer with a `redacted_thinking` block, for testing clients. */
+export const REDACTED_THINKING_TRIGGER =
+  'ANTHROPIC_MAGIC_STRING_TRIGGER_REDACTED_THINKING_46C9A13E193C177646C7398A98432ECCCE4C1253';
+const THINKING_PURPOSE = 'messages.thinking';
+const REDACTED_PURPOSE = 'messages.redacted_thinking';
+
+/** The effort a thinking budget buys (the app's Low, Medium and High budgets land in these bands). */
+function effortFor(budget: number): Effort {
+  return budget < 4096 ? 'low' : budget < 12288 ? 'medium' : 'high';
+}
+
+/** `thinking`, `max_tokens` and `temperature` together, as the real API checks them. */
+function readThinking(body: Json, maxTokens: number): ReasoningAsk | Refusal {
+  const { thinking } = body;
+  if (thinking === undefined || thinking === null) return { effort: 'none' };
+  if (!isObject(thinking)) return invalid('thinking: Input should be a valid dictionary or object');
+  if (thinking.type === 'disabled') return { effort: 'none' };
+  if (thinking.type === 'adaptive') return { effort: 'medium' };
+  if (thinking.type !== 'enabled')
+    return invalid("thinking.type: Input should be 'enabled', 'disabled' or 'adaptive'");
+  const budget = thinking.budget_tokens;
+  if (budget === undefined) return invalid('thinking.enabled.budget_tokens: Field required');
+  if (typeof budget !== 'number' || !Number.isInteger(budget))
+    return invalid('thinking.enabled.budget_tokens: Input should be a valid integer');
+  if (budget < 1024)
+    return invalid('thinking.enabled.budget_tokens: Input should be greater than or equal to 1024');
+  if (budget >= maxTokens)
+    return invalid(
+      `\`max_tokens\` must be greater than \`thinking.budget_tokens\`. ${DOCS}#max-tokens-and-context-window-size`,
+    );
+  if (body.temperature !== undefined && body.temperature !== 1)
+    return invalid(
+      `\`temperature\` may only be set to 1 when thinking is enabled. ${DOCS}#feature-compatibility`,
+    );
+  return { effort: effortFor(budget), budgetTokens: budget };
+}
+
+/**
+ * Thinking sent back, checked as the real API does: every thinking block must carry the signature issued
+ * for exactly its text, every redacted block its data unchanged; and with thinking on, the assistant turn
+ * a tool loop continues must start with its thinking (`thinking` then off for that turn is the way out).
+ */
+function checkThinking(messages: Json[], thinkingOn: boolean): Refusal | null {
+  for (const [i, m] of messages.entries()) {
+    if (m.role !== 'assistant') continue;
+    for (const [j, block] of blocksOf(m.content).entries()) {
+      if (
+        block.type === 'thinking' &&
+        !verifySeal(THINKING_PURPOSE, String(block.thinking ?? ''), block.signature)
+      )
+        return invalid(`messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`);
+      if (block.type === 'redacted_thinking' && !verifySeal(REDACTED_PURPOSE, '', block.data))
+        return invalid(`messages.${i}.content.${j}: Invalid \`data\` in \`redacted_thinking\` block`);
+    }
+  }
+  const last = messages.at(-1);
+  const answersTools = last?.role === 'user' && blocksOf(last.content).some((b) => b.type === 'tool_result');
+  const index = messages.findLastIndex((m) => m.role === 'assistant');
+  const assistant = messages[index];
+  if (!thinkingOn || !answersTools || !assistant) return null;
+  const first = blocksOf(assistant.content)[0];
+  if (first?.type === 'thinking' || first?.type === 'redacted_thinking') return null;
+  const found = first ? String(first.type) : typeof assistant.content === 'string' ? 'text' : 'nothing';
+  return invalid(
+    `messages.${index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${found}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. ${DOCS}`,
+  );
+}
+
 /** Messages are validated in the order and wording the real API uses for its most common mistakes. */
 function parse(body: unknown): Parsed {
   if (!isObject(body)) return invalid('Input should be a valid dictionary or object to extract fields from');
@@ -71,6 +145,10 @@ function parse(body: unknown): Parsed {
       return invalid(`messages.${i}.role: Input should be 'user' or 'assistant'`);
     }
   }
+  const reasoning = readThinking(body, body.max_tokens);
+  if ('ok' in reasoning) return reasoning;
+  const problem = checkThinking(messages as Json[], reasoning.effort !== 'none');
+  if (problem) return problem;
   return {
     ok: true,
     conversation: {
@@ -82,6 +160,7 @@ function parse(body: unknown): Parsed {
         isObject(body.tool_choice) && (body.tool_choice.type === 'any' || body.tool_choice.type === 'tool'),
       lastTurn: lastTurn(messages as Json[]),
       inputTokens: estimateTokens(JSON.stringify([body.system ?? '', messages, body.tools ?? []]).length),
+      reasoning,
     },
   };
 }
@@ -99,12 +178,19 @@ function usage(t: Transcript, outputTokens: number): Json {
   };
 }
 
-/** Reasoning is a `thinking` block (with a `signature_delta` before it closes); tool calls are `tool_use` blocks. */
+/**
+ * Reasoning is a `thinking` block (with a `signature_delta` over its text before it closes), or, when the
+ * prompt holds the trigger string, a `redacted_thinking` block complete at its start; tool calls are
+ * `tool_use` blocks.
+ */
 class MessagesEncoder implements Encoder {
   private readonly id = ids.anthropicMessage();
   private readonly extras = new Map<number, string>();
 
-  constructor(private readonly model: string) {}
+  constructor(
+    private readonly model: string,
+    private readonly redacted: boolean,
+  ) {}
 
   open(t: Transcript): SseEvent[] {
     const message = {
@@ -134,7 +220,7 @@ class MessagesEncoder implements Encoder {
   blockDelta(block: Block, piece: string): SseEvent[] {
     switch (block.kind) {
       case 'reasoning':
-        return [this.delta(block, { type: 'thinking_delta', thinking: piece })];
+        return this.redacted ? [] : [this.delta(block, { type: 'thinking_delta', thinking: piece })];
       case 'text':
         return [this.delta(block, { type: 'text_delta', text: piece })];
       case 'tool_call':
@@ -144,8 +230,11 @@ class MessagesEncoder implements Encoder {
 
   blockEnd(block: Block): SseEvent[] {
     const stop = typedEvent('content_block_stop', { index: block.index });
-    if (block.kind !== 'reasoning') return [stop];
-    return [this.delta(block, { type: 'signature_delta', signature: this.extras.get(block.index) }), stop];
+    if (block.kind !== 'reasoning' || this.redacted) return [stop];
+    return [
+      this.delta(block, { type: 'signature_delta', signature: seal(THINKING_PURPOSE, block.text) }),
+      stop,
+    ];
   }
 
   finish(reason: FinishReason, t: Transcript): SseEvent[] {
@@ -179,8 +268,9 @@ class MessagesEncoder implements Encoder {
   private start(block: Block): Json {
     switch (block.kind) {
       case 'reasoning':
-        this.extras.set(block.index, ids.thinkingSignature());
-        return { type: 'thinking', thinking: '', signature: '' };
+        if (!this.redacted) return { type: 'thinking', thinking: '', signature: '' };
+        this.extras.set(block.index, seal(REDACTED_PURPOSE, ''));
+        return { type: 'redacted_thinking', data: this.extras.get(block.index) };
       case 'text':
         return { type: 'text', text: '' };
       case 'tool_call':
@@ -193,7 +283,9 @@ class MessagesEncoder implements Encoder {
     const extra = this.extras.get(block.index);
     switch (block.kind) {
       case 'reasoning':
-        return { type: 'thinking', thinking: block.text, signature: extra };
+        return this.redacted
+          ? { type: 'redacted_thinking', data: extra }
+          : { type: 'thinking', thinking: block.text, signature: seal(THINKING_PURPOSE, block.text) };
       case 'text':
         return { type: 'text', text: block.text };
       case 'tool_call':
@@ -218,5 +310,9 @@ function parseInput(text: string): unknown {
 export const messagesProtocol: Protocol = {
   family: 'anthropic',
   parse,
-  encoder: (conv: Conversation) => new MessagesEncoder(conv.model),
+  encoder: (conv: Conversation) =>
+    new MessagesEncoder(
+      conv.model,
+      conv.lastTurn.kind === 'user' && conv.lastTurn.text.includes(REDACTED_THINKING_TRIGGER),
+    ),
 };

@@ -1,5 +1,7 @@
 import {
   type Conversation,
+  DEFAULT_REASONING,
+  type Effort,
   invalid,
   isObject,
   isPositiveInteger,
@@ -7,16 +9,21 @@ import {
   jsonTypeName,
   type LastTurn,
   lastTurnOf,
+  OPENAI_EFFORTS,
   type Parsed,
+  type Problem,
+  type Refusal,
+  supportedValues,
   type ToolSpec,
   textOf,
   toolsInOrder,
 } from '../conversation.ts';
 import { ids, nowSeconds } from '../ids.ts';
 import type { Block, Encoder, FinishReason, Transcript } from '../script.ts';
+import { seal, verifySeal } from '../sealing.ts';
 import type { SseEvent } from '../sse-writer.ts';
 import { estimateTokens } from '../tokens.ts';
-import { type Protocol, typedEvent } from './protocol.ts';
+import { type Protocol, type ProviderMemory, typedEvent } from './protocol.ts';
 
 /** OpenAI Responses: `POST /v1/responses` (docs/protocols.md §5). */
 const ROLES = ['user', 'assistant', 'system', 'developer'];
@@ -44,7 +51,128 @@ function lastTurn(items: Json[]): LastTurn {
   );
 }
 
-function parse(body: unknown): Parsed {
+const SUMMARIES = ['auto', 'concise', 'detailed'];
+const INCLUDABLE = [
+  'file_search_call.results',
+  'web_search_call.results',
+  'web_search_call.action.sources',
+  'message.input_image.image_url',
+  'computer_call_output.output.image_url',
+  'code_interpreter_call.outputs',
+  'reasoning.encrypted_content',
+  'message.output_text.logprobs',
+];
+const ENCRYPTED = 'reasoning.encrypted_content';
+/** Real encrypted reasoning is a Fernet token; ours wears the same prefix over a seal of the item id. */
+const FERNET_PREFIX = 'gAAAAAB';
+
+function encryptedContent(itemId: string, final: boolean): string {
+  return FERNET_PREFIX + seal(final ? 'responses.reasoning' : 'responses.reasoning.in_progress', itemId);
+}
+
+function validEncryptedContent(itemId: string, value: string): boolean {
+  return (
+    value.startsWith(FERNET_PREFIX) &&
+    verifySeal('responses.reasoning', itemId, value.slice(FERNET_PREFIX.length))
+  );
+}
+
+/** `reasoning` and `include`, checked like the real API; the effort the model thinks at. */
+function readReasoning(body: Json): { effort: Effort } | Refusal {
+  const { reasoning, include } = body;
+  if (include !== undefined && include !== null) {
+    if (!Array.isArray(include))
+      return invalid(
+        `Invalid type for 'include': expected an array, but got ${jsonTypeName(include)} instead.`,
+        'include',
+        'invalid_type',
+      );
+    for (const [i, value] of include.entries()) {
+      if (typeof value !== 'string' || !INCLUDABLE.includes(value))
+        return invalid(
+          `Invalid value: '${String(value)}'. Supported values are: ${supportedValues(INCLUDABLE)}.`,
+          `include[${i}]`,
+          'invalid_value',
+        );
+    }
+  }
+  if (reasoning === undefined || reasoning === null) return { effort: DEFAULT_REASONING.effort };
+  if (!isObject(reasoning))
+    return invalid(
+      `Invalid type for 'reasoning': expected an object, but got ${jsonTypeName(reasoning)} instead.`,
+      'reasoning',
+      'invalid_type',
+    );
+  const effort = reasoning.effort ?? 'medium';
+  if (typeof effort !== 'string' || OPENAI_EFFORTS[effort] === undefined)
+    return invalid(
+      `Invalid value: '${String(effort)}'. Supported values are: ${supportedValues(Object.keys(OPENAI_EFFORTS))}.`,
+      'reasoning.effort',
+      'invalid_value',
+    );
+  const summary = reasoning.summary ?? null;
+  if (summary !== null && (typeof summary !== 'string' || !SUMMARIES.includes(summary)))
+    return invalid(
+      `Invalid value: '${String(summary)}'. Supported values are: ${supportedValues(SUMMARIES)}.`,
+      'reasoning.summary',
+      'invalid_value',
+    );
+  return { effort: OPENAI_EFFORTS[effort] };
+}
+
+/**
+ * Reasoning items sent back, checked as the real API does: with `store: false` an item is only usable with
+ * its encrypted content (a bare id is looked up, and nothing was stored: 404), the content must be what
+ * was issued for that item, and an item needs the item that followed it. A function call this simulator
+ * made after a reasoning item (for a request that asked for encrypted reasoning) needs that item before it.
+ */
+function checkReasoningItems(items: Json[], stateless: boolean, memory: ProviderMemory): Problem {
+  const seen = new Set<string>();
+  for (const [i, item] of items.entries()) {
+    if (item.type === 'reasoning') {
+      const id = typeof item.id === 'string' ? item.id : '';
+      const encrypted = item.encrypted_content;
+      if (typeof encrypted === 'string' && encrypted !== '') {
+        if (!validEncryptedContent(id, encrypted)) {
+          const shown = encrypted.length > 24 ? `${encrypted.slice(0, 24)}…` : encrypted;
+          return invalid(
+            `The encrypted content ${shown} could not be verified.`,
+            null,
+            'invalid_encrypted_content',
+          );
+        }
+      } else if (stateless) {
+        return {
+          ok: false,
+          error: {
+            status: 404,
+            kind: 'not_found',
+            message: `Item with id '${id}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`,
+            param: 'input',
+            code: null,
+          },
+        };
+      }
+      const next = items[i + 1];
+      if (!next || next.type === 'function_call_output' || next.type === 'reasoning' || next.role === 'user')
+        return invalid(
+          `Item '${id}' of type 'reasoning' was provided without its required following item.`,
+          'input',
+        );
+      seen.add(id);
+    } else if (item.type === 'function_call' && typeof item.call_id === 'string') {
+      const required = memory.reasoningBefore(item.call_id);
+      if (required !== undefined && !seen.has(required))
+        return invalid(
+          `Item with call_id '${item.call_id}' of type 'function_call' was provided without its required 'reasoning' item: '${required}'.`,
+          'input',
+        );
+    }
+  }
+  return null;
+}
+
+function parse(body: unknown, memory: ProviderMemory): Parsed {
   if (!isObject(body)) return invalid('Invalid request body: expected a JSON object.');
   if (typeof body.model !== 'string' || body.model === '') {
     return invalid("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
@@ -99,6 +227,10 @@ function parse(body: unknown): Parsed {
       'invalid_value',
     );
   }
+  const reasoning = readReasoning(body);
+  if ('ok' in reasoning) return reasoning;
+  const problem = checkReasoningItems(items, body.store === false, memory);
+  if (problem) return problem;
   return {
     ok: true,
     conversation: {
@@ -109,6 +241,7 @@ function parse(body: unknown): Parsed {
       toolRequired: body.tool_choice === 'required' || isObject(body.tool_choice),
       lastTurn: lastTurn(items),
       inputTokens: estimateTokens(JSON.stringify([body.instructions ?? '', input, body.tools ?? []]).length),
+      reasoning,
     },
   };
 }
@@ -118,18 +251,31 @@ interface ItemIds {
   callId: string;
 }
 
-/** Every neutral block is one output item: reasoning → `reasoning`, text → `message`, tool call → `function_call`. */
+/**
+ * Every neutral block is one output item: reasoning → `reasoning`, text → `message`, tool call →
+ * `function_call`. Reasoning text streams as a summary only when the request asked for one
+ * (`reasoning.summary`); the item carries `encrypted_content` only when `include` asked for it.
+ */
 class ResponsesEncoder implements Encoder {
   private readonly id = ids.response();
   private readonly createdAt = nowSeconds();
   private sequence = 0;
   private readonly items = new Map<number, ItemIds>();
   private readonly truncated = new Set<number>();
+  private readonly summary: boolean;
+  private readonly encrypted: boolean;
+  /** The latest reasoning item of this response: a function call made after it needs it back. */
+  private reasoningId: string | undefined;
 
   constructor(
     private readonly model: string,
     private readonly request: Json,
-  ) {}
+    private readonly memory: ProviderMemory,
+  ) {
+    const reasoning = isObject(request.reasoning) ? request.reasoning : {};
+    this.summary = typeof reasoning.summary === 'string' && SUMMARIES.includes(reasoning.summary);
+    this.encrypted = Array.isArray(request.include) && request.include.includes(ENCRYPTED);
+  }
 
   open(): SseEvent[] {
     const response = this.response('in_progress', []);
@@ -140,12 +286,16 @@ class ResponsesEncoder implements Encoder {
     const prefix = { reasoning: ids.reasoning, text: ids.responseMessage, tool_call: ids.functionCall }[
       block.kind
     ];
-    this.items.set(block.index, { id: prefix(), callId: ids.toolCall() });
+    const known = { id: prefix(), callId: ids.toolCall() };
+    this.items.set(block.index, known);
+    if (block.kind === 'reasoning') this.reasoningId = known.id;
+    else if (block.kind === 'tool_call' && this.encrypted && this.reasoningId)
+      this.memory.rememberCall(known.callId, this.reasoningId);
     const events = [
       this.event('response.output_item.added', { output_index: block.index, item: this.item(block) }),
     ];
     const where = this.where(block);
-    if (block.kind === 'reasoning') {
+    if (block.kind === 'reasoning' && this.summary) {
       events.push(
         this.event('response.reasoning_summary_part.added', {
           ...where,
@@ -165,9 +315,16 @@ class ResponsesEncoder implements Encoder {
     const where = this.where(block);
     switch (block.kind) {
       case 'reasoning':
-        return [
-          this.event('response.reasoning_summary_text.delta', { ...where, summary_index: 0, delta: piece }),
-        ];
+        // Without a summary the model thinks in silence: tokens are spent, nothing streams.
+        return this.summary
+          ? [
+              this.event('response.reasoning_summary_text.delta', {
+                ...where,
+                summary_index: 0,
+                delta: piece,
+              }),
+            ]
+          : [];
       case 'text':
         return [
           this.event('response.output_text.delta', {
@@ -188,6 +345,7 @@ class ResponsesEncoder implements Encoder {
     const events: SseEvent[] = [];
     switch (block.kind) {
       case 'reasoning': {
+        if (!this.summary) break;
         const part = { type: 'summary_text', text: block.text };
         events.push(
           this.event('response.reasoning_summary_text.done', {
@@ -270,7 +428,9 @@ class ResponsesEncoder implements Encoder {
         return {
           id: known?.id,
           type: 'reasoning',
-          summary: block.open ? [] : [{ type: 'summary_text', text: block.text }],
+          summary: block.open || !this.summary ? [] : [{ type: 'summary_text', text: block.text }],
+          // The final item's content is what goes back; the in-progress one's is not valid for that.
+          ...(this.encrypted && { encrypted_content: encryptedContent(known?.id ?? '', !block.open) }),
         };
       case 'text':
         return {
@@ -343,5 +503,6 @@ function outputText(text: string): Json {
 export const responsesProtocol: Protocol = {
   family: 'openai',
   parse,
-  encoder: (conv: Conversation, body: Json) => new ResponsesEncoder(conv.model, body),
+  encoder: (conv: Conversation, body: Json, memory: ProviderMemory) =>
+    new ResponsesEncoder(conv.model, body, memory),
 };
