@@ -53,6 +53,8 @@ export function writeJournal(journal: Journal): boolean {
       // Over the quota: try again without the recordings.
     }
   }
+  // Nothing fits: an older journal must not stand in for this one.
+  clearJournal();
   return false;
 }
 

@@ -1,0 +1,219 @@
+import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import {
+  artifactsDir,
+  choose,
+  openApp,
+  send,
+  storedAttempts,
+  turns,
+  uniqueText,
+  waitForAnswer,
+} from './helpers.ts';
+
+/** WCAG 2.1 A and AA violations on the page as it is now (rule and where). */
+async function violations(page: Page) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+/** Reads (`value` undefined) or writes one record of the app's database, as another program could. */
+function record(page: Page, key: string, value?: unknown): Promise<unknown> {
+  return page.evaluate(
+    async ({ key, value, write }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open('hopbase-chat');
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      try {
+        return await new Promise<unknown>((resolve, reject) => {
+          const tx = db.transaction('state', write ? 'readwrite' : 'readonly');
+          const request = write ? tx.objectStore('state').put(value, key) : tx.objectStore('state').get(key);
+          tx.oncomplete = () => resolve(write ? undefined : request.result);
+          tx.onerror = () => reject(tx.error);
+        });
+      } finally {
+        db.close();
+      }
+    },
+    { key, value, write: value !== undefined },
+  );
+}
+
+const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
+const userMessages = (page: Page) => page.getByTestId('user-message');
+/** The sidebar entry that opens the conversation titled by `text` (its first message). */
+const conversationEntry = (page: Page, text: string) =>
+  sidebar(page).getByRole('button', { name: new RegExp(`^${text.slice(0, 40)}`) });
+const banner = (page: Page) => page.getByRole('region', { name: 'Saved data that could not be read' });
+
+/** Sends `text` in a conversation of its own and waits until IndexedDB holds the finished answer. */
+async function conversationWith(page: Page, text: string) {
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await waitForAnswer(await send(page, text));
+  await expect
+    .poll(async () => (await storedAttempts(page, text))?.map((a) => a.status))
+    .toEqual(['complete']);
+}
+
+test('a corrupted record leaves the other conversations visible, with a banner and its download', async ({
+  page,
+}) => {
+  await openApp(page);
+  await choose(page, 'chat', 'sim-echo');
+  const first = uniqueText('Kept first');
+  const second = uniqueText('Kept second');
+  await conversationWith(page, first);
+  await conversationWith(page, second);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('dialog', { name: 'Settings' }).getByLabel('System prompt').fill('Answer in haiku');
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect.poll(() => record(page, 'settings')).toMatchObject({ systemPrompt: 'Answer in haiku' });
+
+  // One record of the wrong shape, as an old version or a bug could leave it.
+  const broken = { id: 'conv_broken', title: 'Broken', createdAt: 1, updatedAt: 1, messages: null };
+  await record(page, 'conversation:conv_broken', broken);
+  await page.reload();
+
+  await expect(sidebar(page)).toContainText(first.slice(0, 20));
+  await expect(sidebar(page)).toContainText(second.slice(0, 20));
+  await expect(sidebar(page).getByRole('listitem')).toHaveCount(2);
+  await expect(banner(page)).toContainText('1 saved conversation could not be read.');
+  await banner(page).getByText('What is wrong').click();
+  await expect(banner(page).getByRole('listitem')).toHaveText(
+    'conversation:conv_broken: messages: expected a list',
+  );
+  expect(await violations(page)).toEqual([]);
+  await page.screenshot({ path: `${artifactsDir}/storage-unreadable.png` });
+
+  const downloading = page.waitForEvent('download');
+  await banner(page).getByRole('button', { name: 'Download unreadable records' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^hopbase-chat-unreadable-records-\d{4}-\d\d-\d\d\.json$/);
+  const file = JSON.parse(await readFile((await download.path())!, 'utf8'));
+  expect(file.records).toEqual([
+    {
+      key: 'conversation:conv_broken',
+      what: 'conversation',
+      reason: 'messages: expected a list',
+      value: broken,
+    },
+  ]);
+
+  // Working on changes nothing that was stored: the settings and the unreadable record stay.
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await expect(dialog.getByLabel('System prompt')).toHaveValue('Answer in haiku');
+  await dialog.getByLabel('Temperature').fill('0.4');
+  const storageUse = dialog.getByRole('group', { name: 'Storage in this browser' });
+  await expect(storageUse).toContainText(/In use: [\d.]+ (bytes|kB|MB) of the [\d.]+ (MB|GB|TB) it allows/);
+  await expect(storageUse).toContainText('1 saved conversation could not be read; kept unchanged.');
+  await storageUse.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${artifactsDir}/storage-settings.png` });
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect
+    .poll(() => record(page, 'settings'))
+    .toMatchObject({ systemPrompt: 'Answer in haiku', temperature: 0.4 });
+  await conversationWith(page, uniqueText('After the load'));
+  expect(await record(page, 'conversation:conv_broken')).toEqual(broken);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(banner(page)).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+  expect(overflow).toBe(false);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await violations(page)).toEqual([]);
+  await page.screenshot({ path: `${artifactsDir}/storage-unreadable-phone.png` });
+  await banner(page).getByRole('button', { name: 'Dismiss' }).click();
+  await expect(banner(page)).toHaveCount(0);
+});
+
+test('two tabs editing and deleting lose nothing and bring nothing back', async ({ page, context }) => {
+  const a = page;
+  const b = await context.newPage();
+  await openApp(a);
+  await openApp(b);
+  await choose(a, 'chat', 'sim-echo');
+  await choose(b, 'messages', 'sim-echo');
+
+  // A starts a conversation; B sees it without a reload and continues it; A sees that.
+  const fromA = uniqueText('Shared from A');
+  await waitForAnswer(await send(a, fromA));
+  const shared = conversationEntry(b, fromA);
+  await expect(shared).toBeVisible();
+  await shared.click();
+  await expect(userMessages(b)).toHaveText([fromA]);
+  const fromB = uniqueText('Reply from B');
+  await waitForAnswer(await send(b, fromB));
+  await expect(userMessages(a)).toHaveText([fromA, fromB]);
+  await expect(turns(a)).toHaveCount(2);
+
+  // Both send into it at the same moment: neither message is lost.
+  const bothA = uniqueText('Same moment A');
+  const bothB = uniqueText('Same moment B');
+  await Promise.all([
+    a.getByRole('textbox', { name: 'Message' }).fill(bothA),
+    b.getByRole('textbox', { name: 'Message' }).fill(bothB),
+  ]);
+  await Promise.all([
+    a.getByRole('textbox', { name: 'Message' }).press('Enter'),
+    b.getByRole('textbox', { name: 'Message' }).press('Enter'),
+  ]);
+  for (const tab of [a, b]) {
+    await expect(userMessages(tab)).toHaveCount(4);
+    await expect(turns(tab)).toHaveCount(4);
+    for (const turn of await turns(tab).all()) await waitForAnswer(turn);
+  }
+
+  // B starts another conversation; A deletes it; it is gone from B too.
+  await b.getByRole('button', { name: 'New chat' }).click();
+  const doomed = uniqueText('Doomed in B');
+  await waitForAnswer(await send(b, doomed));
+  const doomedInA = sidebar(a).getByRole('listitem').filter({ hasText: doomed });
+  await expect(doomedInA).toBeVisible();
+  await doomedInA.hover();
+  await doomedInA.getByRole('button', { name: `Delete ${doomed}` }).click();
+  await expect(sidebar(b)).not.toContainText(doomed);
+  await expect(sidebar(a)).not.toContainText(doomed);
+
+  // After reloading both, in either order, everything is there once and the deleted one stays deleted.
+  await b.reload();
+  await a.reload();
+  for (const tab of [a, b]) {
+    await expect(sidebar(tab)).not.toContainText(doomed);
+    await conversationEntry(tab, fromA).click();
+    await expect(userMessages(tab)).toHaveCount(4);
+    for (const text of [fromA, fromB, bothA, bothB])
+      await expect(userMessages(tab).filter({ hasText: text })).toHaveCount(1);
+    await expect(turns(tab)).toHaveCount(4);
+    for (const turn of await turns(tab).all()) await expect(turn).toHaveAttribute('aria-busy', 'false');
+  }
+  await b.close();
+});
+
+test('a reload right after Send keeps the message and its new conversation', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'chat', 'sim-long');
+  const box = page.getByRole('textbox', { name: 'Message' });
+  const sent: string[] = [];
+  for (let round = 0; round < 3; round++) {
+    const text = uniqueText(`Sent then reloaded ${round}`);
+    sent.push(text);
+    if (round === 0) await page.getByRole('button', { name: 'New chat' }).click();
+    await box.fill(text);
+    await page.getByRole('button', { name: 'Send' }).click();
+    // At once: no wait for anything to be stored.
+    await page.reload();
+    await expect(box).toBeVisible();
+    await expect(userMessages(page)).toHaveText(sent);
+    await expect(sidebar(page)).toContainText(sent[0]!.slice(0, 20));
+  }
+  // The answers cut by the reloads are kept, marked interrupted; the conversation goes on.
+  await expect(turns(page)).toHaveCount(3);
+  await expect(turns(page).first().getByRole('alert')).toContainText('Interrupted by a reload');
+});
