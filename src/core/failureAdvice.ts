@@ -138,6 +138,9 @@ export function adviseFailure(turn: Turn, httpError: HttpError | null): FailureA
     return { ...status, retryable: httpError.retryable };
   }
   if (turn.status === 'complete' || turn.status === 'streaming' || !turn.error) return null;
+/** Ours: a request that was not sent, because the API would refuse it; its message says what to change. */
+export const notSentCode = 'not_sent';
+
   return (
     byCode[turn.error.code] ?? {
       title: 'The model reported an error',
@@ -146,3 +149,9 @@ export function adviseFailure(turn: Turn, httpError: HttpError | null): FailureA
     }
   );
 }
+  if (turn.error.code === notSentCode)
+    return {
+      title: 'Not sent: the API would refuse these settings',
+      advice: turn.error.message,
+      retryable: false,
+    };

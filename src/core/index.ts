@@ -6,7 +6,7 @@ export type {
   TurnRequest,
 } from './conversation.ts';
 export { argumentsComplete, parseToolArguments } from './conversation.ts';
-export { adviseFailure, type FailureAdvice } from './failureAdvice.ts';
+export { adviseFailure, type FailureAdvice, notSentCode } from './failureAdvice.ts';
 export { type FinishNotice, finishNotice } from './finishNotice.ts';
 export type { HttpError } from './httpError.ts';
 export { parseHttpError, retryAfterSeconds } from './httpError.ts';

@@ -5,14 +5,22 @@ import {
   buildRequest,
   emptyTurn,
   maxAutomaticRetries,
+  notSentCode,
   type Protocol,
+  requestProblem,
   startWatch,
+  type TurnRequest,
 } from '../core/index.ts';
 import type { AppStores } from '../state/appStores.ts';
-import { toConversationMessages } from '../state/conversationStore.ts';
+import {
+  type AnswerNotes,
+  followConversationChoices,
+  reasoningLeftOut,
+  toConversationMessages,
+} from '../state/conversationStore.ts';
 import { newId } from '../state/ids.ts';
 import { emptyRecording } from '../state/recordings.ts';
-import type { AnswerSource, Attempt, SentRequest } from '../state/types.ts';
+import type { AnswerSource, Attempt, ChatMessage, SentRequest } from '../state/types.ts';
 import { type BlockedConnections, watchBlockedConnections } from './blockedConnections.ts';
 import { createFrameScheduler, type FrameScheduler, type PageVisibility } from './frameBatcher.ts';
 import { gatewayBase, isCrossOrigin, redactedCredentials } from './gateway.ts';
@@ -48,6 +56,15 @@ interface Origin {
   connect(): Connection;
 }
 
+/** A request built from the history and the settings of the moment, and whether it may go out. */
+interface BuiltRequest {
+  request: SentRequest;
+  /** Why the API would refuse it (the reasoning constraints): then it is not sent, and this says what to change. */
+  problem: string | null;
+  /** Messages: thinking was asked for, but this request continues tool calls made without it. */
+  thinkingPaused: boolean;
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
@@ -75,6 +92,7 @@ export class ChatSession {
   /** The stream of each assistant message being answered, by message id. */
   private readonly controllers = new Map<string, AbortController>();
   private readonly stopWatchingDeletions: () => void;
+  private readonly stopFollowingChoices: () => void;
 
   constructor(options: ChatSessionOptions) {
     this.stores = options.stores;
@@ -89,11 +107,14 @@ export class ChatSession {
         if (!state.conversations[stream.conversationId]) this.controllers.get(messageId)?.abort('deleted');
       }
     });
+    // Back in a conversation, its protocol, model and reasoning level are the ones in use again.
+    this.stopFollowingChoices = followConversationChoices(this.stores.conversations, this.stores.settings);
   }
 
   /** Stops every stream and lets go of the page. */
   dispose(): void {
     this.stopWatchingDeletions();
+    this.stopFollowingChoices();
     for (const controller of this.controllers.values()) controller.abort('disposed');
     this.frames.dispose();
     this.refused.dispose();
@@ -111,34 +132,83 @@ export class ChatSession {
     return this.continueConversation(conversationId, protocol);
   }
 
-  /** Builds the request for the conversation as it stands and streams the answer into a new message. */
+  /**
+   * Builds the request for the conversation as it stands and streams the answer into a new message. The
+   * conversation remembers the protocol, model and reasoning level it was sent with.
+   */
   continueConversation(conversationId: string, protocol: Protocol): Promise<void> {
     const conversations = this.stores.conversations.getState();
     const conversation = conversations.conversations[conversationId];
     if (!conversation) return Promise.resolve();
-    const settings = this.stores.settings.getState().settings;
-    const spec = buildRequest(protocol, {
-      model: settings.model,
-      system: settings.systemPrompt || undefined,
-      messages: toConversationMessages(conversation.messages),
-      tools: settings.offerTools ? settings.tools : undefined,
-      maxOutputTokens: settings.maxOutputTokens ?? undefined,
-      temperature: settings.temperature ?? undefined,
-    });
-    const request: SentRequest = {
-      url: gatewayBase(settings) + spec.path,
-      path: spec.path,
-      headers: spec.headers,
-      body: spec.body,
+    const { model, reasoning } = this.stores.settings.getState().settings;
+    conversations.setChoices(conversationId, { protocol, model, reasoning });
+    const built = this.build(conversation.messages, protocol, model);
+    const leftOut = reasoningLeftOut(conversation.messages, protocol);
+    const notes: AnswerNotes = {
+      ...(leftOut.length > 0 && { reasoningLeftOut: leftOut }),
+      ...(built.thinkingPaused && { thinkingPaused: true }),
     };
-    const origin = this.gateway(protocol, request);
+    const origin = this.gateway(protocol, built.request);
     const messageId = conversations.addAssistantMessage(
       conversationId,
       protocol,
-      settings.model,
+      model,
       origin.source,
+      notes,
     );
-    return this.stream(conversationId, messageId, protocol, request, origin);
+    return this.sendBuilt(conversationId, messageId, protocol, built, origin);
+  }
+
+  /** The request for the history `messages`, in `protocol` to `model`, with the settings of this moment. */
+  private build(messages: ChatMessage[], protocol: Protocol, model: string): BuiltRequest {
+    const settings = this.stores.settings.getState().settings;
+    const level = settings.reasoning;
+    const turnRequest: TurnRequest = {
+      model,
+      system: settings.systemPrompt || undefined,
+      messages: toConversationMessages(messages, protocol),
+      tools: settings.offerTools ? settings.tools : undefined,
+      maxOutputTokens: settings.maxOutputTokens ?? undefined,
+      temperature: settings.temperature ?? undefined,
+      reasoning:
+        level === 'off' ? undefined : { effort: level, budgetTokens: settings.thinkingBudgets[level] },
+    };
+    const spec = buildRequest(protocol, turnRequest);
+    return {
+      request: {
+        url: gatewayBase(settings) + spec.path,
+        path: spec.path,
+        headers: spec.headers,
+        body: spec.body,
+      },
+      problem: requestProblem(protocol, turnRequest),
+      thinkingPaused: protocol === 'messages' && level !== 'off' && !('thinking' in spec.body),
+    };
+  }
+
+  /**
+   * Streams a built request into `messageId`; one the API would refuse is not sent at all: the answer gets
+   * an attempt that failed before sending, with what to change (Retry builds it again from the settings).
+   */
+  private sendBuilt(
+    conversationId: string,
+    messageId: string,
+    protocol: Protocol,
+    built: BuiltRequest,
+    origin: Origin,
+  ): Promise<void> {
+    if (built.problem === null)
+      return this.stream(conversationId, messageId, protocol, built.request, origin);
+    this.stores.conversations.getState().addAttempt(conversationId, messageId, {
+      id: newId('att'),
+      startedAt: Date.now(),
+      request: built.request,
+      sentHeaders: {},
+      turn: { ...emptyTurn, status: 'error', error: { code: notSentCode, message: built.problem } },
+      httpError: null,
+      trace: emptyRecording(),
+    });
+    return Promise.resolve();
   }
 
   /**
@@ -152,6 +222,19 @@ export class ChatSession {
       .conversations[conversationId]?.messages.find((m) => m.id === messageId);
     const last = message?.role === 'assistant' ? message.attempts.at(-1) : undefined;
     if (message?.role !== 'assistant' || !last || message.source.kind !== 'gateway') return Promise.resolve();
+    if (last.turn.error?.code === notSentCode) {
+      // Never sent: built again from the history before it and the settings now (they may have been fixed).
+      const messages = this.stores.conversations.getState().conversations[conversationId]?.messages ?? [];
+      const before = messages.slice(0, messages.indexOf(message));
+      const built = this.build(before, message.protocol, message.model);
+      return this.sendBuilt(
+        conversationId,
+        messageId,
+        message.protocol,
+        built,
+        this.gateway(message.protocol, built.request),
+      );
+    }
     // The same body to the gateway in Settings now: the key there is only ever sent to its own gateway.
     const base = gatewayBase(this.stores.settings.getState().settings);
     const request = { ...last.request, url: base + last.request.path };

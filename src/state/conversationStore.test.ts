@@ -1,13 +1,16 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { emptyTurn, type Turn } from '../core/index.ts';
+import { emptyTurn, type Protocol, type ReasoningState, type Turn } from '../core/index.ts';
 import {
   type ConversationStore,
   conversationUsage,
   createConversationStore,
   currentAttempt,
+  followConversationChoices,
+  reasoningLeftOut,
   toConversationMessages,
 } from './conversationStore.ts';
 import { emptyRecording } from './recordings.ts';
+import { createSettingsStore } from './settingsStore.ts';
 import type { AssistantMessage, Attempt, ChatMessage } from './types.ts';
 
 let conversationStore: ConversationStore;
@@ -236,5 +239,163 @@ describe('conversationUsage', () => {
   it('is zero for a conversation without answers', () => {
     const id = store().newConversation();
     expect(conversationUsage(store().conversations[id]!)).toEqual({ input: 0, output: 0, total: 0 });
+  });
+});
+
+describe('reasoning state in the history', () => {
+  const thinking: ReasoningState = {
+    protocol: 'messages',
+    key: '0',
+    block: { type: 'thinking', thinking: 'Call the tool.', signature: 'c2lnbmVk' },
+  };
+  const item: ReasoningState = {
+    protocol: 'responses',
+    key: 'rs_1',
+    item: { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAAAB' },
+  };
+  const call = { id: 'call_1', name: 'get_weather', arguments: '{}' };
+  /** An answer in `protocol` that called the tool, with reasoning text and `state`. */
+  const answer = (id: string, protocol: Protocol, state: unknown[]): AssistantMessage => ({
+    ...assistant(id, [
+      attempt(`${id}-attempt`, {
+        status: 'complete',
+        text: 'Checking.',
+        reasoning: 'I should call the tool.',
+        toolCalls: [call],
+        reasoningState: state,
+      } as Partial<Turn>),
+    ]),
+    protocol,
+  });
+  const history = (protocol: Protocol, state: unknown[]): ChatMessage[] => [
+    { id: 'u1', role: 'user', text: 'Weather?', createdAt: 0 },
+    answer('a1', protocol, state),
+    { id: 't1', role: 'tool', toolCallId: 'call_1', name: 'get_weather', content: 'sunny', createdAt: 0 },
+  ];
+
+  it('carries an answer’s reasoning state to a request of the protocol that produced it', () => {
+    expect(toConversationMessages(history('messages', [thinking]), 'messages')[1]).toEqual({
+      role: 'assistant',
+      text: 'Checking.',
+      toolCalls: [call],
+      reasoningState: [thinking],
+    });
+    const [entry] = (
+      toConversationMessages(history('responses', [item]), 'responses')[1] as {
+        reasoningState: ReasoningState[];
+      }
+    ).reasoningState;
+    // The stored object itself: sent back byte for byte.
+    expect(entry).toBe(item);
+  });
+
+  it('leaves another protocol’s state out after a switch, and never carries reasoning text', () => {
+    for (const protocol of ['chat', 'responses'] as const) {
+      const [, converted] = toConversationMessages(history('messages', [thinking, item]), protocol);
+      expect(converted).toEqual({
+        role: 'assistant',
+        text: 'Checking.',
+        toolCalls: [call],
+        ...(protocol === 'responses' && { reasoningState: [item] }),
+      });
+    }
+    expect(JSON.stringify(toConversationMessages(history('messages', [thinking]), 'chat'))).not.toContain(
+      'I should call the tool',
+    );
+    // Without a protocol: a neutral history, no provider's state at all.
+    expect(toConversationMessages(history('messages', [thinking]))[1]).not.toHaveProperty('reasoningState');
+  });
+
+  it('ignores malformed stored state (an old or damaged record)', () => {
+    const damaged = [
+      { protocol: 'messages', key: '0', block: { type: 'thinking', thinking: 'x' } },
+      null,
+      'x',
+    ];
+    expect(toConversationMessages(history('messages', damaged), 'messages')[1]).not.toHaveProperty(
+      'reasoningState',
+    );
+  });
+
+  it('names the protocols left out on the first answer after a switch only', () => {
+    const messages = history('messages', [thinking]);
+    expect(reasoningLeftOut(messages, 'responses')).toEqual(['messages']);
+    expect(reasoningLeftOut(messages, 'messages')).toEqual([]);
+    // Once an answer came from the new protocol, the next ones say nothing more.
+    const after = [...messages, answer('a2', 'responses', [item])];
+    expect(reasoningLeftOut(after, 'responses')).toEqual([]);
+    // Switching back: Messages' state is sent again, Responses' is left out.
+    expect(reasoningLeftOut(after, 'messages')).toEqual(['responses']);
+    expect(reasoningLeftOut(history('chat', []), 'messages')).toEqual([]);
+  });
+});
+
+describe('choices per conversation', () => {
+  it('remembers them without reordering the conversations', () => {
+    const a = store().newConversation();
+    const b = store().newConversation();
+    const before = store().conversations[a]!.updatedAt;
+    store().setChoices(a, { protocol: 'messages', model: 'sim-reasoning', reasoning: 'high' });
+    expect(store().conversations[a]!.choices).toEqual({
+      protocol: 'messages',
+      model: 'sim-reasoning',
+      reasoning: 'high',
+    });
+    expect(store().conversations[a]!.updatedAt).toBe(before);
+    expect(store().order).toEqual([b, a]);
+    const same = store().conversations[a];
+    store().setChoices(a, { protocol: 'messages', model: 'sim-reasoning', reasoning: 'high' });
+    expect(store().conversations[a]).toBe(same);
+  });
+
+  it('brings a conversation’s choices back when the person returns to it; a new one keeps the settings', () => {
+    const settings = createSettingsStore();
+    const stop = followConversationChoices(conversationStore, settings);
+    store().hydrate([], null);
+    const a = store().newConversation();
+    store().setChoices(a, { protocol: 'messages', model: 'sim-reasoning', reasoning: 'high' });
+    const b = store().newConversation();
+    expect(settings.getState().settings).toMatchObject({
+      protocol: 'chat',
+      model: 'sim-echo',
+      reasoning: 'off',
+    });
+    store().setChoices(b, { protocol: 'responses', model: 'sim-tools', reasoning: 'low' });
+    store().selectConversation(a);
+    expect(settings.getState().settings).toMatchObject({
+      protocol: 'messages',
+      model: 'sim-reasoning',
+      reasoning: 'high',
+    });
+    store().selectConversation(b);
+    expect(settings.getState().settings).toMatchObject({
+      protocol: 'responses',
+      model: 'sim-tools',
+      reasoning: 'low',
+    });
+    // Damaged choices are ignored; so is loading saved state (the saved settings are the last ones used).
+    store().setChoices(a, { protocol: 'telepathy', model: 'x', reasoning: 'high' } as never);
+    store().selectConversation(a);
+    expect(settings.getState().settings.protocol).toBe('responses');
+    stop();
+    store().selectConversation(b);
+    store().setChoices(b, { protocol: 'chat', model: 'sim-echo', reasoning: 'off' });
+    store().selectConversation(a);
+    expect(settings.getState().settings.protocol).toBe('responses');
+  });
+
+  it('is not a switch when saved conversations load', () => {
+    const settings = createSettingsStore();
+    followConversationChoices(conversationStore, settings);
+    const saved = {
+      id: 'c1',
+      title: 't',
+      createdAt: 1,
+      updatedAt: 1,
+      messages: [],
+      choices: { protocol: 'messages' as const, model: 'sim-reasoning', reasoning: 'high' as const },
+    };
+    store().hydrate([saved], 'c1');
+    expect(settings.getState().settings.protocol).toBe('chat');
   });
 });

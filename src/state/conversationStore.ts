@@ -1,7 +1,23 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ConversationMessage, Protocol, Turn } from '../core/index.ts';
+import {
+  type ConversationMessage,
+  type Protocol,
+  protocols,
+  type ReasoningLevel,
+  reasoningLevels,
+  reasoningStateOf,
+  type Turn,
+} from '../core/index.ts';
 import { newId } from './ids.ts';
-import type { AnswerSource, AssistantMessage, Attempt, ChatMessage, Conversation } from './types.ts';
+import type { SettingsStore } from './settingsStore.ts';
+import type {
+  AnswerSource,
+  AssistantMessage,
+  Attempt,
+  ChatMessage,
+  Conversation,
+  ConversationChoices,
+} from './types.ts';
 import { sumUsage, type UsageTotals } from './usage.ts';
 
 export interface ConversationState {
@@ -24,7 +40,10 @@ export interface ConversationState {
     protocol: Protocol,
     model: string,
     source?: AnswerSource,
+    notes?: AnswerNotes,
   ): string;
+  /** Remembers the toolbar's choices with the conversation (not a change to its content: order stays). */
+  setChoices(conversationId: string, choices: ConversationChoices): void;
   addToolResult(conversationId: string, toolCallId: string, name: string, content: string): void;
   addAttempt(conversationId: string, messageId: string, attempt: Attempt): void;
   updateAttempt(
@@ -34,6 +53,9 @@ export interface ConversationState {
     update: (a: Attempt) => Attempt,
   ): void;
 }
+
+/** What an answer's request had to do differently about reasoning, shown with the answer. */
+export type AnswerNotes = Pick<AssistantMessage, 'reasoningLeftOut' | 'thinkingPaused'>;
 
 const untitled = 'New chat';
 const gatewaySource: AnswerSource = { kind: 'gateway' };
@@ -132,15 +154,19 @@ export function createConversationStore(): ConversationStore {
         }));
       },
 
-      addAssistantMessage(conversationId, protocol, model, source = gatewaySource) {
+      addAssistantMessage(conversationId, protocol, model, source = gatewaySource, notes = {}) {
         const id = newId('msg');
         patch(conversationId, (c) =>
           touch(c, [
             ...c.messages,
-            { id, role: 'assistant', protocol, model, source, createdAt: Date.now(), attempts: [] },
+            { id, role: 'assistant', protocol, model, source, createdAt: Date.now(), attempts: [], ...notes },
           ]),
         );
         return id;
+      },
+
+      setChoices(conversationId, choices) {
+        patch(conversationId, (c) => (c.choices && sameChoices(c.choices, choices) ? c : { ...c, choices }));
       },
 
       addToolResult(conversationId, toolCallId, name, content) {
@@ -175,8 +201,13 @@ export function currentTurn(message: AssistantMessage): Turn | undefined {
   return currentAttempt(message)?.turn;
 }
 
-/** The history in neutral form, for any protocol's request builder: tool calls and results included. */
-export function toConversationMessages(messages: ChatMessage[]): ConversationMessage[] {
+/**
+ * The history in neutral form, for a request of `protocol`: tool calls and results included, and each
+ * answer's reasoning state when `protocol` produced it. Another protocol's state cannot be replayed (its
+ * signatures and encrypted content are bound to that provider): it is left out, as it is with no protocol
+ * given. Reasoning text is never part of the history.
+ */
+export function toConversationMessages(messages: ChatMessage[], protocol?: Protocol): ConversationMessage[] {
   const out: ConversationMessage[] = [];
   for (const m of messages) {
     if (m.role === 'user') out.push({ role: 'user', text: m.text });
@@ -186,11 +217,83 @@ export function toConversationMessages(messages: ChatMessage[]): ConversationMes
     else if (m.source.kind === 'gateway') {
       const turn = currentTurn(m);
       if (turn && (turn.text || turn.toolCalls.length)) {
-        out.push({ role: 'assistant', text: turn.text, toolCalls: turn.toolCalls });
+        const reasoningState = reasoningStateOf(turn).filter((entry) => entry.protocol === protocol);
+        out.push({
+          role: 'assistant',
+          text: turn.text,
+          toolCalls: turn.toolCalls,
+          ...(reasoningState.length > 0 && { reasoningState }),
+        });
       }
     }
   }
   return out;
+}
+
+/**
+ * The protocols whose reasoning state a request of `protocol` leaves out, named only on the first answer
+ * after a switch (the latest answer came from another protocol): later ones would only repeat it.
+ */
+export function reasoningLeftOut(messages: ChatMessage[], protocol: Protocol): Protocol[] {
+  const answers = messages.filter(
+    (m): m is AssistantMessage => m.role === 'assistant' && m.source.kind === 'gateway',
+  );
+  if (answers.length === 0 || answers.at(-1)?.protocol === protocol) return [];
+  const left = new Set<Protocol>();
+  for (const answer of answers) {
+    const turn = currentTurn(answer);
+    if (!turn || !(turn.text || turn.toolCalls.length)) continue;
+    for (const entry of reasoningStateOf(turn)) if (entry.protocol !== protocol) left.add(entry.protocol);
+  }
+  return [...left];
+}
+
+/** Stored choices as this version can use them; anything else (a damaged record) is ignored. */
+function soundChoices(value: unknown): ConversationChoices | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { protocol, model, reasoning } = value as Record<string, unknown>;
+  return protocols.includes(protocol as Protocol) &&
+    typeof model === 'string' &&
+    model !== '' &&
+    reasoningLevels.includes(reasoning as ReasoningLevel)
+    ? { protocol: protocol as Protocol, model, reasoning: reasoning as ReasoningLevel }
+    : null;
+}
+
+function sameChoices(a: ConversationChoices, b: ConversationChoices): boolean {
+  return a.protocol === b.protocol && a.model === b.model && a.reasoning === b.reasoning;
+}
+
+/** The settings' current choices, as a conversation remembers them. */
+export function choicesOf(settings: SettingsStore): ConversationChoices {
+  const { protocol, model, reasoning } = settings.getState().settings;
+  return { protocol, model, reasoning };
+}
+
+/**
+ * Each conversation brings back its own protocol, model and reasoning level: when the person switches to
+ * a conversation that remembers them, they become the settings of the moment (what the toolbar shows and
+ * the next request uses). A new conversation, or one from before they were remembered, keeps the
+ * settings as they are. Loading saved state is not a switch: the saved settings are already the last ones
+ * used. Returns the unsubscribe function.
+ */
+export function followConversationChoices(
+  conversations: ConversationStore,
+  settings: SettingsStore,
+): () => void {
+  return conversations.subscribe((state, previous) => {
+    if (
+      state.hydrated !== previous.hydrated ||
+      state.activeId === previous.activeId ||
+      state.activeId === null
+    )
+      return;
+    const choices = soundChoices(state.conversations[state.activeId]?.choices);
+    if (!choices || sameChoices(choices, choicesOf(settings))) return;
+    settings
+      .getState()
+      .update({ protocol: choices.protocol, model: choices.model, reasoning: choices.reasoning });
+  });
 }
 
 /** Tokens billed over the whole conversation: every attempt counts, failed ones included. */

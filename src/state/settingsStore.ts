@@ -1,5 +1,13 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Protocol, ToolDefinition } from '../core/index.ts';
+import {
+  defaultThinkingBudgets,
+  minThinkingBudget,
+  type Protocol,
+  type ReasoningEffort,
+  type ReasoningLevel,
+  reasoningLevels,
+  type ToolDefinition,
+} from '../core/index.ts';
 
 export interface Settings {
   /** Empty: the same-origin `/v1` (the simulator, or the dev server's proxy to a real gateway). */
@@ -9,6 +17,10 @@ export interface Settings {
   rememberKey: boolean;
   protocol: Protocol;
   model: string;
+  /** How hard to ask the model to think (each conversation remembers its own, like protocol and model). */
+  reasoning: ReasoningLevel;
+  /** Anthropic Messages: the thinking budget, in tokens, each reasoning level stands for. */
+  thinkingBudgets: Record<ReasoningEffort, number>;
   systemPrompt: string;
   maxOutputTokens: number | null;
   temperature: number | null;
@@ -44,6 +56,8 @@ export const defaultSettings: Settings = {
   rememberKey: false,
   protocol: 'chat',
   model: 'sim-echo',
+  reasoning: 'off',
+  thinkingBudgets: { ...defaultThinkingBudgets },
   systemPrompt: '',
   maxOutputTokens: null,
   temperature: null,
@@ -66,6 +80,29 @@ export function isUsableBaseUrl(value: string): boolean {
   }
 }
 
+/** A thinking budget the API takes: a whole number of tokens, at least 1,024. */
+export function isThinkingBudget(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= minThinkingBudget;
+}
+
+/**
+ * Stored settings with the reasoning fields made sound: a level this version does not know is `off`, a
+ * budget that is missing or out of range its default (records from before reasoning simply lack them).
+ */
+function soundReasoning(saved: Partial<Settings>): Partial<Settings> {
+  const out = { ...saved };
+  if (saved.reasoning !== undefined && !reasoningLevels.includes(saved.reasoning)) out.reasoning = 'off';
+  if (saved.thinkingBudgets !== undefined) {
+    const budgets = (typeof saved.thinkingBudgets === 'object' ? saved.thinkingBudgets : null) ?? {};
+    out.thinkingBudgets = { ...defaultThinkingBudgets };
+    for (const effort of ['low', 'medium', 'high'] as const) {
+      const value = (budgets as Partial<Record<ReasoningEffort, unknown>>)[effort];
+      if (isThinkingBudget(value)) out.thinkingBudgets[effort] = value;
+    }
+  }
+  return out;
+}
+
 export interface SettingsState {
   settings: Settings;
   hydrate(settings: Partial<Settings>): void;
@@ -78,7 +115,7 @@ export function createSettingsStore(): SettingsStore {
   return createStore<SettingsState>()((set) => ({
     settings: defaultSettings,
     hydrate(saved) {
-      set({ settings: { ...defaultSettings, ...saved } });
+      set({ settings: { ...defaultSettings, ...soundReasoning(saved) } });
     },
     update(patch) {
       set((state) => ({ settings: { ...state.settings, ...patch } }));

@@ -1,4 +1,4 @@
-import type { HttpError, Protocol, Turn } from '../core/index.ts';
+import type { HttpError, Protocol, ReasoningLevel, Turn } from '../core/index.ts';
 
 /** One SSE item of an attempt as recorded for the inspector: offsets are ms from the request start. */
 export interface TraceItem {
@@ -67,6 +67,16 @@ export interface AssistantMessage {
   createdAt: number;
   /** Every attempt at this answer, oldest first; the last one is what the conversation continues from. */
   attempts: Attempt[];
+  /**
+   * Set on the first answer after a protocol switch whose request had to leave out earlier answers'
+   * reasoning state: the protocols that state belongs to (signatures and encrypted reasoning only work there).
+   */
+  reasoningLeftOut?: Protocol[];
+  /**
+   * Anthropic Messages: thinking was asked for but this answer continues tool calls made without it, and an
+   * assistant turn thinks all the way or not at all, so its request went without thinking.
+   */
+  thinkingPaused?: boolean;
 }
 
 export interface ToolResultMessage {
@@ -80,10 +90,19 @@ export interface ToolResultMessage {
 
 export type ChatMessage = UserMessage | AssistantMessage | ToolResultMessage;
 
+/** What the toolbar chooses, remembered per conversation and brought back when the person returns to it. */
+export interface ConversationChoices {
+  protocol: Protocol;
+  model: string;
+  reasoning: ReasoningLevel;
+}
+
 export interface Conversation {
   id: string;
   title: string;
   createdAt: number;
   updatedAt: number;
   messages: ChatMessage[];
+  /** Absent until the conversation's first request (and in records from before it was remembered). */
+  choices?: ConversationChoices;
 }

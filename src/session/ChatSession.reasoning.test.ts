@@ -1,0 +1,204 @@
+/**
+ * Reasoning through the session: the level and budgets in Settings become each protocol's parameters,
+ * requests the API would refuse are not sent (Retry builds them again), each conversation remembers its
+ * choices, and answers say when reasoning state stayed behind or thinking was paused.
+ */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { emptyTurn, type Protocol, type ReasoningState, type Turn } from '../core/index.ts';
+import { emptyRecording } from '../state/recordings.ts';
+import type { AssistantMessage, Attempt, ChatMessage } from '../state/types.ts';
+import { createTestApp, type TestApp } from '../testing/testApp.tsx';
+
+let app: TestApp;
+let bodies: Record<string, unknown>[];
+
+/** Each protocol's shortest complete answer: "ok". */
+const streams: Record<string, string> = {
+  '/chat/completions':
+    'data: {"choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
+  '/responses':
+    'data: {"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"ok"}\n\n' +
+    'data: {"type":"response.completed","response":{"id":"r","status":"completed","output":[]}}\n\n',
+  '/messages':
+    'data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"ok"}}\n\n' +
+    'data: {"type":"message_delta","delta":{"stop_reason":"end_turn"}}\n\ndata: {"type":"message_stop"}\n\n',
+};
+
+/** A gateway that answers every request with "ok" in its protocol, keeping the bodies it was sent. */
+function answering(): typeof fetch {
+  return vi.fn<typeof fetch>(async (url, init) => {
+    bodies.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
+    const path = Object.keys(streams).find((p) => String(url).endsWith(p)) ?? '';
+    return new Response(streams[path], { headers: { 'content-type': 'text/event-stream' } });
+  });
+}
+
+beforeEach(() => {
+  app = createTestApp();
+  bodies = [];
+  app.setFetch(answering());
+});
+
+const settings = () => app.stores.settings.getState();
+const conversations = () => app.stores.conversations.getState();
+const active = () => conversations().conversations[conversations().activeId!]!;
+const answers = () => active().messages.filter((m): m is AssistantMessage => m.role === 'assistant');
+
+describe('the reasoning level in requests', () => {
+  it.each([
+    ['chat', { reasoning_effort: 'high' }],
+    [
+      'responses',
+      { reasoning: { effort: 'high', summary: 'auto' }, include: ['reasoning.encrypted_content'] },
+    ],
+    ['messages', { thinking: { type: 'enabled', budget_tokens: 20000 }, max_tokens: 24096 }],
+  ] as const)('%s: sends the level, and for Messages the budget set for it', async (protocol, expected) => {
+    settings().update({ reasoning: 'high', thinkingBudgets: { low: 1024, medium: 4096, high: 20000 } });
+    await app.session.send('Think hard', protocol);
+    expect(bodies[0]).toMatchObject(expected);
+  });
+
+  it('sends no reasoning parameter when Off', async () => {
+    for (const protocol of ['chat', 'responses', 'messages'] as const) await app.session.send('Hi', protocol);
+    for (const body of bodies)
+      for (const key of ['reasoning_effort', 'reasoning', 'include', 'thinking'])
+        expect(body).not.toHaveProperty(key);
+  });
+});
+
+describe('a request the API would refuse', () => {
+  it('is not sent: the answer says what to change, and Retry sends it once the settings are fixed', async () => {
+    settings().update({ reasoning: 'high', maxOutputTokens: 4000 });
+    await app.session.send('Think hard', 'messages');
+    expect(bodies).toHaveLength(0);
+    const [answer] = answers();
+    const attempt = answer!.attempts[0]!;
+    expect(attempt.turn.status).toBe('error');
+    expect(attempt.turn.error).toEqual({
+      code: 'not_sent',
+      message:
+        'Anthropic Messages needs the output limit above the thinking budget: Max output tokens is 4,000, the high budget 16,384. Raise Max output tokens (or leave it empty), lower the budget in Settings, or pick a lower Reasoning level.',
+    });
+
+    settings().update({ maxOutputTokens: null, temperature: 0.5 });
+    await app.session.retry(active().id, answer!.id);
+    expect(bodies).toHaveLength(0);
+    expect(answers()[0]!.attempts.at(-1)!.turn.error?.message).toMatch(/does not take a temperature/);
+
+    settings().update({ temperature: null });
+    await app.session.retry(active().id, answer!.id);
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toMatchObject({
+      thinking: { type: 'enabled', budget_tokens: 16384 },
+      max_tokens: 20480,
+    });
+    // Into the same answer, built from the history before it: one user message, no duplicate.
+    expect(bodies[0]?.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Think hard' }] }]);
+    expect(answers()).toHaveLength(1);
+    expect(answers()[0]!.attempts.map((a) => a.turn.status)).toEqual(['error', 'error', 'complete']);
+  });
+
+  it('goes out on the OpenAI protocols, which take these settings', async () => {
+    settings().update({ reasoning: 'high', maxOutputTokens: 4000, temperature: 0.5 });
+    await app.session.send('Think', 'chat');
+    await app.session.send('Think', 'responses');
+    expect(bodies).toHaveLength(2);
+  });
+});
+
+describe('choices per conversation', () => {
+  it('remembers the protocol, model and level each conversation was sent with, and brings them back', async () => {
+    settings().update({ model: 'sim-reasoning', reasoning: 'high' });
+    await app.session.send('First', 'messages');
+    const first = active().id;
+    expect(active().choices).toEqual({ protocol: 'messages', model: 'sim-reasoning', reasoning: 'high' });
+
+    conversations().newConversation();
+    // A new chat starts from the settings as they are.
+    expect(settings().settings).toMatchObject({ model: 'sim-reasoning', reasoning: 'high' });
+    settings().update({ protocol: 'chat', model: 'sim-echo', reasoning: 'off' });
+    await app.session.send('Second', 'chat');
+    const second = active().id;
+
+    conversations().selectConversation(first);
+    expect(settings().settings).toMatchObject({
+      protocol: 'messages',
+      model: 'sim-reasoning',
+      reasoning: 'high',
+    });
+    conversations().selectConversation(second);
+    expect(settings().settings).toMatchObject({ protocol: 'chat', model: 'sim-echo', reasoning: 'off' });
+  });
+});
+
+describe('notes on an answer', () => {
+  const thinking: ReasoningState = {
+    protocol: 'messages',
+    key: '0',
+    block: { type: 'thinking', thinking: 'Call it.', signature: 'c2ln' },
+  };
+
+  /** A conversation whose one answer (in `protocol`, with `state`) called a tool, now answered. */
+  function toolLoop(protocol: Protocol, state: ReasoningState[]): string {
+    const id = conversations().newConversation();
+    const turn = {
+      ...emptyTurn,
+      status: 'complete',
+      text: 'Checking.',
+      toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+      reasoningState: state,
+    } as Turn;
+    const attempt: Attempt = {
+      id: 'att_1',
+      startedAt: 0,
+      request: { url: '', path: '', headers: {}, body: {} },
+      sentHeaders: {},
+      turn,
+      httpError: null,
+      trace: emptyRecording(),
+    };
+    const messages: ChatMessage[] = [
+      { id: 'u1', role: 'user', text: 'Weather?', createdAt: 0 },
+      {
+        id: 'a1',
+        role: 'assistant',
+        protocol,
+        model: 'm',
+        source: { kind: 'gateway' },
+        createdAt: 0,
+        attempts: [attempt],
+      },
+      { id: 't1', role: 'tool', toolCallId: 'call_1', name: 'get_weather', content: 'sunny', createdAt: 0 },
+    ];
+    app.stores.conversations.setState((s) => ({
+      conversations: { ...s.conversations, [id]: { ...s.conversations[id]!, messages } },
+    }));
+    return id;
+  }
+
+  it('names the protocol whose reasoning state stayed behind after a switch', async () => {
+    const id = toolLoop('messages', [thinking]);
+    await app.session.continueConversation(id, 'responses');
+    expect(answers().at(-1)?.reasoningLeftOut).toEqual(['messages']);
+    expect(JSON.stringify(bodies[0])).not.toContain('c2ln');
+  });
+
+  it('says nothing when the state can go back, and sends it', async () => {
+    const id = toolLoop('messages', [thinking]);
+    settings().update({ reasoning: 'medium' });
+    await app.session.continueConversation(id, 'messages');
+    expect(answers().at(-1)).not.toHaveProperty('reasoningLeftOut');
+    expect(answers().at(-1)).not.toHaveProperty('thinkingPaused');
+    const [, assistant] = (bodies[0]?.messages ?? []) as { content: unknown[] }[];
+    expect(assistant?.content[0]).toEqual(thinking.block);
+    expect(bodies[0]?.thinking).toEqual({ type: 'enabled', budget_tokens: 8192 });
+  });
+
+  it('pauses thinking for a tool loop that began without it, and says so', async () => {
+    const id = toolLoop('chat', []);
+    settings().update({ reasoning: 'high' });
+    await app.session.continueConversation(id, 'messages');
+    expect(bodies[0]).not.toHaveProperty('thinking');
+    expect(answers().at(-1)?.thinkingPaused).toBe(true);
+  });
+});
