@@ -126,6 +126,9 @@ const byCode: Record<string, FailureAdvice> = {
   },
 };
 
+/** Ours: a request that was not sent, because the API would refuse it; its message says what to change. */
+export const notSentCode = 'not_sent';
+
 export function adviseFailure(turn: Turn, httpError: HttpError | null): FailureAdvice | null {
   if (httpError) {
     const known = byCode[httpError.code];
@@ -138,9 +141,12 @@ export function adviseFailure(turn: Turn, httpError: HttpError | null): FailureA
     return { ...status, retryable: httpError.retryable };
   }
   if (turn.status === 'complete' || turn.status === 'streaming' || !turn.error) return null;
-/** Ours: a request that was not sent, because the API would refuse it; its message says what to change. */
-export const notSentCode = 'not_sent';
-
+  if (turn.error.code === notSentCode)
+    return {
+      title: 'Not sent: the API would refuse these settings',
+      advice: turn.error.message,
+      retryable: false,
+    };
   return (
     byCode[turn.error.code] ?? {
       title: 'The model reported an error',
@@ -149,9 +155,3 @@ export const notSentCode = 'not_sent';
     }
   );
 }
-  if (turn.error.code === notSentCode)
-    return {
-      title: 'Not sent: the API would refuse these settings',
-      advice: turn.error.message,
-      retryable: false,
-    };
