@@ -32,6 +32,7 @@ export function App() {
   const sidebarHidden = useMediaQuery(narrowScreen) && !sidebarOpen;
   const closeSettings = useCallback(() => setSettingsOpen(false), []);
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
+  const openSidebar = useCallback(() => setSidebarOpen(true), []);
   // `undefined`: closed; `null`: open without a turn (to import a recording).
   const [inspecting, setInspecting] = useState<InspectorTarget | null | undefined>(undefined);
   const appRef = useRef<HTMLDivElement>(null);
@@ -67,7 +68,12 @@ export function App() {
       data-sidebar={sidebarOpen ? 'open' : 'closed'}
       data-inspector={inspecting === undefined ? 'closed' : 'open'}
     >
-      <ConversationList id={sidebarId} inert={sidebarHidden} onNavigate={closeSidebar} />
+      <ConversationList
+        id={sidebarId}
+        inert={sidebarHidden}
+        onNavigate={closeSidebar}
+        onRequestOpen={openSidebar}
+      />
       {sidebarOpen ? (
         <button
           type="button"

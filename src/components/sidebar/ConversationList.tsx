@@ -1,9 +1,17 @@
-import { memo, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useConversations, useLive } from '../../hooks/useStores.ts';
+import { createConversationSearch, outcomeSummary } from '../../state/conversationSearch.ts';
 import { conversationUsage } from '../../state/conversationStore.ts';
 import type { Conversation } from '../../state/types.ts';
+import { ExportPanel } from './ExportPanel.tsx';
+import { SearchBox } from './SearchBox.tsx';
+import { SearchResults } from './SearchResults.tsx';
+import { useDebouncedValue } from './useDebouncedValue.ts';
 import './sidebar.css';
+
+/** How long typing pauses before the search runs. */
+const searchDelayMs = 150;
 
 function RenameForm({ id, title, onDone }: { id: string; title: string; onDone(): void }) {
   const rename = useConversations((s) => s.renameConversation);
@@ -70,10 +78,13 @@ const ConversationRow = memo(function ConversationRow({
     return conversation ? tokenTotal(conversation) : 0;
   });
   const { stores } = useServices();
+  const [exporting, setExporting] = useState(false);
+  const exportPanelId = useId();
+  const exportButton = useRef<HTMLButtonElement>(null);
   if (title === undefined) return null;
   const { selectConversation, deleteConversation } = stores.conversations.getState();
   return (
-    <li className={active ? 'active' : undefined}>
+    <li className={[active ? 'active' : '', exporting ? 'exporting' : ''].join(' ').trim() || undefined}>
       {renaming ? (
         <RenameForm id={id} title={title} onDone={() => onRename(null)} />
       ) : (
@@ -95,6 +106,18 @@ const ConversationRow = memo(function ConversationRow({
           </button>
           <span className="conversation-actions">
             <button
+              ref={exportButton}
+              type="button"
+              className="btn btn-small"
+              aria-label={`Export ${title}`}
+              aria-expanded={exporting}
+              aria-controls={exporting ? exportPanelId : undefined}
+              title="Export"
+              onClick={() => setExporting((open) => !open)}
+            >
+              ↓
+            </button>
+            <button
               type="button"
               className="btn btn-small"
               aria-label={`Rename ${title}`}
@@ -113,6 +136,17 @@ const ConversationRow = memo(function ConversationRow({
               ×
             </button>
           </span>
+          {exporting ? (
+            <ExportPanel
+              id={exportPanelId}
+              conversationId={id}
+              title={title}
+              onClose={() => {
+                setExporting(false);
+                exportButton.current?.focus();
+              }}
+            />
+          ) : null}
         </>
       )}
     </li>
@@ -125,20 +159,25 @@ export interface ConversationListProps {
   /** Set while the sidebar is an off-screen drawer: out of the tab order and the accessibility tree. */
   inert?: boolean;
   onNavigate?: () => void;
+  /** Opens the sidebar while it is a closed drawer: the search shortcut needs it on screen. */
+  onRequestOpen?: () => void;
 }
 
 /**
- * The sidebar: every conversation, newest first, with new / rename / delete / switch. It subscribes to
- * the order and the active id only; rows select their own conversation.
+ * The sidebar: every conversation, newest first, with new / rename / delete / export / switch, and a
+ * search over titles and content. It subscribes to the order and the active id only (and to the
+ * conversations while a search is on); rows select their own conversation.
  */
 export const ConversationList = memo(function ConversationList({
   id,
   inert,
   onNavigate,
+  onRequestOpen,
 }: ConversationListProps) {
   const order = useConversations((s) => s.order);
   const activeId = useConversations((s) => s.activeId);
-  const { newConversation } = useServices().stores.conversations.getState();
+  const { stores } = useServices();
+  const { newConversation } = stores.conversations.getState();
   // A string keeps the selection stable between renders (a new Set each time would loop).
   const streamingIds = useLive((s) =>
     Object.values(s.streams)
@@ -147,6 +186,47 @@ export const ConversationList = memo(function ConversationList({
   );
   const streaming = new Set(streamingIds.split(' '));
   const [renaming, setRenaming] = useState<string | null>(null);
+
+  // Search: its index lives as long as the sidebar, cached per conversation object (conversationSearch.ts).
+  const [search] = useState(createConversationSearch);
+  const [query, setQuery] = useState('');
+  const searching = query.trim() !== '';
+  const settledQuery = useDebouncedValue(searching ? query : '', searchDelayMs);
+  const conversations = useConversations((s) => (searching ? s.conversations : null));
+  const outcome = useMemo(
+    () => (conversations && settledQuery.trim() ? search.search(conversations, order, settledQuery) : null),
+    [search, conversations, order, settledQuery],
+  );
+  // Until the first search has run, the normal list stays: no flash of an empty result.
+  const showResults = searching && outcome !== null;
+  const searchBox = useRef<HTMLInputElement>(null);
+  const results = useRef<HTMLUListElement>(null);
+  const firstResult = () => results.current?.querySelector<HTMLButtonElement>('button.conversation-open');
+  const openResult = useCallback(
+    (conversationId: string) => {
+      stores.conversations.getState().selectConversation(conversationId);
+      onNavigate?.();
+    },
+    [stores, onNavigate],
+  );
+  const focusSearch = useCallback(() => {
+    searchBox.current?.focus();
+    searchBox.current?.select();
+  }, []);
+  // The shortcut on a narrow screen opens the drawer first; focus moves in once it is no longer inert.
+  const focusWhenOpen = useRef(false);
+  const onShortcut = () => {
+    if (!inert) focusSearch();
+    else if (onRequestOpen) {
+      focusWhenOpen.current = true;
+      onRequestOpen();
+    }
+  };
+  useEffect(() => {
+    if (inert || !focusWhenOpen.current) return;
+    focusWhenOpen.current = false;
+    focusSearch();
+  }, [inert, focusSearch]);
 
   return (
     <nav id={id} className="sidebar" aria-label="Conversations" inert={inert}>
@@ -164,9 +244,29 @@ export const ConversationList = memo(function ConversationList({
         >
           New chat
         </button>
+        <SearchBox
+          ref={searchBox}
+          value={query}
+          onChange={setQuery}
+          onShortcut={onShortcut}
+          onOpenFirst={() => firstResult()?.click()}
+          onFocusResults={() => firstResult()?.focus()}
+        />
       </div>
-      {order.length === 0 ? <p className="sidebar-empty">No conversations yet.</p> : null}
-      <ul className="conversation-list">
+      <p role="status" className="search-status">
+        {showResults ? outcomeSummary(outcome, settledQuery) : ''}
+      </p>
+      {showResults ? (
+        <SearchResults
+          ref={results}
+          results={outcome.results}
+          activeId={activeId}
+          onOpen={openResult}
+          onLeaveTop={focusSearch}
+        />
+      ) : null}
+      {!showResults && order.length === 0 ? <p className="sidebar-empty">No conversations yet.</p> : null}
+      <ul className="conversation-list" hidden={showResults}>
         {order.map((conversationId) => (
           <ConversationRow
             key={conversationId}
