@@ -91,6 +91,37 @@ async function metrics(cdp: Cdp): Promise<Record<string, number>> {
 
 let profiles = 0;
 
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tid: number;
+  args?: { name?: string; data?: { url?: string; functionName?: string; frames?: { url: string }[] } };
+}
+
+/** `BENCH_UI_TRACE=1`: what each task over 50 ms on the page's main thread spent its time on. */
+function explainLongTasks(buffer: Buffer): void {
+  const events = (JSON.parse(buffer.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
+  writeFileSync(path.join(os.tmpdir(), `bench-ui-trace-${Date.now()}.json`), buffer);
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')?.tid;
+  const own = events.filter((e) => e.tid === main && e.ph === 'X');
+  for (const task of own.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 50_000)) {
+    const end = task.ts + task.dur!;
+    const inside = own.filter((e) => e !== task && e.ts >= task.ts && e.ts < end && e.name !== 'RunTask');
+    const by = new Map<string, number>();
+    for (const e of inside) {
+      const where = e.args?.data?.functionName || e.args?.data?.url?.split('/').pop() || '';
+      const key = `${e.name}${where ? ` ${where}` : ''}`;
+      by.set(key, Math.max(by.get(key) ?? 0, (e.dur ?? 0) / 1000));
+    }
+    const top = [...by.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6);
+    console.log(
+      `    task ${(task.dur! / 1000).toFixed(0)} ms: ${top.map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | ')}`,
+    );
+  }
+}
+
 /** `BENCH_UI_PROFILE=prefix`: a CPU profile of each streamed answer, and its top functions by self time. */
 const profile = {
   async start(cdp: Cdp) {
@@ -145,6 +176,14 @@ async function measureStream(page: Page, start: () => Promise<void>, done: () =>
   await page.waitForTimeout(300); // let startup settle
   const before = await metrics(cdp);
   if (process.env.BENCH_UI_PROFILE) await profile.start(cdp);
+  const tracing = process.env.BENCH_UI_TRACE;
+  if (tracing)
+    await page
+      .context()
+      .browser()!
+      .startTracing(page, {
+        categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'],
+      });
   await start();
   const startedAt = Date.now();
   for (;;) {
@@ -155,6 +194,7 @@ async function measureStream(page: Page, start: () => Promise<void>, done: () =>
   const finalAt = await page.evaluate(() => performance.now());
   await page.waitForTimeout(1_000); // what the end of the stream still costs (highlighting) is counted too
   const after = await metrics(cdp);
+  if (tracing) explainLongTasks(await page.context().browser()!.stopTracing());
   if (process.env.BENCH_UI_PROFILE)
     await profile.stop(cdp, `${process.env.BENCH_UI_PROFILE}-${++profiles}.cpuprofile`);
   await cdp.detach();
@@ -364,6 +404,11 @@ async function hostileInputs(
       await page.goto(url);
       await chooseModel(page, `bench-hostile-${name}`);
       await page.waitForTimeout(300);
+      const tracing = process.env.BENCH_UI_TRACE;
+      if (tracing)
+        await browser.startTracing(page, {
+          categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'],
+        });
       await sendMessage(page, 'Hostile');
       await page.waitForFunction(() => {
         const texts = document.querySelectorAll('[data-testid="turn-text"]');
@@ -371,6 +416,10 @@ async function hostileInputs(
         return !!t && (t.textContent ?? '').includes('HOSTILE-END') && !t.closest('[aria-busy="true"]');
       });
       await page.waitForTimeout(1_000);
+      if (tracing) {
+        console.log(`  ${name}:`);
+        explainLongTasks(await browser.stopTracing());
+      }
       out[name] = await page.evaluate(() => {
         const w = window as unknown as {
           __longTasks: { start: number; duration: number }[];
@@ -438,6 +487,10 @@ async function main() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
   });
   try {
+    if (process.env.BENCH_UI_HOSTILE_ONLY) {
+      console.log(await hostileInputs(browser, url));
+      return;
+    }
     const rows: { mode: string; ours: StreamFigures; ref: StreamFigures }[] = [];
     const only = process.env.BENCH_UI_ONLY; // e.g. `bench-max`: one pace, streaming only (for profiling)
     for (const [mode, model] of [
@@ -451,9 +504,9 @@ async function main() {
         // Alternating order: neither always runs on a warmer machine.
         if (i % 2 === 0) {
           oursRuns.push(await ours(browser, url, model));
-          refRuns.push(await reference(browser, url, model));
+          if (!process.env.BENCH_UI_OURS_ONLY) refRuns.push(await reference(browser, url, model));
         } else {
-          refRuns.push(await reference(browser, url, model));
+          if (!process.env.BENCH_UI_OURS_ONLY) refRuns.push(await reference(browser, url, model));
           oursRuns.push(await ours(browser, url, model));
         }
         console.log(
@@ -461,7 +514,7 @@ async function main() {
           JSON.stringify({ ours: oursRuns.at(-1), ref: refRuns.at(-1) }),
         );
       }
-      rows.push({ mode, ours: medianFigures(oursRuns), ref: medianFigures(refRuns) });
+      if (refRuns.length > 0) rows.push({ mode, ours: medianFigures(oursRuns), ref: medianFigures(refRuns) });
     }
     if (only) return;
     console.log('  the 50-answer conversation…');

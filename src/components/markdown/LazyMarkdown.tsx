@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import './lazyMarkdown.css';
 
 type MarkdownModule = typeof import('./Markdown.tsx');
@@ -37,9 +37,20 @@ function subscribe(listener: () => void): () => void {
 
 const current = () => loaded;
 
+/** How much of a streaming answer shows as plain text while the renderer is being fetched. */
+const PLAIN_WHILE_LOADING = 4_000;
+
 /** Markdown once the renderer is here; until then the text as plain text, its line breaks kept. */
 export function LazyMarkdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
   const module = useSyncExternalStore(subscribe, current, current);
-  if (module === null) return <div className="md-loading">{text}</div>;
-  return <module.Markdown text={text} streaming={streaming} />;
+  // An answer that appeared while streaming shows over a few frames, also when it finished (a fast
+  // stream) before the renderer arrived.
+  const [appearedLive] = useState(streaming);
+  if (module === null) {
+    // The renderer is a moment away: a fast stream's first burst is not laid out whole as plain text
+    // just before it (the rest shows with the renderer, or at once if it cannot be fetched).
+    const shown = loading !== null ? text.slice(0, PLAIN_WHILE_LOADING) : text;
+    return <div className="md-loading">{shown}</div>;
+  }
+  return <module.Markdown text={text} streaming={streaming} catchUp={appearedLive} />;
 }

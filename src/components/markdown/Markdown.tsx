@@ -14,8 +14,9 @@ import {
 import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
 import { type BlockScan, scanMarkdownBlocks } from './blocks.ts';
 import { CodeBlock, LiveBlock, PreFromMarkdown } from './CodeBlock.tsx';
+import { splitChunks } from './codeChunks.ts';
 import { fencedCode } from './fence.ts';
-import { tooDeepAt } from './nesting.ts';
+import { MAX_NESTING, tooDeepAt } from './nesting.ts';
 import { safeUrl, toHast } from './processor.ts';
 import './highlight.css';
 import './markdown.css';
@@ -72,9 +73,29 @@ function toReact(tree: HastRoot): ReactNode {
   });
 }
 
-/** Markdown nested past the limit, from its first too-deep line on: shown as written. */
+/** A run of lines shown as written; memoized, so a growing run lays out only its last chunk again. */
+const PlainChunk = memo(function PlainChunk({ text }: { text: string }) {
+  return <span className="md-code-chunk">{text}</span>;
+});
+
+const INDENT_CAP = ' '.repeat(2 * MAX_NESTING);
+const DEEP_INDENT = new RegExp(`^[ \\t]{${INDENT_CAP.length + 1},}`, 'gm');
+
+/**
+ * Markdown nested past the limit, from its first too-deep line on: shown as written (indentation capped:
+ * a 500-level list is a quarter of a megabyte of it), in chunks of lines.
+ */
 function TooDeep({ source }: { source: string }) {
-  return <p className="md-too-deep">{source}</p>;
+  // Indentation past a few dozen columns says nothing more, and laying it out is what costs.
+  const shown = source.replace(DEEP_INDENT, INDENT_CAP);
+  return (
+    <p className="md-too-deep">
+      {splitChunks(shown).map((text, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: chunks of an append-only text, see CodeBlock
+        <PlainChunk key={i} text={text} />
+      ))}
+    </p>
+  );
 }
 
 /** One block's markdown, parsed; nesting past the limit is shown as plain text instead of parsed. */
@@ -146,9 +167,9 @@ const WholeAnswer = memo(function WholeAnswer({ source }: { source: string }) {
 export const REVEAL_PER_FRAME = 4_000;
 
 /** `text` as far as it may be shown this frame: all of it, unless it grew by more than the cap. */
-function useRevealed(text: string, streaming: boolean): string {
+function useRevealed(text: string, catchUp: boolean): string {
   // Only an answer that was live when it appeared catches up; a saved answer shows whole at once.
-  const [live] = useState(streaming);
+  const [live] = useState(catchUp);
   const rendered = useRef(live ? 0 : text.length);
   const [, nextFrame] = useReducer((n: number) => n + 1, 0);
   const limit = rendered.current + REVEAL_PER_FRAME;
@@ -164,8 +185,17 @@ function useRevealed(text: string, streaming: boolean): string {
 }
 
 /** Model output as GFM markdown, rendered block by block so a streaming answer stays cheap to update. */
-export function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
-  const visible = useRevealed(text, streaming);
+export function Markdown({
+  text,
+  streaming = false,
+  catchUp = streaming,
+}: {
+  text: string;
+  streaming?: boolean;
+  /** Show a large text over several frames (an answer that arrived live); by default while streaming. */
+  catchUp?: boolean;
+}) {
+  const visible = useRevealed(text, catchUp);
   // Still catching up counts as streaming: nothing is highlighted or parsed whole before the end shows.
   const live = streaming || visible.length < text.length;
   // Definitions (citations at the end of an answer) only resolve within one parse: a finished answer

@@ -27,7 +27,9 @@ describe('hostile markdown', () => {
     expect(depthOf(container)).toBeLessThan(MAX_NESTING + 10);
   });
 
-  it('a staircase of 600 ever deeper quotes, text on each line, stays bounded too', () => {
+  it('a staircase of 600 ever deeper quotes, text on each line, stays bounded too', {
+    timeout: 20_000,
+  }, () => {
     const text = Array.from({ length: 600 }, (_, i) => `${'> '.repeat(i + 1)}level${i}`).join('\n');
     const { container } = render(<Markdown text={text} />);
     expect(depthOf(container)).toBeLessThan(2 * MAX_NESTING + 10);
@@ -46,7 +48,9 @@ describe('hostile markdown', () => {
     expect(container).toHaveTextContent('item 0');
   });
 
-  it('any mix of quotes, lists and indentation renders, bounded, with every word kept', () => {
+  it('any mix of quotes, lists and indentation renders, bounded, with every word kept', {
+    timeout: 20_000,
+  }, () => {
     const marker = fc.constantFrom('> ', '- ', '* ', '1. ', '  ', '\t', '>', '+ ');
     const line = fc.tuple(fc.array(marker, { maxLength: 400 }), fc.stringMatching(/^[a-z]{2,8}$/));
     fc.assert(
@@ -74,7 +78,7 @@ describe('hostile markdown', () => {
   });
 
   it('a 100 kB code block streams as plain lines and is highlighted once, when it closes', {
-    timeout: 15_000,
+    timeout: 30_000,
   }, async () => {
     const line = (i: number) => `const value${i} = compute(${i}); // line ${i}`;
     const lines = Array.from({ length: 2_500 }, (_, i) => line(i));
