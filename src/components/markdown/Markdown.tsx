@@ -164,7 +164,7 @@ const WholeAnswer = memo(function WholeAnswer({ source }: { source: string }) {
  * very fast one: 100 kB in a fraction of a second) is shown over several frames, never in one long task;
  * at a model's pace (a few hundred characters a frame) the cap is never reached.
  */
-export const REVEAL_PER_FRAME = 4_000;
+const REVEAL_PER_FRAME = 4_000;
 
 /** `text` as far as it may be shown this frame: all of it, unless it grew by more than the cap. */
 function useRevealed(text: string, catchUp: boolean): string {

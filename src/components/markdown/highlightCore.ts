@@ -17,7 +17,7 @@ function instance(): ReturnType<typeof createLowlight> {
   return lowlight;
 }
 
-export function knowsLanguage(language: string): boolean {
+function knowsLanguage(language: string): boolean {
   return instance().registered(language);
 }
 
