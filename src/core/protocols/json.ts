@@ -13,24 +13,37 @@ export class MalformedEvent {
 /** Outcome of reading one SSE event's data as JSON: the protocol event, or why it could not be read. */
 export type Decoded<E> = E | MalformedEvent;
 
+const excerpt = (data: string) => (data.length > 120 ? `${data.slice(0, 120)}…` : data);
+
+/** An event's data as a JSON object (every event of the three protocols is one), or why it is not. */
 export function parseJson<E>(data: string): Decoded<E> {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(data);
-    if (value !== null && typeof value === 'object') return value as E;
+    value = JSON.parse(data);
   } catch {
-    // fall through: reported below with a short excerpt of what arrived
+    return new MalformedEvent(`The server sent an event that is not valid JSON: ${excerpt(data)}`);
   }
-  const excerpt = data.length > 120 ? `${data.slice(0, 120)}…` : data;
-  return new MalformedEvent(`The server sent an event that is not valid JSON: ${excerpt}`);
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as E;
+  return new MalformedEvent(`The server sent an event that is not a JSON object: ${excerpt(data)}`);
 }
 
-/** The next turn for a decoded event; an event that could not be read ends the turn as an error. */
+/**
+ * The next turn for a decoded event; an event that could not be read ends the turn as an error. The
+ * decoders check every field their reducer reads, so `reduce` does not throw; should a shape slip past
+ * them all the same, the event is reported as malformed (naming it) rather than as a broken connection.
+ */
 export function reduceOrFail<E>(
   turn: Turn,
   decoded: Decoded<E>,
   reduce: (turn: Turn, event: E) => Turn,
 ): Turn {
-  return decoded instanceof MalformedEvent
-    ? fail(turn, decoded.code, decoded.message)
-    : reduce(turn, decoded);
+  if (decoded instanceof MalformedEvent) return fail(turn, decoded.code, decoded.message);
+  try {
+    return reduce(turn, decoded);
+  } catch (error) {
+    const type = (decoded as { type?: unknown }).type;
+    const what = typeof type === 'string' ? `a ${type} event` : 'an event';
+    const reason = error instanceof Error ? error.message : String(error);
+    return fail(turn, 'malformed_event', `The server sent ${what} that cannot be read (${reason}).`);
+  }
 }

@@ -1,10 +1,10 @@
 /** OpenAI Chat Completions stream events, as they arrive on the wire (only the fields we read). */
 
 export interface ChatToolCallDelta {
-  index?: number;
-  id?: string;
+  index?: number | null;
+  id?: string | null;
   type?: 'function';
-  function?: { name?: string; arguments?: string };
+  function?: { name?: string | null; arguments?: string | null } | null;
 }
 
 export interface ChatDelta {
@@ -14,33 +14,34 @@ export interface ChatDelta {
   /** Not in OpenAI's schema: DeepSeek and self-hosted servers send `reasoning_content`, OpenRouter and Groq `reasoning`. */
   reasoning_content?: string | null;
   reasoning?: string | null;
-  tool_calls?: ChatToolCallDelta[];
+  tool_calls?: ChatToolCallDelta[] | null;
 }
 
 export interface ChatUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  prompt_tokens_details?: { cached_tokens?: number } | null;
-  completion_tokens_details?: { reasoning_tokens?: number } | null;
+  prompt_tokens?: number | null;
+  completion_tokens?: number | null;
+  total_tokens?: number | null;
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
 }
 
+/** Read leniently (`shape.ts`, `errorText`): a failure is reported whatever its details look like. */
 export interface ChatWireError {
-  message?: string;
-  type?: string;
-  code?: string | number | null;
-  param?: string | null;
+  message?: unknown;
+  type?: unknown;
+  code?: unknown;
+  param?: unknown;
 }
 
 export interface ChatChunk {
-  id?: string;
-  model?: string;
-  choices?: { index?: number; delta?: ChatDelta; finish_reason?: string | null }[];
+  id?: string | null;
+  model?: string | null;
+  choices?: { index?: number | null; delta?: ChatDelta | null; finish_reason?: string | null }[] | null;
   usage?: ChatUsage | null;
   /** Groq reports usage only here. */
-  x_groq?: { usage?: ChatUsage };
+  x_groq?: { usage?: ChatUsage | null } | null;
   /** OpenAI/HopBase send a bare `{"error": …}` chunk; OpenRouter puts `error` beside `choices`. */
-  error?: ChatWireError;
+  error?: unknown;
 }
 
 export type ChatEvent =

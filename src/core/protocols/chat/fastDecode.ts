@@ -70,6 +70,9 @@ export class ChatFastDecoder {
     // `__proto__` is left to JSON.parse: a copy of these fields would set the prototype instead of a key.
     if (Object.hasOwn(fields, '__proto__')) return null;
     for (const value of Object.values(fields)) if (value !== null && typeof value === 'object') return null;
+    // An id or model of another type is left to the slow path, which reports it.
+    const { id, model } = fields as { id?: unknown; model?: unknown };
+    if ((id != null && typeof id !== 'string') || (model != null && typeof model !== 'string')) return null;
     this.header = data.slice(0, at + CHOICES.length);
     this.headerFields = fields as Record<string, unknown>;
     this.headerPlain = !('error' in fields || 'usage' in fields || 'x_groq' in fields);

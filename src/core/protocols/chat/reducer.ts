@@ -12,8 +12,52 @@ import {
 } from '../../turnBuilder.ts';
 import type { Stepper } from '../index.ts';
 import { type Decoded, MalformedEvent, parseJson, reduceOrFail } from '../json.ts';
+import { count, errorFields, errorText, list, malformed, maybe, object, position, string } from '../shape.ts';
 import type { ChatChunk, ChatEvent, ChatUsage, ChatWireError } from './events.ts';
 import { ChatFastDecoder } from './fastDecode.ts';
+
+const usageShape = maybe(
+  object({
+    prompt_tokens: maybe(count),
+    completion_tokens: maybe(count),
+    total_tokens: maybe(count),
+    prompt_tokens_details: maybe(object({ cached_tokens: maybe(count) })),
+    completion_tokens_details: maybe(object({ reasoning_tokens: maybe(count) })),
+  }),
+);
+
+/** The fields `reduceChat` reads of a chunk (docs/protocols.md §4.2). */
+const chunkShape = object({
+  id: maybe(string),
+  model: maybe(string),
+  choices: maybe(
+    list(
+      object({
+        index: maybe(position),
+        delta: maybe(
+          object({
+            content: maybe(string),
+            refusal: maybe(string),
+            reasoning_content: maybe(string),
+            reasoning: maybe(string),
+            tool_calls: maybe(
+              list(
+                object({
+                  index: maybe(position),
+                  id: maybe(string),
+                  function: maybe(object({ name: maybe(string), arguments: maybe(string) })),
+                }),
+              ),
+            ),
+          }),
+        ),
+        finish_reason: maybe(string),
+      }),
+    ),
+  ),
+  usage: usageShape,
+  x_groq: maybe(object({ usage: usageShape })),
+});
 
 /** One event's data (and its SSE event name) as the protocol's event, or why it cannot be read. */
 export function decodeChatEvent(data: string, eventName: string): Decoded<ChatEvent> {
@@ -21,9 +65,15 @@ export function decodeChatEvent(data: string, eventName: string): Decoded<ChatEv
   const parsed = parseJson<ChatChunk>(data);
   if (parsed instanceof MalformedEvent) return parsed;
   // Any chunk with `error` is fatal whatever else it holds (OpenRouter), and Groq names the event `error`.
-  if (parsed.error) return { type: 'error', error: parsed.error, usage: parsed.usage };
+  // The failure is reported whatever its details look like; usage beside it only when it can be read.
+  if (parsed.error) {
+    const usage = usageShape(parsed.usage, 'usage') === null ? parsed.usage : null;
+    const error = typeof parsed.error === 'string' ? { message: parsed.error } : errorFields(parsed.error);
+    return { type: 'error', error, usage };
+  }
   if (eventName === 'error') return { type: 'error', error: parsed as ChatWireError };
-  return { type: 'chunk', chunk: parsed };
+  const problem = chunkShape(parsed, '');
+  return problem === null ? { type: 'chunk', chunk: parsed } : malformed('chunk', problem);
 }
 
 /**
@@ -70,8 +120,7 @@ function chatUsage(usage: ChatUsage): Usage {
 }
 
 function chatErrorCode(error: ChatWireError): string {
-  const code = error.code ?? error.type;
-  return code === undefined || code === null ? 'error' : String(code);
+  return errorText(error.code) ?? errorText(error.type) ?? 'error';
 }
 
 function lastToolKey(turn: Turn): string {
@@ -96,7 +145,7 @@ function reduceChunk(turn: Turn, chunk: ChatChunk): Turn {
       for (const call of delta.tool_calls ?? []) {
         // Calls are keyed by `index`; a provider that omits it is keyed by id, its later pieces by the last call.
         const key =
-          call.index !== undefined ? String(call.index) : call.id ? `id:${call.id}` : lastToolKey(next);
+          typeof call.index === 'number' ? String(call.index) : call.id ? `id:${call.id}` : lastToolKey(next);
         const args = call.function?.arguments ?? '';
         next =
           call.id || call.function?.name
@@ -105,8 +154,9 @@ function reduceChunk(turn: Turn, chunk: ChatChunk): Turn {
       }
     }
     if (choice.finish_reason) {
-      const mapped = finishReasons[choice.finish_reason] ?? 'other';
-      next = setFinish(next, next.refusal && mapped === 'stop' ? 'refusal' : mapped, choice.finish_reason);
+      const raw = choice.finish_reason;
+      const mapped = Object.hasOwn(finishReasons, raw) ? finishReasons[raw]! : 'other';
+      next = setFinish(next, next.refusal && mapped === 'stop' ? 'refusal' : mapped, raw);
     }
   }
   const usage = chunk.usage ?? chunk.x_groq?.usage;
@@ -121,7 +171,11 @@ export function reduceChat(turn: Turn, event: ChatEvent): Turn {
       return reduceChunk(turn, event.chunk);
     case 'error': {
       const billed = event.usage ? setUsage(turn, chatUsage(event.usage)) : turn;
-      return fail(billed, chatErrorCode(event.error), event.error.message ?? 'The server reported an error.');
+      return fail(
+        billed,
+        chatErrorCode(event.error),
+        errorText(event.error.message) ?? 'The server reported an error.',
+      );
     }
     case 'done':
       return complete(turn);

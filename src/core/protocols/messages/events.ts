@@ -8,10 +8,10 @@ export interface MessagesUsage {
 }
 
 export type MessagesContentBlock =
-  | { type: 'text'; text: string }
-  | { type: 'thinking'; thinking: string; signature?: string }
+  | { type: 'text'; text?: string | null }
+  | { type: 'thinking'; thinking?: string | null; signature?: string }
   | { type: 'redacted_thinking'; data: string }
-  | { type: 'tool_use'; id: string; name: string; input?: Record<string, unknown> }
+  | { type: 'tool_use'; id: string; name: string; input?: Record<string, unknown> | null }
   /** Server tools (web search, code execution) run on Anthropic's side: nothing for the client to answer. */
   | { type: 'server_tool_use' | 'web_search_tool_result' | 'other'; id?: string };
 
@@ -22,15 +22,26 @@ export type MessagesDelta =
   | { type: 'signature_delta' | 'citations_delta' | 'other' };
 
 export type MessagesEvent =
-  | { type: 'message_start'; message: { id?: string; model?: string; usage?: MessagesUsage } }
+  | {
+      type: 'message_start';
+      /** `content` and `stop_reason` are normally empty; a message may start with finished blocks (server tools). */
+      message: {
+        id?: string | null;
+        model?: string | null;
+        usage?: MessagesUsage | null;
+        content?: MessagesContentBlock[] | null;
+        stop_reason?: string | null;
+      };
+    }
   | { type: 'content_block_start'; index: number; content_block: MessagesContentBlock }
   | { type: 'content_block_delta'; index: number; delta: MessagesDelta }
   | { type: 'content_block_stop'; index: number }
   | {
       type: 'message_delta';
-      delta: { stop_reason?: string | null; stop_sequence?: string | null };
-      usage?: MessagesUsage;
+      delta?: { stop_reason?: string | null; stop_sequence?: string | null } | null;
+      usage?: MessagesUsage | null;
     }
   | { type: 'message_stop' }
   | { type: 'ping' }
-  | { type: 'error'; error: { type: string; message: string } };
+  /** Read leniently (`shape.ts`, `errorText`): a failure is reported whatever its details look like. */
+  | { type: 'error'; error?: unknown };

@@ -7,18 +7,71 @@ import {
   hasToolCall,
   setFinish,
   setIdentity,
+  setText,
+  setToolArguments,
   setUsage,
   startToolCall,
 } from '../../turnBuilder.ts';
 import type { Stepper } from '../index.ts';
-import { type Decoded, parseJson, reduceOrFail } from '../json.ts';
-import type { MessagesEvent, MessagesUsage } from './events.ts';
+import { type Decoded, MalformedEvent, parseJson, reduceOrFail } from '../json.ts';
+import {
+  checkTyped,
+  count,
+  errorFields,
+  errorText,
+  list,
+  maybe,
+  object,
+  position,
+  type Shape,
+  string,
+  typed,
+} from '../shape.ts';
+import type { MessagesContentBlock, MessagesEvent, MessagesUsage } from './events.ts';
 import { type MessagesDeltaKind, MessagesFastDecoder } from './fastDecode.ts';
+
+const usage = maybe(
+  object({
+    input_tokens: maybe(count),
+    output_tokens: maybe(count),
+    cache_creation_input_tokens: maybe(count),
+    cache_read_input_tokens: maybe(count),
+  }),
+);
+const contentBlock = typed({
+  text: object({ text: maybe(string) }),
+  thinking: object({ thinking: maybe(string) }),
+  tool_use: object({ id: string, name: string, input: maybe(object({})) }),
+});
+
+/** The fields `reduceMessages` reads, per event type (docs/protocols.md §6.2). */
+const shapes: Record<string, Shape> = {
+  message_start: object({
+    message: object({
+      id: maybe(string),
+      model: maybe(string),
+      usage,
+      content: maybe(list(contentBlock)),
+      stop_reason: maybe(string),
+    }),
+  }),
+  content_block_start: object({ index: position, content_block: contentBlock }),
+  content_block_delta: object({
+    index: position,
+    delta: typed({
+      text_delta: object({ text: string }),
+      thinking_delta: object({ thinking: string }),
+      input_json_delta: object({ partial_json: string }),
+    }),
+  }),
+  message_delta: object({ delta: maybe(object({ stop_reason: maybe(string) })), usage }),
+};
 
 /** One event's data as the protocol's event, or why it cannot be read. */
 export function decodeMessagesEvent(data: string): Decoded<MessagesEvent> {
   // Dispatch on the JSON `type`, not the SSE event name (they always match on the real API).
-  return parseJson<MessagesEvent>(data);
+  const parsed = parseJson<object>(data);
+  return parsed instanceof MalformedEvent ? parsed : checkTyped<MessagesEvent>(parsed, shapes);
 }
 
 /**
@@ -46,11 +99,17 @@ const stopReasons: Record<string, FinishReason> = {
   refusal: 'refusal',
 };
 
+const stopReason = (raw: string): FinishReason =>
+  Object.hasOwn(stopReasons, raw) ? stopReasons[raw]! : 'other';
+
 /**
  * Anthropic reports usage as running totals: a later value replaces an earlier one, field by field
  * (a compatible proxy sends the real input count only in `message_delta`).
  */
-function mergeMessagesUsage(previous: Usage | null, reported: MessagesUsage | undefined): Usage | null {
+function mergeMessagesUsage(
+  previous: Usage | null,
+  reported: MessagesUsage | null | undefined,
+): Usage | null {
   if (!reported) return previous;
   const cacheRead = reported.cache_read_input_tokens ?? previous?.cachedTokens;
   const cacheWrite = reported.cache_creation_input_tokens ?? previous?.cacheWriteTokens;
@@ -76,13 +135,47 @@ function blockDelta(turn: Turn, index: number, kind: MessagesDeltaKind, value: s
   return hasToolCall(turn, key) ? appendToolArguments(turn, key, value) : turn;
 }
 
+/** A tool's input that came whole: its JSON text; `{}` (or none) means it streams, or has no arguments. */
+function wholeInput(input: Record<string, unknown> | null | undefined): string {
+  return input && Object.keys(input).length > 0 ? JSON.stringify(input) : '';
+}
+
+/** A block that is finished as it arrives (in `message_start`): set, not appended, so a repeat changes nothing. */
+function finishedBlock(turn: Turn, key: string, block: MessagesContentBlock): Turn {
+  switch (block.type) {
+    case 'text':
+      return setText(turn, 'text', key, block.text ?? '');
+    case 'thinking':
+      return setText(turn, 'reasoning', key, block.thinking ?? '');
+    case 'tool_use':
+      return setToolArguments(startToolCall(turn, key, block.id, block.name), key, wholeInput(block.input));
+    default:
+      return turn;
+  }
+}
+
 /** Anthropic Messages: event in, turn out. */
 export function reduceMessages(turn: Turn, event: MessagesEvent): Turn {
   switch (event.type) {
     case 'message_start': {
-      const next = setIdentity(turn, event.message?.id, event.message?.model);
-      const usage = mergeMessagesUsage(next.usage, event.message?.usage);
-      return usage ? setUsage(next, usage) : next;
+      const message = event.message;
+      // One stream is one message: another id means two answers mixed into one stream.
+      if (message.id && turn.responseId !== null && message.id !== turn.responseId) {
+        return fail(
+          turn,
+          'malformed_event',
+          `The server sent a second message_start (message ${message.id}) in the middle of message ${turn.responseId}: the stream mixes two answers, so reading stopped there.`,
+        );
+      }
+      let next = setIdentity(turn, message.id, message.model);
+      const usage = mergeMessagesUsage(next.usage, message.usage);
+      if (usage) next = setUsage(next, usage);
+      // Blocks already finished when the message starts (server-side tools): taken whole.
+      const content = message.content ?? [];
+      for (let index = 0; index < content.length; index++)
+        next = finishedBlock(next, blockKey(index), content[index]!);
+      const stop = message.stop_reason;
+      return stop ? setFinish(next, stopReason(stop), stop) : next;
     }
     case 'content_block_start': {
       const block = event.content_block;
@@ -92,11 +185,9 @@ export function reduceMessages(turn: Turn, event: MessagesEvent): Turn {
           return appendText(turn, 'text', key, block.text ?? '');
         case 'thinking':
           return appendText(turn, 'reasoning', key, block.thinking ?? '');
-        case 'tool_use': {
+        case 'tool_use':
           // Input normally streams as JSON text; a non-empty `input` here means it came whole.
-          const whole = block.input && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
-          return startToolCall(turn, key, block.id, block.name, whole);
-        }
+          return startToolCall(turn, key, block.id, block.name, wholeInput(block.input));
         default:
           return turn;
       }
@@ -116,18 +207,20 @@ export function reduceMessages(turn: Turn, event: MessagesEvent): Turn {
     }
     case 'message_delta': {
       const stop = event.delta?.stop_reason;
-      const next = stop ? setFinish(turn, stopReasons[stop] ?? 'other', stop) : turn;
+      const next = stop ? setFinish(turn, stopReason(stop), stop) : turn;
       const usage = mergeMessagesUsage(next.usage, event.usage);
       return usage ? setUsage(next, usage) : next;
     }
     case 'message_stop':
       return complete(turn);
-    case 'error':
+    case 'error': {
+      const error = errorFields(event.error);
       return fail(
         turn,
-        event.error?.type ?? 'error',
-        event.error?.message ?? 'The server reported an error.',
+        errorText(error.type) ?? 'error',
+        errorText(error.message) ?? 'The server reported an error.',
       );
+    }
     default:
       return turn;
   }

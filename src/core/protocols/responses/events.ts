@@ -1,11 +1,11 @@
 /** OpenAI Responses stream events, as they arrive on the wire (only the fields we read). */
 
 export interface ResponsesUsage {
-  input_tokens: number;
-  output_tokens: number;
-  total_tokens: number;
-  input_tokens_details?: { cached_tokens?: number } | null;
-  output_tokens_details?: { reasoning_tokens?: number } | null;
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  total_tokens?: number | null;
+  input_tokens_details?: { cached_tokens?: number | null } | null;
+  output_tokens_details?: { reasoning_tokens?: number | null } | null;
 }
 
 export type ResponsesContentPart =
@@ -13,24 +13,30 @@ export type ResponsesContentPart =
   | { type: 'refusal'; refusal: string }
   | { type: 'reasoning_text'; text: string };
 
+/** Items are told apart by their position in `response.output` (`output_index`), never by `id` (§5.2). */
 export type ResponsesOutputItem =
-  | { type: 'message'; id: string; content?: ResponsesContentPart[] }
-  | { type: 'function_call'; id: string; call_id: string; name: string; arguments?: string }
-  | { type: 'reasoning'; id: string; summary?: { type: 'summary_text'; text: string }[] }
+  | { type: 'message'; id?: string; content?: ResponsesContentPart[] | null }
+  | { type: 'function_call'; id?: string; call_id: string; name: string; arguments?: string | null }
+  | { type: 'reasoning'; id?: string; summary?: { type: 'summary_text'; text: string }[] | null }
   | { type: 'other'; id?: string };
 
 export interface ResponsesObject {
-  id?: string;
-  model?: string;
-  status?: string;
-  output?: ResponsesOutputItem[];
+  id?: string | null;
+  model?: string | null;
+  status?: string | null;
+  output?: ResponsesOutputItem[] | null;
   usage?: ResponsesUsage | null;
-  error?: { code?: string | null; message?: string } | null;
-  incomplete_details?: { reason?: string } | null;
+  /** Read leniently (`shape.ts`, `errorText`): a failure is reported whatever its details look like. */
+  error?: unknown;
+  incomplete_details?: { reason?: string | null } | null;
 }
 
+/**
+ * Where a delta belongs: its item's position in `response.output` and (per event) its content or summary
+ * part's position. `item_id` is a label only: some gateways rewrite it on every event.
+ */
 interface ItemAddress {
-  item_id: string;
+  item_id?: string;
   output_index: number;
 }
 
@@ -52,12 +58,7 @@ export type ResponsesEvent =
   | ({ type: 'response.reasoning_text.done'; content_index: number; text: string } & ItemAddress)
   | ({ type: 'response.function_call_arguments.delta'; delta: string } & ItemAddress)
   | ({ type: 'response.function_call_arguments.done'; arguments: string } & ItemAddress)
-  /** OpenAI nests the details under `error`; the SDK types them flat. Both are read. */
-  | {
-      type: 'error';
-      code?: string | null;
-      message?: string;
-      error?: { code?: string | null; type?: string; message?: string };
-    }
+  /** OpenAI nests the details under `error`; the SDK types them flat. Both are read, leniently. */
+  | { type: 'error'; code?: unknown; message?: unknown; error?: unknown }
   /** A trailing `[DONE]` that some gateways (OpenRouter) add after the terminal event. */
   | { type: 'done' };

@@ -30,23 +30,28 @@ const created = ev('response.created', {
   sequence_number: 0,
   response: { id: 'resp_1', model: 'gpt-5', status: 'in_progress', output: [], usage: null },
 });
-const textDelta = (delta: string, item = 'msg_1', content_index = 0) =>
-  ev('response.output_text.delta', { item_id: item, output_index: 0, content_index, delta });
-const textDone = (text: string, item = 'msg_1', content_index = 0) =>
-  ev('response.output_text.done', { item_id: item, output_index: 0, content_index, text });
-const summaryDelta = (delta: string, summary_index = 0, item = 'rs_1') =>
-  ev('response.reasoning_summary_text.delta', { item_id: item, output_index: 0, summary_index, delta });
-const summaryDone = (text: string, summary_index = 0, item = 'rs_1') =>
-  ev('response.reasoning_summary_text.done', { item_id: item, output_index: 0, summary_index, text });
+// Items are addressed by position (`output_index`); their ids are labels only.
+const textDelta = (delta: string, output_index = 0, content_index = 0) =>
+  ev('response.output_text.delta', { item_id: `msg_${output_index}`, output_index, content_index, delta });
+const textDone = (text: string, output_index = 0, content_index = 0) =>
+  ev('response.output_text.done', { item_id: `msg_${output_index}`, output_index, content_index, text });
+const summaryDelta = (delta: string, summary_index = 0, output_index = 0) =>
+  ev('response.reasoning_summary_text.delta', { item_id: 'rs_1', output_index, summary_index, delta });
+const summaryDone = (text: string, summary_index = 0, output_index = 0) =>
+  ev('response.reasoning_summary_text.done', { item_id: 'rs_1', output_index, summary_index, text });
 const fnAdded = (id: string, call_id: string, name: string, output_index = 1) =>
   ev('response.output_item.added', {
     output_index,
     item: { type: 'function_call', id, call_id, name, arguments: '', status: 'in_progress' },
   });
-const argsDelta = (item_id: string, delta: string) =>
-  ev('response.function_call_arguments.delta', { item_id, output_index: 1, delta });
-const argsDone = (item_id: string, args: string) =>
-  ev('response.function_call_arguments.done', { item_id, output_index: 1, arguments: args });
+const argsDelta = (output_index: number, delta: string) =>
+  ev('response.function_call_arguments.delta', { item_id: `fc_${output_index}`, output_index, delta });
+const argsDone = (output_index: number, args: string) =>
+  ev('response.function_call_arguments.done', {
+    item_id: `fc_${output_index}`,
+    output_index,
+    arguments: args,
+  });
 const completed = (response: Record<string, unknown> = {}) =>
   ev('response.completed', { response: { id: 'resp_1', status: 'completed', output: [], ...response } });
 
@@ -61,6 +66,7 @@ describe('decodeResponsesEvent', () => {
     const data = JSON.stringify({
       type: 'response.output_text.delta',
       item_id: 'm',
+      output_index: 0,
       content_index: 0,
       delta: 'x',
     });
@@ -89,10 +95,10 @@ describe('reduceResponses: text', () => {
     expect(turn.status).toBe('streaming');
   });
 
-  it('joins output_text deltas per (item, content index)', () => {
+  it('joins output_text deltas per (output index, content index)', () => {
     const turn = run([created, textDelta('Hel'), textDelta('lo')]);
     expect(turn.text).toBe('Hello');
-    expect(turn.parts).toEqual([{ kind: 'text', key: 'msg_1:0', text: 'Hello' }]);
+    expect(turn.parts).toEqual([{ kind: 'text', key: '0:0', text: 'Hello' }]);
   });
 
   it('leaves the text alone when .done equals the deltas', () => {
@@ -103,7 +109,7 @@ describe('reduceResponses: text', () => {
   it('replaces differing deltas with the .done text', () => {
     const turn = run([textDelta('Helo wrld'), textDone('Hello world')]);
     expect(turn.text).toBe('Hello world');
-    expect(turn.parts).toEqual([{ kind: 'text', key: 'msg_1:0', text: 'Hello world' }]);
+    expect(turn.parts).toEqual([{ kind: 'text', key: '0:0', text: 'Hello world' }]);
   });
 
   it('takes the text from .done when no delta came', () => {
@@ -111,13 +117,13 @@ describe('reduceResponses: text', () => {
   });
 
   it('replaces only the part the .done addresses', () => {
-    const turn = run([textDelta('A', 'msg_1'), textDelta('B', 'msg_2'), textDone('a!', 'msg_1')]);
+    const turn = run([textDelta('A', 0), textDelta('B', 1), textDone('a!', 0)]);
     expect(turn.text).toBe('a!B');
     expect(turn.parts.map((p) => (p.kind === 'tool_call' ? '' : p.text))).toEqual(['a!', 'B']);
   });
 
   it('keeps the flat text in part order when deltas for two items interleave', () => {
-    const turn = run([textDelta('A', 'msg_1'), textDelta('B', 'msg_2'), textDelta('a', 'msg_1')]);
+    const turn = run([textDelta('A', 0), textDelta('B', 1), textDelta('a', 0)]);
     expect(turn.text).toBe('AaB');
   });
 
@@ -159,7 +165,7 @@ describe('reduceResponses: reasoning', () => {
   it('streams summary text as reasoning', () => {
     const turn = run([summaryDelta('**Plan**'), summaryDelta(' first')]);
     expect(turn.reasoning).toBe('**Plan** first');
-    expect(turn.parts).toEqual([{ kind: 'reasoning', key: 'rs_1:summary:0', text: '**Plan** first' }]);
+    expect(turn.parts).toEqual([{ kind: 'reasoning', key: '0:summary:0', text: '**Plan** first' }]);
   });
 
   it('separates summary parts with a blank line in the flat string, keeping them as separate parts', () => {
@@ -253,15 +259,15 @@ describe('reduceResponses: function calls', () => {
   it('opens a call on output_item.added and streams its arguments', () => {
     const turn = run([
       fnAdded('fc_1', 'call_1', 'get_weather'),
-      argsDelta('fc_1', '{"city":'),
-      argsDelta('fc_1', '"Paris"}'),
-      argsDone('fc_1', '{"city":"Paris"}'),
+      argsDelta(1, '{"city":'),
+      argsDelta(1, '"Paris"}'),
+      argsDone(1, '{"city":"Paris"}'),
     ]);
     expect(turn.toolCalls).toEqual([{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }]);
     expect(turn.parts).toEqual([
       {
         kind: 'tool_call',
-        key: 'fc_1',
+        key: '1',
         call: { id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
       },
     ]);
@@ -272,30 +278,26 @@ describe('reduceResponses: function calls', () => {
   });
 
   it('takes arguments sent only in .done (LM Studio)', () => {
-    const turn = run([fnAdded('fc_1', 'call_1', 'f'), argsDone('fc_1', '{"a":1}')]);
+    const turn = run([fnAdded('fc_1', 'call_1', 'f'), argsDone(1, '{"a":1}')]);
     expect(turn.toolCalls).toEqual([{ id: 'call_1', name: 'f', arguments: '{"a":1}' }]);
   });
 
   it('replaces differing deltas with the .done arguments', () => {
-    const turn = run([
-      fnAdded('fc_1', 'call_1', 'f'),
-      argsDelta('fc_1', '{"a":'),
-      argsDone('fc_1', '{"a":2}'),
-    ]);
+    const turn = run([fnAdded('fc_1', 'call_1', 'f'), argsDelta(1, '{"a":'), argsDone(1, '{"a":2}')]);
     expect(turn.toolCalls[0]?.arguments).toBe('{"a":2}');
   });
 
   it('ignores .done for an item it never saw', () => {
     const before = run([created]);
-    expect(run([argsDone('fc_unknown', '{}')], before)).toBe(before);
+    expect(run([argsDone(7, '{}')], before)).toBe(before);
   });
 
-  it('keeps parallel calls apart by item id', () => {
+  it('keeps parallel calls apart by output index', () => {
     const turn = run([
       fnAdded('fc_1', 'call_1', 'a', 1),
       fnAdded('fc_2', 'call_2', 'b', 2),
-      argsDelta('fc_2', '{"y":2}'),
-      argsDelta('fc_1', '{"x":1}'),
+      argsDelta(2, '{"y":2}'),
+      argsDelta(1, '{"x":1}'),
     ]);
     expect(turn.toolCalls).toEqual([
       { id: 'call_1', name: 'a', arguments: '{"x":1}' },
@@ -306,7 +308,7 @@ describe('reduceResponses: function calls', () => {
   it('settles a call from output_item.done', () => {
     const turn = run([
       fnAdded('fc_1', 'call_1', 'f'),
-      argsDelta('fc_1', '{"a"'),
+      argsDelta(1, '{"a"'),
       ev('response.output_item.done', {
         output_index: 1,
         item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'f', arguments: '{"a":3}' },
@@ -318,7 +320,7 @@ describe('reduceResponses: function calls', () => {
   it('finishes as tool_calls when the completed response holds a call', () => {
     const turn = run([
       fnAdded('fc_1', 'call_1', 'f'),
-      argsDone('fc_1', '{}'),
+      argsDone(1, '{}'),
       completed({
         output: [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'f', arguments: '{}' }],
       }),
@@ -457,9 +459,12 @@ describe('reduceResponses: error event', () => {
 });
 
 describe('reduceResponses: events carrying nothing to show', () => {
+  it.each(['response.in_progress', 'response.queued'])('leaves the turn unchanged on %s', (type) => {
+    const before = run([created, textDelta('x')]);
+    expect(run([ev(type, { response: { id: 'resp_1', status: 'in_progress' } })], before)).toEqual(before);
+  });
+
   it.each([
-    'response.in_progress',
-    'response.queued',
     'response.content_part.added',
     'response.content_part.done',
     'response.output_text.annotation.added',

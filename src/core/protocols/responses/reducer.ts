@@ -14,19 +14,97 @@ import {
   usageFrom,
 } from '../../turnBuilder.ts';
 import type { Stepper } from '../index.ts';
-import { type Decoded, parseJson, reduceOrFail } from '../json.ts';
+import { type Decoded, MalformedEvent, parseJson, reduceOrFail } from '../json.ts';
+import {
+  checkTyped,
+  count,
+  errorFields,
+  errorText,
+  list,
+  maybe,
+  object,
+  position,
+  type Shape,
+  string,
+  typed,
+} from '../shape.ts';
 import type { ResponsesEvent, ResponsesObject, ResponsesOutputItem, ResponsesUsage } from './events.ts';
 import { ResponsesFastDecoder } from './fastDecode.ts';
+
+const usage = maybe(
+  object({
+    input_tokens: maybe(count),
+    output_tokens: maybe(count),
+    total_tokens: maybe(count),
+    input_tokens_details: maybe(object({ cached_tokens: maybe(count) })),
+    output_tokens_details: maybe(object({ reasoning_tokens: maybe(count) })),
+  }),
+);
+const outputItem = typed({
+  message: object({
+    content: maybe(
+      list(typed({ output_text: object({ text: string }), refusal: object({ refusal: string }) })),
+    ),
+  }),
+  function_call: object({ call_id: string, name: string, arguments: maybe(string) }),
+  reasoning: object({ summary: maybe(list(object({ text: string }))) }),
+});
+const started = object({ response: object({ id: maybe(string), model: maybe(string) }) });
+const ended = object({
+  response: object({
+    id: maybe(string),
+    model: maybe(string),
+    status: maybe(string),
+    output: maybe(list(outputItem)),
+    usage,
+    incomplete_details: maybe(object({ reason: maybe(string) })),
+  }),
+});
+const item = object({ item: outputItem, output_index: position });
+/** A content part's delta or final text, under `field`. */
+const inContent = (field: string) =>
+  object({ output_index: position, content_index: position, [field]: string });
+const inSummary = (field: string) =>
+  object({ output_index: position, summary_index: position, [field]: string });
+
+/** The fields `reduceResponses` reads, per event type (docs/protocols.md §5.2). */
+const shapes: Record<string, Shape> = {
+  'response.created': started,
+  'response.queued': started,
+  'response.in_progress': started,
+  'response.completed': ended,
+  'response.incomplete': ended,
+  'response.failed': ended,
+  'response.output_item.added': item,
+  'response.output_item.done': item,
+  'response.output_text.delta': inContent('delta'),
+  'response.output_text.done': inContent('text'),
+  'response.refusal.delta': inContent('delta'),
+  'response.refusal.done': inContent('refusal'),
+  'response.reasoning_text.delta': inContent('delta'),
+  'response.reasoning_text.done': inContent('text'),
+  'response.reasoning_summary_text.delta': inSummary('delta'),
+  'response.reasoning_summary_text.done': inSummary('text'),
+  'response.function_call_arguments.delta': object({ output_index: position, delta: string }),
+  'response.function_call_arguments.done': object({ output_index: position, arguments: string }),
+};
 
 /** One event's data as the protocol's event, or why it cannot be read. */
 export function decodeResponsesEvent(data: string): Decoded<ResponsesEvent> {
   // Dispatch on the JSON `type`: OpenRouter sends no `event:` lines at all.
-  return data === '[DONE]' ? { type: 'done' } : parseJson<ResponsesEvent>(data);
+  if (data === '[DONE]') return { type: 'done' };
+  const parsed = parseJson<object>(data);
+  return parsed instanceof MalformedEvent ? parsed : checkTyped<ResponsesEvent>(parsed, shapes);
 }
 
-/** The keys of a message's content part and of a reasoning item's summary part. */
-const textKey = (itemId: string, contentIndex: number) => `${itemId}:${contentIndex}`;
-const summaryKey = (itemId: string, summaryIndex: number) => `${itemId}:summary:${summaryIndex}`;
+/**
+ * Part keys, from positions as the official SDK keys them: an item by its `output_index`, a part of it by
+ * its `content_index` or `summary_index`. Item ids are labels, not keys: some gateways in front of
+ * OpenAI-compatible backends rewrite `item_id` on every event while the positions stay put.
+ */
+const itemKey = (outputIndex: number) => String(outputIndex);
+const textKey = (outputIndex: number, contentIndex: number) => `${outputIndex}:${contentIndex}`;
+const summaryKey = (outputIndex: number, summaryIndex: number) => `${outputIndex}:summary:${summaryIndex}`;
 
 /**
  * `decodeResponsesEvent` then `reduceResponses`, as `readTurn` runs them, for one stream: a template delta
@@ -35,25 +113,26 @@ const summaryKey = (itemId: string, summaryIndex: number) => `${itemId}:summary:
 export class ResponsesStepper implements Stepper {
   private readonly fast = new ResponsesFastDecoder();
   // A text delta's part key, remembered: consecutive deltas almost always share it.
-  private keyItem = '';
+  private keyOutput = -1;
   private keyIndex = -1;
   private key = '';
 
   step(turn: Turn, data: string): Turn {
     const fast = this.fast;
     const kind = fast.match(data);
-    if (kind === 'text') return appendText(turn, 'text', this.textKey(fast.itemId, fast.part), fast.value);
+    if (kind === 'text')
+      return appendText(turn, 'text', this.textKey(fast.outputIndex, fast.part), fast.value);
     if (kind === 'reasoning')
-      return appendText(turn, 'reasoning', summaryKey(fast.itemId, fast.part), fast.value);
-    if (kind === 'toolArgs') return appendToolArguments(turn, fast.itemId, fast.value);
+      return appendText(turn, 'reasoning', summaryKey(fast.outputIndex, fast.part), fast.value);
+    if (kind === 'toolArgs') return appendToolArguments(turn, itemKey(fast.outputIndex), fast.value);
     return reduceOrFail(turn, decodeResponsesEvent(data), reduceResponses);
   }
 
-  private textKey(itemId: string, contentIndex: number): string {
-    if (itemId !== this.keyItem || contentIndex !== this.keyIndex) {
-      this.keyItem = itemId;
+  private textKey(outputIndex: number, contentIndex: number): string {
+    if (outputIndex !== this.keyOutput || contentIndex !== this.keyIndex) {
+      this.keyOutput = outputIndex;
       this.keyIndex = contentIndex;
-      this.key = textKey(itemId, contentIndex);
+      this.key = textKey(outputIndex, contentIndex);
     }
     return this.key;
   }
@@ -69,26 +148,27 @@ function responsesUsage(usage: ResponsesUsage): Usage {
   );
 }
 
-/** A finished item is authoritative: it fills in whatever deltas were missing or differ. */
-function settleItem(turn: Turn, item: ResponsesOutputItem): Turn {
+/** A finished item (at `outputIndex`) is authoritative: it fills in whatever deltas were missing or differ. */
+function settleItem(turn: Turn, outputIndex: number, item: ResponsesOutputItem): Turn {
   switch (item.type) {
     case 'function_call': {
-      const started = startToolCall(turn, item.id, item.call_id, item.name);
-      return item.arguments === undefined ? started : setToolArguments(started, item.id, item.arguments);
+      const key = itemKey(outputIndex);
+      const started = startToolCall(turn, key, item.call_id, item.name);
+      return typeof item.arguments === 'string' ? setToolArguments(started, key, item.arguments) : started;
     }
     case 'message': {
       let next = turn;
       (item.content ?? []).forEach((part, index) => {
-        if (part.type === 'output_text') next = setText(next, 'text', textKey(item.id, index), part.text);
+        if (part.type === 'output_text') next = setText(next, 'text', textKey(outputIndex, index), part.text);
         else if (part.type === 'refusal')
-          next = setText(next, 'refusal', textKey(item.id, index), part.refusal);
+          next = setText(next, 'refusal', textKey(outputIndex, index), part.refusal);
       });
       return next;
     }
     case 'reasoning': {
       let next = turn;
       (item.summary ?? []).forEach((part, index) => {
-        next = setText(next, 'reasoning', summaryKey(item.id, index), part.text);
+        next = setText(next, 'reasoning', summaryKey(outputIndex, index), part.text);
       });
       return next;
     }
@@ -99,17 +179,22 @@ function settleItem(turn: Turn, item: ResponsesOutputItem): Turn {
 
 function finishResponse(turn: Turn, response: ResponsesObject, terminal: string): Turn {
   let next = setIdentity(turn, response.id, response.model);
-  for (const item of response.output ?? []) next = settleItem(next, item);
+  const output = response.output ?? [];
+  for (let index = 0; index < output.length; index++) next = settleItem(next, index, output[index]!);
   if (response.usage) next = setUsage(next, responsesUsage(response.usage));
   if (terminal === 'response.failed') {
-    const error = response.error;
-    const failed = fail(next, error?.code ?? 'response_failed', error?.message ?? 'The response failed.');
+    const error = errorFields(response.error);
+    const failed = fail(
+      next,
+      errorText(error.code) ?? 'response_failed',
+      errorText(error.message) ?? 'The response failed.',
+    );
     // `fail` made a new Turn: set in place rather than spread into yet another (see turnBuilder's `withContent`).
     failed.rawFinishReason = response.status ?? 'failed';
     return failed;
   }
   if (terminal === 'response.incomplete') {
-    const reason = response.incomplete_details?.reason ?? 'incomplete';
+    const reason = response.incomplete_details?.reason || 'incomplete';
     const mapped =
       reason === 'max_output_tokens' ? 'length' : reason === 'content_filter' ? 'content_filter' : 'other';
     return complete(setFinish(next, mapped, reason));
@@ -123,41 +208,58 @@ export function reduceResponses(turn: Turn, event: ResponsesEvent): Turn {
   switch (event.type) {
     case 'response.created':
     case 'response.queued':
-    case 'response.in_progress':
-      return setIdentity(turn, event.response?.id, event.response?.model);
-    case 'response.output_item.added':
-      return event.item.type === 'function_call'
-        ? startToolCall(turn, event.item.id, event.item.call_id, event.item.name, event.item.arguments ?? '')
+    case 'response.in_progress': {
+      const id = event.response.id;
+      // One stream is one response: another id means two answers mixed into one stream.
+      if (id && turn.responseId !== null && id !== turn.responseId) {
+        return fail(
+          turn,
+          'malformed_event',
+          `The server sent a second ${event.type} (response ${id}) in the middle of response ${turn.responseId}: the stream mixes two answers, so reading stopped there.`,
+        );
+      }
+      return setIdentity(turn, id, event.response.model);
+    }
+    case 'response.output_item.added': {
+      const item = event.item;
+      return item.type === 'function_call'
+        ? startToolCall(turn, itemKey(event.output_index), item.call_id, item.name, item.arguments ?? '')
         : turn;
+    }
     case 'response.output_item.done':
-      return settleItem(turn, event.item);
+      return settleItem(turn, event.output_index, event.item);
     case 'response.output_text.delta':
-      return appendText(turn, 'text', textKey(event.item_id, event.content_index), event.delta);
+      return appendText(turn, 'text', textKey(event.output_index, event.content_index), event.delta);
     case 'response.output_text.done':
-      return setText(turn, 'text', textKey(event.item_id, event.content_index), event.text);
+      return setText(turn, 'text', textKey(event.output_index, event.content_index), event.text);
     case 'response.refusal.delta':
-      return appendText(turn, 'refusal', textKey(event.item_id, event.content_index), event.delta);
+      return appendText(turn, 'refusal', textKey(event.output_index, event.content_index), event.delta);
     case 'response.refusal.done':
-      return setText(turn, 'refusal', textKey(event.item_id, event.content_index), event.refusal);
+      return setText(turn, 'refusal', textKey(event.output_index, event.content_index), event.refusal);
     case 'response.reasoning_summary_text.delta':
-      return appendText(turn, 'reasoning', summaryKey(event.item_id, event.summary_index), event.delta);
+      return appendText(turn, 'reasoning', summaryKey(event.output_index, event.summary_index), event.delta);
     case 'response.reasoning_summary_text.done':
-      return setText(turn, 'reasoning', summaryKey(event.item_id, event.summary_index), event.text);
+      return setText(turn, 'reasoning', summaryKey(event.output_index, event.summary_index), event.text);
     case 'response.reasoning_text.delta':
-      return appendText(turn, 'reasoning', textKey(event.item_id, event.content_index), event.delta);
+      return appendText(turn, 'reasoning', textKey(event.output_index, event.content_index), event.delta);
     case 'response.reasoning_text.done':
-      return setText(turn, 'reasoning', textKey(event.item_id, event.content_index), event.text);
+      return setText(turn, 'reasoning', textKey(event.output_index, event.content_index), event.text);
     case 'response.function_call_arguments.delta':
-      return appendToolArguments(turn, event.item_id, event.delta);
-    case 'response.function_call_arguments.done':
-      return hasToolCall(turn, event.item_id) ? setToolArguments(turn, event.item_id, event.arguments) : turn;
+      return appendToolArguments(turn, itemKey(event.output_index), event.delta);
+    case 'response.function_call_arguments.done': {
+      const key = itemKey(event.output_index);
+      return hasToolCall(turn, key) ? setToolArguments(turn, key, event.arguments) : turn;
+    }
     case 'response.completed':
     case 'response.incomplete':
     case 'response.failed':
-      return finishResponse(turn, event.response ?? {}, event.type);
+      return finishResponse(turn, event.response, event.type);
     case 'error': {
-      const code = event.error?.code ?? event.code ?? event.error?.type ?? 'error';
-      return fail(turn, code, event.error?.message ?? event.message ?? 'The server reported an error.');
+      const nested = errorFields(event.error);
+      const code = errorText(nested.code) ?? errorText(event.code) ?? errorText(nested.type) ?? 'error';
+      const message =
+        errorText(nested.message) ?? errorText(event.message) ?? 'The server reported an error.';
+      return fail(turn, code, message);
     }
     default:
       // Built-in tool progress and event types added after this was written carry nothing to show.
