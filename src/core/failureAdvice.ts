@@ -1,4 +1,5 @@
 import type { HttpError } from './httpError.ts';
+import { formatCount, readLimits } from './limits.ts';
 import type { Turn } from './turn.ts';
 
 /** What went wrong with an answer, in words a person understands, and what they can do about it. */
@@ -89,8 +90,19 @@ const byCode: Record<string, FailureAdvice> = {
   malformed_event: {
     title: 'The stream was corrupted',
     advice:
-      'An event could not be read (not valid JSON). A proxy may have altered the stream. Retry the request.',
+      'The server sent an event that could not be read: not valid JSON, a known event missing a field it must have, or a second answer mixed into this one (the details name it). The gateway or a proxy in front of it sent it so; the connection itself was fine. Retry the request.',
     retryable: true,
+  },
+  too_large: {
+    title: 'The answer is too large to keep',
+    advice: `It passed what HopBase Chat keeps of one answer (${formatCount(readLimits.answerChars)} characters of text, reasoning and tool arguments, or ${formatCount(readLimits.eventChars)} in one event), so reading stopped there and the request was cancelled. Everything up to that point is kept. Retrying will run into the same limit: ask for a shorter answer instead.`,
+    retryable: false,
+  },
+  app_error: {
+    title: 'HopBase Chat failed while handling this answer',
+    advice:
+      'This is a bug in the app, not a problem with the network or the gateway. Retry sends the same request again; if it happens again, export the recording (Inspect, then Export) and report it.',
+    retryable: false,
   },
   interrupted: {
     title: 'The connection closed early',

@@ -1,8 +1,10 @@
 import { keepShape } from './keepShape.ts';
+import { formatCount, type ReadLimits, readLimits } from './limits.ts';
 import { adapters, type ProtocolAdapter, type Stepper } from './protocols/index.ts';
 import { SseScanner, type SseSink } from './sse/parser.ts';
 import type { SseItem } from './sse/types.ts';
 import { emptyTurn, type Protocol, type Turn } from './turn.ts';
+import { fail } from './turnBuilder.ts';
 
 export interface ReadTurnOptions {
   signal?: AbortSignal;
@@ -20,7 +22,22 @@ export interface ReadTurnOptions {
   onChunk?: (bytes: Uint8Array, at: number, text: string) => void;
   /** The clock stamping items; injectable for tests. */
   now?: () => number;
+  /** Caps on what one answer may hold (`readLimits` by default; tests pass small ones). */
+  limits?: Partial<ReadLimits>;
 }
+
+/**
+ * An exception thrown by one of the caller's callbacks: a bug in the caller, not something the server did,
+ * so it ends the turn as `app_error`, never as a broken connection.
+ */
+class CallbackError {
+  constructor(
+    readonly callback: string,
+    readonly error: unknown,
+  ) {}
+}
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const streaming = { stream: true } as const;
 
@@ -42,11 +59,19 @@ class TurnSink implements SseSink {
     const before = this.turn;
     if (before.status === 'streaming') this.turn = this.stepper.step(before, data, event);
     if (this.onItem !== undefined)
-      this.onItem({ type: 'event', event, data, id, at }, this.turn.parts !== before.parts);
+      this.item({ type: 'event', event, data, id, at }, this.turn.parts !== before.parts);
   }
 
   comment(text: string, at: number): void {
-    this.onItem?.({ type: 'comment', text, at }, false);
+    if (this.onItem !== undefined) this.item({ type: 'comment', text, at }, false);
+  }
+
+  private item(item: SseItem, output: boolean): void {
+    try {
+      this.onItem!(item, output);
+    } catch (error) {
+      throw new CallbackError('onItem', error);
+    }
   }
 }
 
@@ -55,9 +80,33 @@ keepShape(new TurnSink(adapters.chat, undefined));
 const interruptedMessage = 'The connection closed before the answer was finished.';
 const abortedMessage = 'Stopped before the answer was finished.';
 
+/** Text longer than this is fed to the scanner in slices, so that the caps are checked within it too. */
+const feedSlice = 1 << 20;
+
+/** Characters the turn holds: what `ReadLimits.answerChars` caps. */
+function answerChars(turn: Turn): number {
+  let n = turn.text.length + turn.reasoning.length + turn.refusal.length;
+  const calls = turn.toolCalls;
+  for (let i = 0; i < calls.length; i++) n += calls[i]!.arguments.length;
+  return n;
+}
+
+/** Why the stream must stop here for its size, or null. */
+function overLimit(sink: TurnSink, parser: SseScanner, limits: ReadLimits): string | null {
+  if (answerChars(sink.turn) > limits.answerChars) {
+    return `The answer passed ${formatCount(limits.answerChars)} characters (text, reasoning and tool arguments together), the most HopBase Chat keeps of one answer: reading stopped there, and everything up to it is kept.`;
+  }
+  if (parser.bufferedChars() > limits.eventChars) {
+    return `One event passed ${formatCount(limits.eventChars)} characters before it ended, more than HopBase Chat keeps of one event: reading stopped there, and everything before it is kept.`;
+  }
+  return null;
+}
+
 /**
- * Reads one streamed answer to its end. Never throws for anything the server sends: a bad stream
- * ends as `error` or `interrupted`, with everything received before it kept.
+ * Reads one streamed answer to its end. Never throws: a bad stream ends as `error` (an error event, a
+ * malformed event, an answer past the caps: `too_large`) or `interrupted` (the bytes stopped before the
+ * terminal event), with everything received before it kept. An exception from one of the caller's
+ * callbacks ends it as `error` with code `app_error`.
  */
 export async function readTurn(
   protocol: Protocol,
@@ -66,6 +115,7 @@ export async function readTurn(
 ): Promise<Turn> {
   const { signal, onUpdate, onItem, onChunk } = options;
   const now = options.now ?? (() => performance.now());
+  const limits: ReadLimits = { ...readLimits, ...options.limits };
   const adapter = adapters[protocol];
 
   const sink = new TurnSink(adapter, onItem);
@@ -81,29 +131,67 @@ export async function readTurn(
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
 
+  /** Why reading the body failed (the network, or the body's own error): the stream was cut. */
   let failure: unknown = null;
   try {
     while (sink.turn.status === 'streaming') {
-      const { done, value } = await reader.read();
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        failure = error;
+        break;
+      }
+      const { done, value } = chunk;
       const before = sink.turn;
       if (done) {
         parser.feed(decoder.decode());
         parser.end();
       } else {
         const text = decoder.decode(value, streaming);
-        onChunk?.(value, now(), text);
-        parser.feed(text);
+        if (onChunk !== undefined) {
+          try {
+            onChunk(value, now(), text);
+          } catch (error) {
+            throw new CallbackError('onChunk', error);
+          }
+        }
+        if (text.length <= feedSlice) parser.feed(text);
+        else {
+          for (let at = 0; at < text.length && sink.turn.status === 'streaming'; at += feedSlice) {
+            parser.feed(text.slice(at, at + feedSlice));
+            if (overLimit(sink, parser, limits) !== null) break;
+          }
+        }
+        if (sink.turn.status === 'streaming') {
+          const tooLarge = overLimit(sink, parser, limits);
+          if (tooLarge !== null) sink.turn = fail(sink.turn, 'too_large', tooLarge);
+        }
       }
-      if (onUpdate !== undefined && sink.turn !== before) onUpdate(sink.turn);
+      if (onUpdate !== undefined && sink.turn !== before) {
+        try {
+          onUpdate(sink.turn);
+        } catch (error) {
+          throw new CallbackError('onUpdate', error);
+        }
+      }
       if (done) break;
     }
   } catch (error) {
-    failure = error;
+    // Not the network: a caller's callback threw (or, were there such a bug, the reader itself).
+    const where = error instanceof CallbackError ? `${error.callback} threw` : 'the reader threw';
+    const reason = reasonOf(error instanceof CallbackError ? error.error : error);
+    sink.turn = fail(
+      sink.turn,
+      'app_error',
+      `HopBase Chat failed while handling this answer (${where}: ${reason}).`,
+    );
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
   let turn = sink.turn;
   // A terminal event may be followed by more bytes (`[DONE]` after `response.completed`): not needed.
+  // After a cap or an app error, nothing more is read either: the request is cancelled.
   if (turn.status !== 'streaming') reader.cancel().catch(() => {});
 
   if (signal?.aborted && turn.status === 'streaming') {

@@ -96,8 +96,52 @@ const midStream: MidStreamCase[] = [
         encode('data: {"id":"c1","choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\ndata: {not json\n\n'),
       ),
     title: 'The stream was corrupted.',
-    advice: 'An event could not be read (not valid JSON).',
+    advice: 'The server sent an event that could not be read',
     message: 'The server sent an event that is not valid JSON: {not json',
+    partial: true,
+  },
+  {
+    // A known event with a field missing is the gateway's fault, never the connection's.
+    code: 'malformed_event',
+    make: () =>
+      turnOf(
+        'responses',
+        encode(
+          'data: {"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"Hi"}\n\n' +
+            'data: {"type":"response.output_item.added"}\n\n',
+        ),
+      ),
+    title: 'The stream was corrupted.',
+    advice: 'the connection itself was fine',
+    message: /^The server sent a response\.output_item\.added event that cannot be read: `item` is missing/,
+    partial: true,
+  },
+  {
+    code: 'too_large',
+    make: async () => {
+      const chunk = encode(`data: {"choices":[{"index":0,"delta":{"content":"${'x'.repeat(1000)}"}}]}\n\n`);
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull: (controller) => controller.enqueue(sent++ < 200 ? chunk : encode('data: [DONE]\n\n')),
+      });
+      return readTurn('chat', body, { limits: { answerChars: 20_000 } });
+    },
+    title: 'The answer is too large to keep.',
+    advice: 'Everything up to that point is kept.',
+    message: /^The answer passed 20,000 characters/,
+    partial: true,
+  },
+  {
+    code: 'app_error',
+    make: () =>
+      readTurn('chat', streamFromBytes(fixtureBytes('chat/openai-text-obfuscation-usage.sse')), {
+        onUpdate: () => {
+          throw new Error('render failed');
+        },
+      }),
+    title: 'HopBase Chat failed while handling this answer.',
+    advice: 'This is a bug in the app, not a problem with the network or the gateway.',
+    message: 'HopBase Chat failed while handling this answer (onUpdate threw: render failed).',
     partial: true,
   },
   {

@@ -49,6 +49,8 @@ const isEvent = (s: string, i: number) =>
  */
 export class SseScanner implements SseParser {
   private pieces: string[] = [];
+  /** The length of `pieces` joined. */
+  private piecesChars = 0;
   private skipLeadingLf = false;
   private atStart = true;
   private data: string | null = null;
@@ -155,15 +157,28 @@ export class SseScanner implements SseParser {
         this.pieces.push(chunk.slice(start, end));
         const text = this.pieces.join('');
         this.pieces = [];
+        this.piecesChars = 0;
         this.line(text, 0, text.length);
       } else this.line(chunk, start, end);
     }
-    if (pos < len) this.pieces.push(pos === 0 ? chunk : chunk.slice(pos));
+    if (pos < len) {
+      this.pieces.push(pos === 0 ? chunk : chunk.slice(pos));
+      this.piecesChars += len - pos;
+    }
+  }
+
+  /**
+   * Characters held for the event still being received: its `data:` lines so far and a line without its end.
+   * Read per chunk by `readTurn`, to bound what one event may hold.
+   */
+  bufferedChars(): number {
+    return (this.data === null ? 0 : this.data.length) + this.piecesChars;
   }
 
   /** End of stream: an event whose closing blank line never came is discarded, as the spec says. */
   end(): void {
     this.pieces = [];
+    this.piecesChars = 0;
     this.data = null;
     this.eventType = '';
   }
