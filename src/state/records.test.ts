@@ -166,6 +166,7 @@ describe('readTraceRecord and readSettingsRecord', () => {
         offerTools: 'yes',
         tools: [{ name: 'get_weather', parameters: {} }],
         addedLater: [1, 2],
+        systemPrompt: null,
       }),
     ).toEqual({
       settings: {
@@ -174,7 +175,7 @@ describe('readTraceRecord and readSettingsRecord', () => {
         tools: [{ name: 'get_weather', parameters: {} }],
         addedLater: [1, 2],
       },
-      wrong: ['protocol', 'maxOutputTokens', 'offerTools'],
+      wrong: ['protocol', 'maxOutputTokens', 'offerTools', 'systemPrompt'],
     });
   });
 });

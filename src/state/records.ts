@@ -351,6 +351,10 @@ function settingOk(key: keyof Settings, value: unknown): boolean {
         )
       );
     default:
+      // Settings added later are checked against their default's kind (a nullable one takes any value).
+      if (fallback === null) return true;
+      if (Array.isArray(fallback)) return Array.isArray(value);
+      if (typeof fallback === 'object') return isPlain(value);
       if (typeof fallback === 'number') return typeof value === 'number' && Number.isFinite(value);
       return typeof value === typeof fallback;
   }
