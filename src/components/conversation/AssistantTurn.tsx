@@ -9,6 +9,7 @@ import { InterruptionBanner } from '../banners/InterruptionBanner.tsx';
 import { StallBanner } from '../banners/StallBanner.tsx';
 import { LazyMarkdown } from '../markdown/LazyMarkdown.tsx';
 import { CopyButton } from '../shared/CopyButton.tsx';
+import { ReasoningNote } from '../turn/ReasoningNote.tsx';
 import { ReasoningSection } from '../turn/ReasoningSection.tsx';
 import { ToolCallCard } from '../turn/ToolCallCard.tsx';
 import { UsageLine } from '../turn/UsageLine.tsx';
@@ -154,6 +155,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
         </details>
       ) : null}
 
+      <ReasoningNote message={message} />
       {turn.reasoning ? <ReasoningSection text={turn.reasoning} streaming={streaming && !turn.text} /> : null}
       {turn.text ? (
         <div data-testid="turn-text">

@@ -1,10 +1,11 @@
+import { useChoose } from '../../hooks/useChoices.ts';
 import { useModels } from '../../hooks/useModels.ts';
 import { useSettings } from '../../hooks/useStores.ts';
 
 /** Models from the gateway's `GET /v1/models`; on the simulator these include the fault scenarios. */
 export function ModelSelect() {
   const model = useSettings((s) => s.settings.model);
-  const update = useSettings((s) => s.update);
+  const choose = useChoose();
   const { data, isPending, isError, error, refetch } = useModels();
   const models = data ?? [];
   const current = models.find((m) => m.id === model);
@@ -17,7 +18,7 @@ export function ModelSelect() {
         value={model}
         title={current?.description ?? model}
         aria-busy={isPending}
-        onChange={(e) => update({ model: e.target.value })}
+        onChange={(e) => choose({ model: e.target.value })}
       >
         {/* The chosen model stays selectable even when the list is loading, failed, or lacks it. */}
         {!current ? <option value={model}>{isPending ? `${model} (loading models…)` : model}</option> : null}

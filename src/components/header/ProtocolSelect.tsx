@@ -1,10 +1,11 @@
 import { adapters, type Protocol, protocols } from '../../core/index.ts';
+import { useChoose } from '../../hooks/useChoices.ts';
 import { useSettings } from '../../hooks/useStores.ts';
 
 /** Switching protocol at any point: the next request converts the whole history to it. */
 export function ProtocolSelect() {
   const protocol = useSettings((s) => s.settings.protocol);
-  const update = useSettings((s) => s.update);
+  const choose = useChoose();
   return (
     <label className="toolbar-field">
       <span>Protocol</span>
@@ -12,7 +13,7 @@ export function ProtocolSelect() {
         className="select"
         aria-label="Protocol"
         value={protocol}
-        onChange={(e) => update({ protocol: e.target.value as Protocol })}
+        onChange={(e) => choose({ protocol: e.target.value as Protocol })}
       >
         {protocols.map((p) => (
           <option key={p} value={p}>

@@ -2,6 +2,7 @@ import { conversationUsage } from '../../state/conversationStore.ts';
 import type { Conversation } from '../../state/types.ts';
 import { ModelSelect } from './ModelSelect.tsx';
 import { ProtocolSelect } from './ProtocolSelect.tsx';
+import { ReasoningSelect } from './ReasoningSelect.tsx';
 import './toolbar.css';
 
 export interface ToolbarProps {
@@ -36,6 +37,7 @@ export function Toolbar({
       </button>
       <ProtocolSelect />
       <ModelSelect />
+      <ReasoningSelect />
       <span className="toolbar-spacer" />
       {usage ? (
         <span

@@ -125,6 +125,25 @@ describe('SettingsDialog', () => {
     expect(silent).toHaveValue(45);
   });
 
+  it('edits the thinking budget of each reasoning level, keeping the stored one until a valid number is typed', async () => {
+    const { user, dialog } = open();
+    const high = screen.getByRole('spinbutton', { name: 'High budget (tokens)' });
+    expect(dialog).toContainElement(high);
+    expect(high).toHaveValue(16384);
+    expect(screen.getByRole('spinbutton', { name: 'Low budget (tokens)' })).toHaveValue(2048);
+    expect(screen.getByRole('spinbutton', { name: 'Medium budget (tokens)' })).toHaveValue(8192);
+    await user.clear(high);
+    await user.type(high, '900');
+    expect(high).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'A whole number of at least 1,024; 16,384 is in use.',
+    );
+    expect(settings().thinkingBudgets.high).toBe(16384);
+    await user.type(high, '0');
+    expect(settings().thinkingBudgets).toEqual({ low: 2048, medium: 8192, high: 9000 });
+    expect(high).toHaveAttribute('aria-invalid', 'false');
+  });
+
   it('closes on Escape', async () => {
     const { onClose, user } = open();
     await user.keyboard('{Escape}');

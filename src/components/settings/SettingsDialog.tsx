@@ -1,6 +1,7 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { minThinkingBudget, type ReasoningEffort } from '../../core/index.ts';
 import { useSettings } from '../../hooks/useStores.ts';
-import { isUsableBaseUrl, type Settings } from '../../state/settingsStore.ts';
+import { isThinkingBudget, isUsableBaseUrl, type Settings } from '../../state/settingsStore.ts';
 import { StorageUse } from './StorageUse.tsx';
 import './settings.css';
 
@@ -38,6 +39,49 @@ function SecondsField({
         }}
         onBlur={() => setText(String(value))}
       />
+    </label>
+  );
+}
+
+/**
+ * One reasoning level's thinking budget (Anthropic Messages), edited like `SecondsField`: only a whole
+ * number of at least 1,024 tokens reaches the store, and anything else says why.
+ */
+function BudgetField({
+  effort,
+  value,
+  onChange,
+}: {
+  effort: ReasoningEffort;
+  value: number;
+  onChange(n: number): void;
+}) {
+  const [text, setText] = useState(String(value));
+  const errorId = useId();
+  const invalid = !isThinkingBudget(numberOrNull(text));
+  return (
+    <label className="field">
+      <span>{effort.charAt(0).toUpperCase() + effort.slice(1)} budget (tokens)</span>
+      <input
+        type="number"
+        min={minThinkingBudget}
+        step={1}
+        value={text}
+        aria-invalid={invalid}
+        aria-describedby={invalid ? errorId : undefined}
+        onChange={(e) => {
+          setText(e.target.value);
+          const n = numberOrNull(e.target.value);
+          if (isThinkingBudget(n)) onChange(n);
+        }}
+        onBlur={() => setText(String(value))}
+      />
+      {invalid ? (
+        <span id={errorId} className="field-error" role="alert">
+          A whole number of at least {minThinkingBudget.toLocaleString('en-US')};{' '}
+          {value.toLocaleString('en-US')} is in use.
+        </span>
+      ) : null}
     </label>
   );
 }
@@ -239,6 +283,25 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
             />
             Offer the demo tool (get_weather) to the model
           </label>
+        </fieldset>
+
+        <fieldset>
+          <legend>Reasoning: thinking budgets</legend>
+          <p className="field-help">
+            The Reasoning level in the toolbar goes to Chat Completions and Responses as an effort; Anthropic
+            Messages thinks within a token budget instead, one per level. It must stay below Max output tokens
+            when that is set (empty: the budget plus 4,096), and thinking takes no Temperature.
+          </p>
+          <div className="row row-3">
+            {(['low', 'medium', 'high'] as const).map((effort) => (
+              <BudgetField
+                key={effort}
+                effort={effort}
+                value={settings.thinkingBudgets[effort]}
+                onChange={(n) => set({ thinkingBudgets: { ...settings.thinkingBudgets, [effort]: n } })}
+              />
+            ))}
+          </div>
         </fieldset>
 
         <fieldset>
