@@ -56,6 +56,22 @@ function answerAwaitingTools(messages: readonly ChatMessage[]): string | null {
 /** How many messages around where a conversation opens render their markdown at once; the rest as they near. */
 const EAGER_BEFORE = 2;
 const EAGER_AFTER = 4;
+/** At a conversation's end, answers render at once until this much text is covered: more than a screen. */
+const EAGER_CHARACTERS = 6_000;
+
+/** Where the messages that open a conversation at its end start: enough answers to fill the view. */
+function eagerFromEnd(messages: readonly ChatMessage[]): number {
+  let characters = 0;
+  let answers = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== 'assistant') continue;
+    characters += message.attempts.at(-1)?.turn.text.length ?? 0;
+    answers++;
+    if (answers >= 2 && characters >= EAGER_CHARACTERS) return Math.max(0, i - 1);
+  }
+  return 0;
+}
 
 interface EagerWindow {
   key: string | null;
@@ -90,7 +106,7 @@ export function ConversationView(props: ConversationViewProps) {
     opened =
       at >= 0
         ? { key, from: at - EAGER_BEFORE, to: at + EAGER_AFTER, countAtOpen: messages.length }
-        : { key, from: messages.length - EAGER_AFTER, to: messages.length, countAtOpen: messages.length };
+        : { key, from: eagerFromEnd(messages), to: messages.length, countAtOpen: messages.length };
     setEager(opened);
   }
 

@@ -57,12 +57,17 @@ function answer(id: string, text: string): AssistantMessage {
   };
 }
 
+/** About a thousand characters of prose: an answer of ordinary length. */
+const filler = 'Some words of an ordinary answer. '.repeat(30);
+
 /** Fifty questions and answers, each answer with a table. */
 function longConversation(): Conversation {
   const messages: ChatMessage[] = [];
   for (let i = 0; i < 50; i++) {
     messages.push({ id: `u${i}`, role: 'user', text: `Question ${i}`, createdAt: 0 });
-    messages.push(answer(`a${i}`, `## Answer ${i}\n\n| k | v |\n|---|---|\n| n | ${i} |\n\nfindme-${i}`));
+    messages.push(
+      answer(`a${i}`, `## Answer ${i}\n\n${filler}\n\n| k | v |\n|---|---|\n| n | ${i} |\n\nfindme-${i}`),
+    );
   }
   return { id: 'long', title: 'Long', createdAt: 0, updatedAt: 0, messages };
 }
