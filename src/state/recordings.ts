@@ -5,8 +5,21 @@ import type { AttemptTrace, TraceItem } from './types.ts';
  * recorder is the only thing that writes one; everyone else gets immutable snapshots.
  */
 
-/** Caps on what one attempt records, so a runaway stream cannot exhaust memory. */
-export const recordingLimits = { items: 20_000, rawChars: 4_000_000 } as const;
+/**
+ * Caps on what one attempt records, by count and by size, so that a runaway stream cannot exhaust memory:
+ * a recording holds at most about 8 MB of stream (twice that for text outside Latin-1). Each copy keeps a
+ * prefix (nothing after the first item or chunk that does not fit), so an export stays a faithful
+ * beginning of the stream, and `truncated` says that the end is missing. The answer itself is capped
+ * apart, in the core (`readLimits`).
+ */
+export const recordingLimits = {
+  /** SSE events and comments, for the inspector and the JSON trace: about 20,000 tokens of deltas. */
+  items: 20_000,
+  /** Characters of event data and comment text in those items (300 events of 1 MB would otherwise all be kept). */
+  itemChars: 4_000_000,
+  /** Bytes of the raw stream as received, for the `.sse` export: whole network chunks. */
+  rawBytes: 4_000_000,
+} as const;
 
 const empty: AttemptTrace = Object.freeze({
   headersAt: null,
@@ -27,7 +40,14 @@ export function emptyRecording(): AttemptTrace {
 /** Records one attempt as it streams; times are given as clock readings and stored as ms from `startedAt`. */
 export class Recorder {
   private readonly items: TraceItem[] = [];
+  /** Characters of data in `items`. */
+  private itemChars = 0;
+  /** Set once an item did not fit: none after it is kept either. */
+  private itemsFull = false;
   private raw = '';
+  /** Bytes of the chunks in `raw`. */
+  private rawBytes = 0;
+  private rawFull = false;
   private headersAt: number | null = null;
   private firstOutputAt: number | null = null;
   private endedAt: number | null = null;
@@ -57,8 +77,13 @@ export class Recorder {
 
   chunk(byteLength: number, text: string): void {
     this.bytes += byteLength;
-    if (this.raw.length < recordingLimits.rawChars) this.raw += text;
-    else this.truncated = true;
+    if (!this.rawFull && this.rawBytes + byteLength <= recordingLimits.rawBytes) {
+      this.raw += text;
+      this.rawBytes += byteLength;
+    } else {
+      this.rawFull = true;
+      this.truncated = true;
+    }
     this.latest = null;
   }
 
@@ -91,8 +116,14 @@ export class Recorder {
   }
 
   private push(item: TraceItem): void {
-    if (this.items.length < recordingLimits.items) this.items.push(item);
-    else this.truncated = true;
+    const chars = this.itemChars + item.data.length;
+    if (!this.itemsFull && this.items.length < recordingLimits.items && chars <= recordingLimits.itemChars) {
+      this.items.push(item);
+      this.itemChars = chars;
+    } else {
+      this.itemsFull = true;
+      this.truncated = true;
+    }
     this.latest = null;
   }
 }
