@@ -22,7 +22,12 @@ import { newId } from '../state/ids.ts';
 import { emptyRecording } from '../state/recordings.ts';
 import type { AnswerSource, Attempt, ChatMessage, SentRequest } from '../state/types.ts';
 import { type BlockedConnections, watchBlockedConnections } from './blockedConnections.ts';
-import { createFrameScheduler, type FrameScheduler, type PageVisibility } from './frameBatcher.ts';
+import {
+  createFrameScheduler,
+  type FrameBatcher,
+  type FrameScheduler,
+  type PageVisibility,
+} from './frameBatcher.ts';
 import { gatewayBase, isCrossOrigin, redactedCredentials } from './gateway.ts';
 import { type ReplaySpeed, readRecording, recordingResponse } from './replay.ts';
 import { type AttemptProgress, runAttempt } from './runAttempt.ts';
@@ -91,6 +96,8 @@ export class ChatSession {
   private readonly refused: BlockedConnections;
   /** The stream of each assistant message being answered, by message id. */
   private readonly controllers = new Map<string, AbortController>();
+  /** The progress each of those streams has batched for the next frame, by message id. */
+  private readonly progress = new Map<string, FrameBatcher<AttemptProgress>>();
   private readonly stopWatchingDeletions: () => void;
   private readonly stopFollowingChoices: () => void;
 
@@ -252,6 +259,14 @@ export class ChatSession {
   }
 
   /**
+   * Applies what a streaming answer has received since the last frame now, instead of at the next one: an
+   * export or the inspector's figures then cover every byte received so far.
+   */
+  flushProgress(messageId: string): void {
+    this.progress.get(messageId)?.flush();
+  }
+
+  /**
    * Records the person's result for one tool call; once every call of that answer has a result, the
    * conversation continues on its own, in the protocol given.
    */
@@ -370,6 +385,7 @@ export class ChatSession {
           conversations.updateAttempt(conversationId, messageId, attemptId, (a) => ({ ...a, turn, trace }));
           if (current()) live.put(messageId, { conversationId, attemptId, watch, retryAt: null });
         });
+        this.progress.set(messageId, batcher);
         const outcome = await runAttempt({
           protocol,
           open: connection.open,
@@ -379,6 +395,7 @@ export class ChatSession {
           onProgress: batcher.push,
         });
         batcher.cancel();
+        if (this.progress.get(messageId) === batcher) this.progress.delete(messageId);
         conversations.updateAttempt(conversationId, messageId, attemptId, (a) => ({ ...a, ...outcome }));
 
         // Automatic only while nothing was produced: after output, a retry re-bills and the person decides.

@@ -125,6 +125,7 @@ describe('exportJsonTrace', () => {
       timings: { headersAtMs: 40, firstOutputAtMs: 100, endedAtMs: 250 },
       bytes: a.trace.bytes,
       truncated: false,
+      partial: false,
       events: a.trace.items,
       result: {
         status: 'complete',
@@ -215,6 +216,34 @@ describe('exportFileName', () => {
     const a = attempt();
     expect(exportFileName(message(a), a, 'sse')).toBe('hopbase-chat-gpt-x-2025-10-02T12-34-56.sse');
     expect(exportFileName(message(a), a, 'json')).toBe('hopbase-chat-gpt-x-2025-10-02T12-34-56.json');
+  });
+
+  it('says in the name when the recording is partial (still streaming) or capped', () => {
+    const streaming = attempt({ turn: { ...emptyTurn, text: 'Half' } });
+    expect(exportFileName(message(streaming), streaming, 'sse')).toBe(
+      'hopbase-chat-gpt-x-2025-10-02T12-34-56-partial.sse',
+    );
+    const capped = attempt({}, { truncated: true });
+    expect(exportFileName(message(capped), capped, 'json')).toBe(
+      'hopbase-chat-gpt-x-2025-10-02T12-34-56-capped.json',
+    );
+    const both = attempt({ turn: emptyTurn }, { truncated: true });
+    expect(exportFileName(message(both), both, 'sse')).toBe(
+      'hopbase-chat-gpt-x-2025-10-02T12-34-56-partial-capped.sse',
+    );
+  });
+});
+
+describe('partial exports', () => {
+  it('a JSON trace of a streaming answer says partial, with the result so far', () => {
+    const a = attempt({ turn: { ...emptyTurn, text: 'Half an ans' } }, { endedAt: null });
+    const document = JSON.parse(exportJsonTrace(message(a), a, '')) as JsonTrace;
+    expect(document.partial).toBe(true);
+    expect(document.result.status).toBe('streaming');
+    expect(document.result.text).toBe('Half an ans');
+    expect(document.timings.endedAtMs).toBeNull();
+    // Still a trace that imports.
+    expect(readJsonTrace(document).events).toEqual(a.trace.items);
   });
 });
 

@@ -24,7 +24,13 @@ export interface JsonTrace {
   request: Attempt['request'];
   timings: { headersAtMs: number | null; firstOutputAtMs: number | null; endedAtMs: number | null };
   bytes: number;
+  /** A cap was reached (`recordingLimits`): the events and the raw stream stop before the answer did. */
   truncated: boolean;
+  /**
+   * Exported while the answer was still streaming: the trace holds what had arrived by then, and its
+   * result has status `streaming`. Replaying it ends where the export was made, like a cut stream.
+   */
+  partial: boolean;
   events: Attempt['trace']['items'];
   result: Pick<
     Turn,
@@ -44,6 +50,7 @@ export function exportJsonTrace(message: AssistantMessage, attempt: Attempt, api
     timings: { headersAtMs: trace.headersAt, firstOutputAtMs: trace.firstOutputAt, endedAtMs: trace.endedAt },
     bytes: trace.bytes,
     truncated: trace.truncated,
+    partial: isPartial(attempt),
     events: trace.items,
     result: {
       status: turn.status,
@@ -112,11 +119,21 @@ export function detectProtocol(sse: string): Protocol | null {
   return null;
 }
 
+/** Whether the attempt is still streaming: an export now holds what has arrived so far, not the whole answer. */
+export function isPartial(attempt: Attempt): boolean {
+  return attempt.turn.status === 'streaming';
+}
+
+/**
+ * `hopbase-<protocol>-<model>-<start>.sse`, and what the file lacks said in its name: `-partial` when
+ * exported while the answer still streamed, `-capped` when the recording reached its caps.
+ */
 export function exportFileName(
   message: AssistantMessage,
   attempt: Attempt,
   extension: 'sse' | 'json',
 ): string {
   const stamp = new Date(attempt.startedAt).toISOString().replaceAll(':', '-').slice(0, 19);
-  return `hopbase-${message.protocol}-${message.model}-${stamp}.${extension}`;
+  const notes = `${isPartial(attempt) ? '-partial' : ''}${attempt.trace.truncated ? '-capped' : ''}`;
+  return `hopbase-${message.protocol}-${message.model}-${stamp}${notes}.${extension}`;
 }

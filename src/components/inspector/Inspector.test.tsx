@@ -2,8 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Protocol, readTurn, type Turn } from '../../core/index.ts';
-import { fixtureBytes, fixtureText, streamFromBytes } from '../../core/testing/fixtures.ts';
+import { fixtureBytes, fixtureText, streamFromBytes, streamFromChunks } from '../../core/testing/fixtures.ts';
 import { type AttemptOutcome, runAttempt } from '../../session/runAttempt.ts';
+import type { JsonTrace } from '../../state/traceExport.ts';
 import type { AssistantMessage, AttemptTrace, SentRequest } from '../../state/types.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { Inspector } from './Inspector.tsx';
@@ -318,6 +319,82 @@ describe('Inspector request and exports never show the API key', () => {
     expect(screen.getByTestId('figure-bytes-received').textContent).toBe(
       bytes.length.toLocaleString('en-US'),
     );
+  });
+});
+
+describe('Inspector exports while an answer streams', () => {
+  it('writes everything received at the press, says partial in the file name and the inspector', async () => {
+    // No animation frames: the store learns of new bytes only when something asks for them.
+    vi.spyOn(globalThis, 'requestAnimationFrame').mockImplementation(() => 0);
+    const wire = fixtureText('anthropic/text-padded.sse');
+    const cut = wire.indexOf('event: message_delta');
+    const [head, tail] = [wire.slice(0, cut), wire.slice(cut)];
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        controller = c;
+      },
+    });
+    app.setFetch(async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }));
+    const sending = app.session.send('Hello', 'messages');
+    const { activeId, conversations } = app.stores.conversations.getState();
+    const message = conversations[activeId!]!.messages[1] as AssistantMessage;
+    app.render(<Inspector target={{ conversationId: activeId!, messageId: message.id }} onClose={vi.fn()} />);
+    expect(screen.getByRole('note')).toHaveTextContent('Partial: still streaming.');
+
+    controller.enqueue(encoder.encode(head));
+    // Let the reader take the chunk in (a task, far shorter than any frame).
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    await user.click(screen.getByRole('button', { name: 'JSON trace' }));
+    expect(downloads).toEqual([
+      expect.stringMatching(/^hopbase-messages-sim-echo-.*-partial\.sse$/),
+      expect.stringMatching(/^hopbase-messages-sim-echo-.*-partial\.json$/),
+    ]);
+    expect(await blobs[0]!.text()).toBe(head);
+    const trace = JSON.parse(await blobs[1]!.text()) as JsonTrace;
+    expect(trace.partial).toBe(true);
+    expect(trace.bytes).toBe(encoder.encode(head).length);
+    expect(trace.result.status).toBe('streaming');
+    expect(trace.result.text).toBe((await readTurn('messages', streamFromBytes(encoder.encode(wire)))).text);
+    // The figures count what the export holds.
+    expect(screen.getByTestId('figure-bytes-received').textContent).toBe(
+      encoder.encode(head).length.toLocaleString('en-US'),
+    );
+
+    controller.enqueue(encoder.encode(tail));
+    await sending;
+    expect(screen.queryByRole('note')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    expect(downloads[2]).toMatch(/^hopbase-messages-sim-echo-[\dT-]+\.sse$/);
+    expect(await blobs[2]!.text()).toBe(wire);
+  });
+
+  it('says when a recording reached its caps', async () => {
+    // Quotes, escaped on the wire: 1.2 MB events of 0.6 M characters of answer each (well below its cap).
+    const quotes = '"'.repeat(600_000);
+    const events = Array.from(
+      { length: 4 },
+      () => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: quotes } }] })}\n\n`,
+    );
+    app.setFetch(
+      async () =>
+        new Response(streamFromChunks([...events, 'data: [DONE]\n\n'].map((e) => encoder.encode(e))), {
+          headers: { 'content-type': 'text/event-stream' },
+        }),
+    );
+    await app.session.send('Long', 'chat');
+    const { activeId, conversations } = app.stores.conversations.getState();
+    const message = conversations[activeId!]!.messages[1] as AssistantMessage;
+    expect(message.attempts[0]!.turn.status).toBe('complete');
+    app.render(<Inspector target={{ conversationId: activeId!, messageId: message.id }} onClose={vi.fn()} />);
+    expect(screen.getByRole('note')).toHaveTextContent(
+      'Recording capped at 20,000 events, 4 MB of event data and 4 MB of raw stream',
+    );
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Export' }));
+    expect(downloads[0]).toMatch(/-capped\.sse$/);
+    expect(await blobs[0]!.text()).toBe(events.slice(0, 3).join(''));
   });
 });
 

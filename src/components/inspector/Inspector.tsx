@@ -3,8 +3,8 @@ import { traceFigures } from '../../core/index.ts';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useConversations, useSettings } from '../../hooks/useStores.ts';
 import { recordingLimits } from '../../state/recordings.ts';
-import { exportFileName, exportJsonTrace, exportSse, scrub } from '../../state/traceExport.ts';
-import type { AssistantMessage } from '../../state/types.ts';
+import { exportFileName, exportJsonTrace, exportSse, isPartial, scrub } from '../../state/traceExport.ts';
+import type { AssistantMessage, Attempt } from '../../state/types.ts';
 import { EventList } from './EventList.tsx';
 import { Figures } from './Figures.tsx';
 import { ImportZone } from './ImportZone.tsx';
@@ -25,14 +25,33 @@ function download(name: string, text: string, type: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-function AttemptView({ message }: { message: AssistantMessage }) {
+const megabytes = (n: number) => `${(n / 1_000_000).toLocaleString('en-US')} MB`;
+
+function AttemptView({ message, conversationId }: { message: AssistantMessage; conversationId: string }) {
   const [chosen, setChosen] = useState<number | null>(null);
   const apiKey = useSettings((s) => s.settings.apiKey);
+  const { session, stores } = useServices();
   const index = chosen ?? message.attempts.length - 1;
   const attempt = message.attempts[index];
   if (!attempt) return <p>No attempt recorded yet.</p>;
   const { trace, turn, request } = attempt;
   const figures = traceFigures(trace, turn.usage?.outputTokens ?? null, trace.outputEvents);
+
+  /**
+   * The attempt as it stands when a button is pressed: a streaming answer's progress since the last frame
+   * is applied first, so that an export covers every byte received (as the figures then count them).
+   */
+  const current = (): { message: AssistantMessage; attempt: Attempt } => {
+    session.flushProgress(message.id);
+    const fresh = stores.conversations
+      .getState()
+      .conversations[conversationId]?.messages.find((m) => m.id === message.id);
+    const freshAttempt =
+      fresh?.role === 'assistant' ? fresh.attempts.find((a) => a.id === attempt.id) : undefined;
+    return fresh?.role === 'assistant' && freshAttempt
+      ? { message: fresh, attempt: freshAttempt }
+      : { message, attempt };
+  };
 
   return (
     <>
@@ -56,30 +75,44 @@ function AttemptView({ message }: { message: AssistantMessage }) {
       <Timeline items={trace.items} endedAt={trace.endedAt} />
       {trace.truncated ? (
         <p className="cap-note" role="note">
-          Recording capped at {recordingLimits.items.toLocaleString('en-US')} events /{' '}
-          {(recordingLimits.rawChars / 1_000_000).toFixed(0)} MB of raw stream: later items were not kept.
+          Recording capped at {recordingLimits.items.toLocaleString('en-US')} events,{' '}
+          {megabytes(recordingLimits.itemChars)} of event data and {megabytes(recordingLimits.rawBytes)} of
+          raw stream: the events, the timeline and the exports stop there (the file names say “capped”); bytes
+          received counts everything.
+        </p>
+      ) : null}
+      {isPartial(attempt) ? (
+        <p className="partial-note" role="note">
+          Partial: still streaming. Export and JSON trace write what has arrived so far, and the file names
+          say “partial”.
         </p>
       ) : null}
       <div className="export-actions">
         <button
           type="button"
           className="btn btn-small"
-          onClick={() =>
-            download(exportFileName(message, attempt, 'sse'), exportSse(attempt, apiKey), 'text/event-stream')
-          }
+          onClick={() => {
+            const now = current();
+            download(
+              exportFileName(now.message, now.attempt, 'sse'),
+              exportSse(now.attempt, apiKey),
+              'text/event-stream',
+            );
+          }}
         >
           Export
         </button>
         <button
           type="button"
           className="btn btn-small"
-          onClick={() =>
+          onClick={() => {
+            const now = current();
             download(
-              exportFileName(message, attempt, 'json'),
-              exportJsonTrace(message, attempt, apiKey),
+              exportFileName(now.message, now.attempt, 'json'),
+              exportJsonTrace(now.message, now.attempt, apiKey),
               'application/json',
-            )
-          }
+            );
+          }}
         >
           JSON trace
         </button>
@@ -122,7 +155,7 @@ export function Inspector({ target, onClose }: { target: InspectorTarget | null;
         </button>
       </header>
       {message?.role === 'assistant' ? (
-        <AttemptView key={message.id} message={message} />
+        <AttemptView key={message.id} message={message} conversationId={target!.conversationId} />
       ) : (
         <p className="inspector-empty">Choose “Inspect” on an answer to see what came down the wire.</p>
       )}
