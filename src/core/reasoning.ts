@@ -57,7 +57,7 @@ export interface ResponsesReasoningItem {
 /**
  * One piece of an answer's reasoning state, bound to the protocol that produced it: signatures and
  * encrypted content are only valid with that provider. `key` is where it sat in the answer (a Messages
- * content block index, a Responses item id), so a later event about the same piece replaces it.
+ * content block index, a Responses output index), so a later event about the same piece replaces it.
  */
 export type ReasoningState =
   | { protocol: 'messages'; key: string; block: ThinkingBlock | RedactedThinkingBlock }

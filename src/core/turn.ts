@@ -1,3 +1,5 @@
+import type { ReasoningState } from './reasoning.ts';
+
 /** The neutral result of one streamed answer, whatever protocol produced it. */
 
 export type Protocol = 'chat' | 'responses' | 'messages';
@@ -54,6 +56,12 @@ export interface Turn {
   /** Response id and model as the server reported them. */
   responseId: string | null;
   model: string | null;
+  /**
+   * What the provider wants back in the next request of its protocol, exactly as it came: Anthropic's
+   * thinking blocks with their signatures and redacted blocks, Responses' reasoning items. Undefined when
+   * there is none (always on Chat Completions, which has no reasoning state).
+   */
+  reasoningState?: ReasoningState[];
 }
 
 export const emptyTurn: Turn = Object.freeze({
@@ -69,4 +77,5 @@ export const emptyTurn: Turn = Object.freeze({
   error: null,
   responseId: null,
   model: null,
+  reasoningState: undefined,
 }) as Turn;

@@ -1,3 +1,4 @@
+import type { ReasoningState } from './reasoning.ts';
 import type { FinishReason, ToolCall, Turn, TurnPart, Usage } from './turn.ts';
 
 /**
@@ -65,6 +66,7 @@ function withContent(
     error: turn.error,
     responseId: turn.responseId,
     model: turn.model,
+    reasoningState: turn.reasoningState,
   };
 }
 
@@ -177,6 +179,18 @@ export function setToolArguments(turn: Turn, key: string, full: string): Turn {
 
 export function hasToolCall(turn: Turn, key: string): boolean {
   return findPart(turn.parts, 'tool_call', key) !== -1;
+}
+
+/**
+ * Reasoning state the provider handed out (a signed thinking block, a reasoning item), kept as it came; a
+ * later event about the same piece (same protocol and key) replaces it. Slow-path events only.
+ */
+export function putReasoningState(turn: Turn, entry: ReasoningState): Turn {
+  const list = turn.reasoningState ?? [];
+  const index = list.findIndex((e) => e.protocol === entry.protocol && e.key === entry.key);
+  const next = copy(turn);
+  next.reasoningState = index === -1 ? appended(list, entry) : replaceAt(list, index, entry);
+  return next;
 }
 
 export function setUsage(turn: Turn, usage: Usage): Turn {

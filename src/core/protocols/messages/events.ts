@@ -19,7 +19,8 @@ export type MessagesDelta =
   | { type: 'text_delta'; text: string }
   | { type: 'thinking_delta'; thinking: string }
   | { type: 'input_json_delta'; partial_json: string }
-  | { type: 'signature_delta' | 'citations_delta' | 'other' };
+  | { type: 'signature_delta'; signature: string }
+  | { type: 'citations_delta' | 'other' };
 
 export type MessagesEvent =
   | {

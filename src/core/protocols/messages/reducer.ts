@@ -1,3 +1,4 @@
+import type { ThinkingBlock } from '../../reasoning.ts';
 import type { FinishReason, Turn, Usage } from '../../turn.ts';
 import {
   appendText,
@@ -5,6 +6,7 @@ import {
   complete,
   fail,
   hasToolCall,
+  putReasoningState,
   setFinish,
   setIdentity,
   setText,
@@ -40,7 +42,8 @@ const usage = maybe(
 );
 const contentBlock = typed({
   text: object({ text: maybe(string) }),
-  thinking: object({ thinking: maybe(string) }),
+  thinking: object({ thinking: maybe(string), signature: maybe(string) }),
+  redacted_thinking: object({ data: string }),
   tool_use: object({ id: string, name: string, input: maybe(object({})) }),
 });
 
@@ -62,6 +65,7 @@ const shapes: Record<string, Shape> = {
       text_delta: object({ text: string }),
       thinking_delta: object({ thinking: string }),
       input_json_delta: object({ partial_json: string }),
+      signature_delta: object({ signature: string }),
     }),
   }),
   message_delta: object({ delta: maybe(object({ stop_reason: maybe(string) })), usage }),
@@ -140,13 +144,38 @@ function wholeInput(input: Record<string, unknown> | null | undefined): string {
   return input && Object.keys(input).length > 0 ? JSON.stringify(input) : '';
 }
 
+/** The thinking text streamed so far for block `key`. */
+function thinkingOf(turn: Turn, key: string): string {
+  const part = turn.parts.findLast((p) => p.kind === 'reasoning' && p.key === key);
+  return part?.kind === 'reasoning' ? part.text : '';
+}
+
+/** A thinking block with its signature, as the next request must send it back (docs/protocols.md §6.1). */
+function signedThinking(turn: Turn, key: string, signature: string): Turn {
+  const block: ThinkingBlock = { type: 'thinking', thinking: thinkingOf(turn, key), signature };
+  return putReasoningState(turn, { protocol: 'messages', key, block });
+}
+
+/** Reasoning state a block brings whole at its start: a signed thinking block, or redacted thinking. */
+function wholeThinking(turn: Turn, key: string, block: MessagesContentBlock): Turn {
+  if (block.type === 'redacted_thinking')
+    return putReasoningState(turn, {
+      protocol: 'messages',
+      key,
+      block: { type: 'redacted_thinking', data: block.data },
+    });
+  return block.type === 'thinking' && block.signature ? signedThinking(turn, key, block.signature) : turn;
+}
+
 /** A block that is finished as it arrives (in `message_start`): set, not appended, so a repeat changes nothing. */
 function finishedBlock(turn: Turn, key: string, block: MessagesContentBlock): Turn {
   switch (block.type) {
     case 'text':
       return setText(turn, 'text', key, block.text ?? '');
     case 'thinking':
-      return setText(turn, 'reasoning', key, block.thinking ?? '');
+      return wholeThinking(setText(turn, 'reasoning', key, block.thinking ?? ''), key, block);
+    case 'redacted_thinking':
+      return wholeThinking(turn, key, block);
     case 'tool_use':
       return setToolArguments(startToolCall(turn, key, block.id, block.name), key, wholeInput(block.input));
     default:
@@ -184,7 +213,10 @@ export function reduceMessages(turn: Turn, event: MessagesEvent): Turn {
         case 'text':
           return appendText(turn, 'text', key, block.text ?? '');
         case 'thinking':
-          return appendText(turn, 'reasoning', key, block.thinking ?? '');
+          return wholeThinking(appendText(turn, 'reasoning', key, block.thinking ?? ''), key, block);
+        case 'redacted_thinking':
+          // Complete at its start, no deltas: nothing to show, everything to send back.
+          return wholeThinking(turn, key, block);
         case 'tool_use':
           // Input normally streams as JSON text; a non-empty `input` here means it came whole.
           return startToolCall(turn, key, block.id, block.name, wholeInput(block.input));
@@ -201,9 +233,20 @@ export function reduceMessages(turn: Turn, event: MessagesEvent): Turn {
           return blockDelta(turn, event.index, 'reasoning', delta.thinking);
         case 'input_json_delta':
           return blockDelta(turn, event.index, 'toolArgs', delta.partial_json);
+        case 'signature_delta':
+          // Set, not appended (as the SDK does); it normally comes once, right before the block stops.
+          return signedThinking(turn, blockKey(event.index), delta.signature);
         default:
           return turn;
       }
+    }
+    case 'content_block_stop': {
+      // The block's final thinking text goes with its signature, whatever arrived after the signature.
+      const key = blockKey(event.index);
+      const entry = turn.reasoningState?.find((e) => e.protocol === 'messages' && e.key === key);
+      if (entry?.protocol !== 'messages' || entry.block.type !== 'thinking') return turn;
+      const thinking = thinkingOf(turn, key);
+      return thinking === entry.block.thinking ? turn : signedThinking(turn, key, entry.block.signature);
     }
     case 'message_delta': {
       const stop = event.delta?.stop_reason;

@@ -1,3 +1,4 @@
+import type { ResponsesReasoningItem } from '../../reasoning.ts';
 import type { Turn, Usage } from '../../turn.ts';
 import {
   appendText,
@@ -5,6 +6,7 @@ import {
   complete,
   fail,
   hasToolCall,
+  putReasoningState,
   setFinish,
   setIdentity,
   setText,
@@ -148,8 +150,13 @@ function responsesUsage(usage: ResponsesUsage): Usage {
   );
 }
 
-/** A finished item (at `outputIndex`) is authoritative: it fills in whatever deltas were missing or differ. */
-function settleItem(turn: Turn, outputIndex: number, item: ResponsesOutputItem): Turn {
+/**
+ * A finished item (at `outputIndex`) is authoritative: it fills in whatever deltas were missing or differ.
+ * A finished reasoning item is also kept whole, every field as received (`encrypted_content` above all),
+ * for the next request to send back; `keepState` is false for the output of a failed response, whose
+ * items may not have finished.
+ */
+function settleItem(turn: Turn, outputIndex: number, item: ResponsesOutputItem, keepState = true): Turn {
   switch (item.type) {
     case 'function_call': {
       const key = itemKey(outputIndex);
@@ -170,7 +177,10 @@ function settleItem(turn: Turn, outputIndex: number, item: ResponsesOutputItem):
       (item.summary ?? []).forEach((part, index) => {
         next = setText(next, 'reasoning', summaryKey(outputIndex, index), part.text);
       });
-      return next;
+      if (!keepState || typeof item.id !== 'string') return next;
+      const whole = item as ResponsesReasoningItem;
+      // Keyed by position: a gateway may rename the item in its terminal event (OpenRouter does).
+      return putReasoningState(next, { protocol: 'responses', key: itemKey(outputIndex), item: whole });
     }
     default:
       return turn;
@@ -180,7 +190,9 @@ function settleItem(turn: Turn, outputIndex: number, item: ResponsesOutputItem):
 function finishResponse(turn: Turn, response: ResponsesObject, terminal: string): Turn {
   let next = setIdentity(turn, response.id, response.model);
   const output = response.output ?? [];
-  for (let index = 0; index < output.length; index++) next = settleItem(next, index, output[index]!);
+  const finished = terminal !== 'response.failed';
+  for (let index = 0; index < output.length; index++)
+    next = settleItem(next, index, output[index]!, finished);
   if (response.usage) next = setUsage(next, responsesUsage(response.usage));
   if (terminal === 'response.failed') {
     const error = errorFields(response.error);
