@@ -4,10 +4,19 @@
  * choices, and answers say when reasoning state stayed behind or thinking was paused.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { emptyTurn, type Protocol, type ReasoningState, type Turn } from '../core/index.ts';
+import {
+  assessStall,
+  defaultStallThresholds,
+  emptyTurn,
+  type Protocol,
+  type ReasoningState,
+  type Turn,
+} from '../core/index.ts';
+import { fixtureBytes, streamFromBytes } from '../core/testing/fixtures.ts';
 import { emptyRecording } from '../state/recordings.ts';
 import type { AssistantMessage, Attempt, ChatMessage } from '../state/types.ts';
 import { createTestApp, type TestApp } from '../testing/testApp.tsx';
+import { runAttempt } from './runAttempt.ts';
 
 let app: TestApp;
 let bodies: Record<string, unknown>[];
@@ -200,5 +209,122 @@ describe('notes on an answer', () => {
     await app.session.continueConversation(id, 'messages');
     expect(bodies[0]).not.toHaveProperty('thinking');
     expect(answers().at(-1)?.thinkingPaused).toBe(true);
+  });
+});
+
+describe('reasoning state through a tool loop, from recorded streams', () => {
+  /** Serves `fixture` for the first request, then "ok" for every later one. */
+  function servingFirst(fixture: string) {
+    const base = answering();
+    let first = true;
+    app.setFetch(async (url, init) => {
+      if (!first) return base(url, init);
+      first = false;
+      bodies.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
+      return new Response(streamFromBytes(fixtureBytes(fixture)), {
+        headers: { 'content-type': 'text/event-stream' },
+      });
+    });
+  }
+
+  /** Answers every tool call of the last answer, which continues the conversation. */
+  async function answerTools(protocol: Protocol) {
+    const turn = answers().at(-1)!.attempts.at(-1)!.turn;
+    for (const call of turn.toolCalls)
+      await app.session.submitToolResult(active().id, call.id, call.name, '{"ok":true}', protocol);
+    return turn;
+  }
+
+  it('Messages: the follow-up starts the assistant turn with the thinking block, signature and all; Retry re-sends it unchanged', async () => {
+    servingFirst('synthetic/anthropic/thinking-text-parallel-tool-use.sse');
+    settings().update({ reasoning: 'low' });
+    await app.session.send('Weather in two cities?', 'messages');
+    const turn = await answerTools('messages');
+    const [state] = turn.reasoningState ?? [];
+    expect(state?.protocol === 'messages' && state.block.type).toBe('thinking');
+    const followUp = bodies.at(-1)!;
+    const [, assistant] = followUp.messages as { role: string; content: Record<string, unknown>[] }[];
+    expect(assistant?.content[0]).toEqual(state?.protocol === 'messages' ? state.block : null);
+    expect(assistant?.content.map((b) => b.type)).toEqual(['thinking', 'text', 'tool_use', 'tool_use']);
+    expect(followUp.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+
+    await app.session.retry(active().id, answers().at(-1)!.id);
+    expect(JSON.stringify(bodies.at(-1))).toBe(JSON.stringify(followUp));
+  });
+
+  it('Responses: the follow-up sends the reasoning item with its encrypted content before the call', async () => {
+    servingFirst('responses/openai-reasoning-message-function-call.sse');
+    settings().update({ reasoning: 'medium' });
+    await app.session.send('Capital of PotatoLand?', 'responses');
+    const turn = await answerTools('responses');
+    const [state] = turn.reasoningState ?? [];
+    const followUp = bodies.at(-1)!;
+    const input = followUp.input as Record<string, unknown>[];
+    expect(input.map((item) => item.type ?? item.role)).toEqual([
+      'user',
+      'reasoning',
+      'assistant',
+      'function_call',
+      'function_call_output',
+    ]);
+    expect(input[1]).toEqual(state?.protocol === 'responses' ? state.item : null);
+    expect(input[1]?.encrypted_content).toMatch(/^gAAAAAB/);
+  });
+
+  it('switching protocol mid-loop: the state stays behind, the reasoning text stays on screen', async () => {
+    servingFirst('synthetic/anthropic/thinking-text-parallel-tool-use.sse');
+    settings().update({ reasoning: 'high' });
+    await app.session.send('Weather in two cities?', 'messages');
+    const turn = await answerTools('chat');
+    expect(turn.reasoning).not.toBe('');
+    expect(JSON.stringify(bodies.at(-1))).not.toMatch(/signature|"thinking"/);
+    expect(answers().at(-1)?.reasoningLeftOut).toEqual(['messages']);
+    // The earlier answer still holds its reasoning and its state.
+    expect(answers()[0]!.attempts[0]!.turn.reasoningState).toHaveLength(1);
+  });
+});
+
+describe('the stall watch while the model thinks', () => {
+  it('counts reasoning deltas as output: no stall while they flow', async () => {
+    const outputAt: (number | null)[] = [];
+    let clock = 0;
+    const events = [
+      { type: 'message_start', message: { id: 'msg_1', model: 'claude' } },
+      {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      },
+      { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Hmm' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: ', let me see' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'c2ln' } },
+    ];
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const e of events)
+          controller.enqueue(new TextEncoder().encode(`data: ${JSON.stringify(e)}\n\n`));
+        controller.close();
+      },
+    });
+    await runAttempt({
+      protocol: 'messages',
+      open: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+      crossOrigin: false,
+      signal: new AbortController().signal,
+      // Every reading of the clock is 20 s later: only output resets the model's silence.
+      now: () => (clock += 20_000),
+      onProgress: ({ watch }) => outputAt.push(watch.lastOutputAt),
+    });
+    const distinct = [...new Set(outputAt.filter((t) => t !== null))];
+    // The block start (empty), and each thinking delta, moved the last output forward; the signature did not.
+    expect(distinct.length).toBeGreaterThanOrEqual(2);
+    const last = outputAt.at(-1)!;
+    expect(
+      assessStall(
+        { startedAt: 0, lastOutputAt: last, lastByteAt: last, lastKeepaliveAt: null },
+        last + 1000,
+        defaultStallThresholds,
+      ).kind,
+    ).toBe('flowing');
   });
 });
