@@ -368,6 +368,11 @@ async function longConversation(browser: Browser, url: string): Promise<LongConv
     }
     await switchTo('Fifty answers');
     await page.waitForTimeout(2_500); // saved
+    const tracing = process.env.BENCH_UI_TRACE;
+    if (tracing)
+      await browser.startTracing(page, {
+        categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'],
+      });
     await page.reload();
     await page.waitForFunction(() => {
       const turns = document.querySelectorAll('[data-testid="assistant-turn"]');
@@ -375,6 +380,10 @@ async function longConversation(browser: Browser, url: string): Promise<LongConv
     });
     const shown = await page.evaluate(() => performance.now());
     await page.waitForTimeout(1_000);
+    if (tracing) {
+      console.log('  reload:');
+      explainLongTasks(await browser.stopTracing());
+    }
     const load = await page.evaluate(() => {
       const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1;
       const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
@@ -487,6 +496,10 @@ async function main() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
   });
   try {
+    if (process.env.BENCH_UI_LONG_ONLY) {
+      console.log(await longConversation(browser, url));
+      return;
+    }
     if (process.env.BENCH_UI_HOSTILE_ONLY) {
       console.log(await hostileInputs(browser, url));
       return;

@@ -30,8 +30,9 @@ async function start() {
   // Ask the browser not to clear the conversations under storage pressure (it may decide on its own).
   void stores.storage.getState().requestPersistence();
   // The markdown renderer is fetched only when the first screen shows an answer (else when one is sent).
-  // A renderer that cannot be fetched resolves null: the answers then show as plain text.
-  if (opensOnAnswer(stores)) await preloadMarkdown();
+  // The shell paints without waiting for it; the answers stay invisible until it is here, so they never
+  // flash plain text (LazyMarkdown). One that cannot be fetched leaves them as plain text.
+  if (opensOnAnswer(stores)) void preloadMarkdown();
 }
 
 start()

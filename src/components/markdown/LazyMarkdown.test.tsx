@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // Each test loads a fresh LazyMarkdown module (nothing loaded yet) with the renderer's import under control.
@@ -45,7 +45,11 @@ describe('LazyMarkdown', () => {
     const { preloadMarkdown } = await import('./LazyMarkdown.tsx');
 
     const { container } = render(<LazyMarkdown text="Still **readable**" />);
+    // A saved answer waits for the renderer in its place, invisible, rather than flash as plain text…
+    expect(container.querySelector('.md-loading.md-pending')).toHaveTextContent('Still **readable**');
     expect(await preloadMarkdown()).toBeNull();
+    // …and shows as plain text once the renderer cannot be had.
+    await waitFor(() => expect(container.querySelector('.md-pending')).toBeNull());
     expect(container.querySelector('.md-loading')).toHaveTextContent('Still **readable**');
     expect(container).not.toHaveTextContent('could not be displayed');
   });

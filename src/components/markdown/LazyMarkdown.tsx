@@ -3,26 +3,39 @@ import './lazyMarkdown.css';
 
 type MarkdownModule = typeof import('./Markdown.tsx');
 
-// The markdown renderer (with syntax highlighting, half of the app's code) lives in its own chunk, so the
-// app shell paints without waiting for it. Until it is here an answer shows as plain text, never hidden.
-let loaded: MarkdownModule | null = null;
+// The markdown renderer lives in its own chunk, fetched when the first answer needs it, so the app shell
+// paints without waiting for it. Until it is here a live answer shows as plain text, never hidden.
+interface RendererState {
+  module: MarkdownModule | null;
+  /** The last fetch failed: answers stay plain text (until the next answer to appear tries again). */
+  failed: boolean;
+}
+
+let state: RendererState = { module: null, failed: false };
 let loading: Promise<MarkdownModule | null> | null = null;
 const listeners = new Set<() => void>();
 
+function set(next: RendererState): void {
+  state = next;
+  for (const listener of listeners) listener();
+}
+
 /**
- * Starts fetching the renderer (the app calls it at startup). Resolves with it, or with null when it could
- * not be fetched (offline, a deploy removed the chunk): answers then stay plain text, and the next answer
- * to appear tries again.
+ * Starts fetching the renderer (when a message is sent, or at startup when the first screen shows an
+ * answer). Resolves with it, or with null when it could not be fetched (offline, a deploy removed the
+ * chunk): answers then stay plain text, and the next answer to appear tries again.
  */
 export function preloadMarkdown(): Promise<MarkdownModule | null> {
-  loading ??= import('./Markdown.tsx').then(
+  if (loading) return loading;
+  if (state.failed) set({ module: null, failed: false });
+  loading = import('./Markdown.tsx').then(
     (module) => {
-      loaded = module;
-      for (const listener of listeners) listener();
+      set({ module, failed: false });
       return module;
     },
     () => {
       loading = null;
+      set({ module: null, failed: true });
       return null;
     },
   );
@@ -31,26 +44,29 @@ export function preloadMarkdown(): Promise<MarkdownModule | null> {
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
-  void preloadMarkdown();
+  if (!state.module) void preloadMarkdown();
   return () => listeners.delete(listener);
 }
 
-const current = () => loaded;
+const current = () => state;
 
 /** How much of a streaming answer shows as plain text while the renderer is being fetched. */
 const PLAIN_WHILE_LOADING = 4_000;
 
 /** Markdown once the renderer is here; until then the text as plain text, its line breaks kept. */
 export function LazyMarkdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
-  const module = useSyncExternalStore(subscribe, current, current);
+  const { module, failed } = useSyncExternalStore(subscribe, current, current);
   // An answer that appeared while streaming shows over a few frames, also when it finished (a fast
   // stream) before the renderer arrived.
   const [appearedLive] = useState(streaming);
   if (module === null) {
     // The renderer is a moment away: a fast stream's first burst is not laid out whole as plain text
     // just before it (the rest shows with the renderer, or at once if it cannot be fetched).
-    const shown = loading !== null ? text.slice(0, PLAIN_WHILE_LOADING) : text;
-    return <div className="md-loading">{shown}</div>;
+    if (failed) return <div className="md-loading">{text}</div>;
+    // A saved answer waits, invisible but in its place, rather than flash as plain text.
+    if (!appearedLive)
+      return <div className="md-loading md-pending">{text.slice(0, PLAIN_WHILE_LOADING)}</div>;
+    return <div className="md-loading">{text.slice(0, PLAIN_WHILE_LOADING)}</div>;
   }
   return <module.Markdown text={text} streaming={streaming} catchUp={appearedLive} />;
 }
