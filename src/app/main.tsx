@@ -29,10 +29,10 @@ async function start() {
   startPersisting(db, stores, 400, 2000, { loaded, channel: openTabChannel() });
   // Ask the browser not to clear the conversations under storage pressure (it may decide on its own).
   void stores.storage.getState().requestPersistence();
-  // The markdown renderer is fetched only when the first screen shows an answer (else when one is sent).
-  // The shell paints without waiting for it; the answers stay invisible until it is here, so they never
-  // flash plain text (LazyMarkdown). One that cannot be fetched leaves them as plain text.
-  if (opensOnAnswer(stores)) void preloadMarkdown();
+  // The markdown renderer is fetched only when the first screen shows an answer (else when one is sent),
+  // and the first paint waits for it then: a saved answer never flashes plain text.
+  // A renderer that cannot be fetched resolves null: the answers then show as plain text.
+  if (opensOnAnswer(stores)) await preloadMarkdown();
 }
 
 start()
