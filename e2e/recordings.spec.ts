@@ -72,10 +72,7 @@ for (const protocol of protocolKeys as ProtocolKey[]) {
     for (const file of ['answer.sse', 'answer.json']) {
       await inspector.getByLabel('Import .sse').setInputFiles(testInfo.outputPath(file));
       const title = new RegExp(`^Replay: ${file.replace('.', '\\.')}`);
-      await expect(page.getByRole('button', { name: title })).toHaveAttribute(
-        'aria-current',
-        'page',
-      );
+      await expect(page.getByRole('button', { name: title })).toHaveAttribute('aria-current', 'page');
       await expect(turns(page)).toHaveCount(1);
       const replayed = await waitForAnswer(turns(page).first());
       expect(await replayed.getByTestId('turn-text').textContent()).toBe(text);
