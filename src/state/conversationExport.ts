@@ -33,7 +33,7 @@ function redactHeaders(headers: Record<string, string>): Record<string, string> 
 }
 
 /** A URL without its user and password (`https://user:pass@host/v1` → `https://host/v1`). */
-function withoutUserInfo(url: string): string {
+export function withoutUserInfo(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1');
 }
 
@@ -41,7 +41,7 @@ function redactRequest(request: SentRequest): SentRequest {
   return { ...request, url: withoutUserInfo(request.url), headers: redactHeaders(request.headers) };
 }
 
-function redactAttempt(attempt: Attempt): Attempt {
+export function redactAttempt(attempt: Attempt): Attempt {
   return {
     ...attempt,
     request: redactRequest(attempt.request),

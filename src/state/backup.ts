@@ -1,0 +1,388 @@
+import type { UseStore } from 'idb-keyval';
+import { version as appVersion } from '../../package.json';
+import { redactAttempt, withoutUserInfo } from './conversationExport.ts';
+import { mergeConversation } from './merge.ts';
+import { type RestoreOutcome, readEverything, type StoredEverything, writeRestored } from './persistence.ts';
+import {
+  conversationPrefix,
+  readConversationRecord,
+  readSettingsRecord,
+  readTraceRecord,
+} from './records.ts';
+import { defaultSettings, type Settings } from './settingsStore.ts';
+import type { TabChannel } from './tabSync.ts';
+import { scrub } from './traceExport.ts';
+import type { Attempt, Conversation } from './types.ts';
+
+/**
+ * Everything this browser keeps, as one file a person can take to another browser: every conversation
+ * with its answers and their recordings, and the settings without the API key. Restoring reads the file
+ * whole and checks it before anything is written (a file of another kind or a newer version is refused;
+ * a damaged entry is reported and the rest restored), then writes through the same revision and merge path
+ * as two tabs (`writeRestored`): a conversation already here is joined, never duplicated, and restoring
+ * the same file twice writes nothing the second time.
+ */
+
+export const backupFormat = 'hopbase-chat-backup';
+export const backupVersion = 1;
+
+/**
+ * The place for attachments (files and images sent with a message), once the app has them: each one
+ * apart from its conversation, its bytes in base64, so that conversations stay small to read. Version 1
+ * writes an empty list; a restore that finds any reports each one as not restorable by this version.
+ */
+interface BackupAttachment {
+  id: string;
+  conversationId: string;
+  messageId: string;
+  name: string;
+  /** Media type, e.g. `image/png`. */
+  type: string;
+  size: number;
+  data: string;
+}
+
+export interface BackupDocument {
+  format: typeof backupFormat;
+  version: typeof backupVersion;
+  /** When the backup was made (ISO 8601). */
+  createdAt: string;
+  app: { name: 'hopbase-chat'; version: string };
+  /** Every conversation, each attempt's recording (`trace.items`, `trace.raw`) inside it. */
+  conversations: Conversation[];
+  attachments: BackupAttachment[];
+  /** Every setting but the secret ones (`secretSettings`), a gateway URL without user or password. */
+  settings: Partial<Settings>;
+}
+
+/** Never in a backup, never taken from one: the key, and whether this browser keeps it. */
+const secretSettings = new Set<string>(['apiKey', 'rememberKey']);
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+function attemptsOf(conversation: Conversation): Attempt[] {
+  return conversation.messages.flatMap((m) => (m.role === 'assistant' ? m.attempts : []));
+}
+
+function hasRecording(attempt: Attempt): boolean {
+  return attempt.trace.items.length > 0 || attempt.trace.raw !== '';
+}
+
+function countRecordings(conversations: readonly Conversation[]): number {
+  return conversations.reduce((n, c) => n + attemptsOf(c).filter(hasRecording).length, 0);
+}
+
+// ---- Backing up ---------------------------------------------------------------------------------------
+
+/** The settings a backup holds: every one this version knows (stored or default), none of the secret ones. */
+function settingsForBackup(stored: Partial<Settings>): Partial<Settings> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(defaultSettings) as (keyof Settings)[]) {
+    if (secretSettings.has(key)) continue;
+    out[key] = stored[key] === undefined ? defaultSettings[key] : stored[key];
+  }
+  return { ...out, baseUrl: withoutUserInfo(String(out.baseUrl ?? '')) } as Partial<Settings>;
+}
+
+export interface BackupFile {
+  name: string;
+  text: string;
+  conversations: number;
+  recordings: number;
+  /** Saved records that could not be read, so are not in the file (they stay in this browser). */
+  leftOut: number;
+}
+
+/** `hopbase-chat-backup-2025-10-02.json`. */
+export function backupFileName(now: number): string {
+  return `${backupFormat}-${new Date(now).toISOString().slice(0, 10)}.json`;
+}
+
+/**
+ * The backup of what was read: JSON, compact (recordings make it large). Credentials are redacted from
+ * every request as in a conversation export, and the API key in use is scrubbed from every string.
+ */
+export function createBackup(stored: StoredEverything, apiKey: string, now: number): BackupFile {
+  const conversations = [...stored.conversations]
+    .sort((a, b) => b.updatedAt - a.updatedAt)
+    .map((c) => ({
+      ...c,
+      messages: c.messages.map((m) =>
+        m.role === 'assistant' ? { ...m, attempts: m.attempts.map(redactAttempt) } : m,
+      ),
+    }));
+  const document: BackupDocument = {
+    format: backupFormat,
+    version: backupVersion,
+    createdAt: new Date(now).toISOString(),
+    app: { name: 'hopbase-chat', version: appVersion },
+    conversations,
+    attachments: [],
+    settings: settingsForBackup(stored.settings),
+  };
+  const text = JSON.stringify(document, (_key, value: unknown) =>
+    typeof value === 'string' ? scrub(value, apiKey) : value,
+  );
+  return {
+    name: backupFileName(now),
+    text: `${text}\n`,
+    conversations: conversations.length,
+    recordings: countRecordings(conversations),
+    leftOut: stored.unreadable.length,
+  };
+}
+
+/** Reads everything this browser stores and makes the backup of it. Throws if the database cannot be read. */
+export async function backUp(db: UseStore, apiKey: string, now = Date.now()): Promise<BackupFile> {
+  return createBackup(await readEverything(db), apiKey, now);
+}
+
+/** "Backed up 12 conversations, 3 recordings and the settings (not the API key)." */
+export function backupSummary(file: BackupFile): string {
+  const left = file.leftOut
+    ? ` ${plural(file.leftOut, 'saved record')} could not be read and ${file.leftOut === 1 ? 'is' : 'are'} not in it (still kept in this browser).`
+    : '';
+  return `Backed up ${plural(file.conversations, 'conversation')}, ${plural(file.recordings, 'recording')} and the settings (not the API key) to ${file.name}.${left}`;
+}
+
+// ---- Reading a backup ---------------------------------------------------------------------------------
+
+/** An entry of the file that could not be read: what it is, and why. */
+export interface BackupProblem {
+  entry: string;
+  reason: string;
+}
+
+export type BackupRead =
+  | { ok: false; message: string }
+  | {
+      ok: true;
+      createdAt: string | null;
+      appVersion: string | null;
+      /** Checked as records are on load, duplicates in the file joined; recordings inside. */
+      conversations: Conversation[];
+      recordings: number;
+      /** Settings to apply (never the secret ones); null when the file has none. */
+      settings: Partial<Settings> | null;
+      problems: BackupProblem[];
+    };
+
+type Plain = Record<string, unknown>;
+
+function isPlain(value: unknown): value is Plain {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const unchanged = 'Nothing was changed.';
+
+function refuse(message: string): BackupRead {
+  return { ok: false, message: `${message} ${unchanged}` };
+}
+
+/** What a file that is not a backup is, when it is another file of this app's. */
+function otherFormat(format: unknown): string {
+  if (format === 'hopbase-chat-conversation')
+    return 'This file is one conversation exported as JSON, not a backup.';
+  if (format === 'hopbase-chat-trace')
+    return 'This file is a recording exported from the inspector (import it there), not a backup.';
+  return 'This file is not a HopBase Chat backup.';
+}
+
+/** "conversation 3 (Holiday plans)": the entry as a person can find it in the file. */
+function conversationLabel(entry: unknown, index: number): string {
+  const title = isPlain(entry) && typeof entry.title === 'string' ? entry.title.trim() : '';
+  const short = title.length > 40 ? `${title.slice(0, 39)}…` : title;
+  return `conversation ${index + 1}${short ? ` (${short})` : ''}`;
+}
+
+/** The entry with every recording taken out: what is left is checked on its own. */
+function withoutRecordingFields(entry: Plain): Plain {
+  if (!Array.isArray(entry.messages)) return entry;
+  return {
+    ...entry,
+    messages: entry.messages.map((m) =>
+      isPlain(m) && Array.isArray(m.attempts)
+        ? {
+            ...m,
+            attempts: m.attempts.map((a) => {
+              if (!isPlain(a) || !isPlain(a.trace)) return a;
+              const { items: _items, raw: _raw, ...trace } = a.trace;
+              return { ...a, trace };
+            }),
+          }
+        : m,
+    ),
+  };
+}
+
+/** The raw `trace` of each attempt in an entry, by attempt id. */
+function rawTraces(entry: Plain): Map<string, Plain> {
+  const out = new Map<string, Plain>();
+  for (const m of Array.isArray(entry.messages) ? entry.messages : [])
+    for (const a of isPlain(m) && Array.isArray(m.attempts) ? m.attempts : [])
+      if (isPlain(a) && typeof a.id === 'string' && isPlain(a.trace)) out.set(a.id, a.trace);
+  return out;
+}
+
+/**
+ * One conversation of the file, checked as a stored record is. A damaged recording costs only itself:
+ * the conversation is read without recordings, and each recording is then read on its own.
+ */
+function readEntry(entry: unknown, index: number, problems: BackupProblem[]): Conversation | null {
+  const label = conversationLabel(entry, index);
+  const id = isPlain(entry) && typeof entry.id === 'string' && entry.id !== '' ? entry.id : null;
+  if (!isPlain(entry) || id === null) {
+    problems.push({ entry: label, reason: isPlain(entry) ? 'id: expected a string' : 'expected an object' });
+    return null;
+  }
+  const read = readConversationRecord(conversationPrefix + id, entry);
+  if (read.kind === 'conversation') return read.conversation;
+  const bare = readConversationRecord(conversationPrefix + id, withoutRecordingFields(entry));
+  if (bare.kind === 'unreadable') {
+    problems.push({ entry: label, reason: read.reason });
+    return null;
+  }
+  const traces = rawTraces(entry);
+  const attempt = (a: Attempt): Attempt => {
+    const raw = traces.get(a.id);
+    if (!raw || (raw.items === undefined && raw.raw === undefined)) return a;
+    const trace = readTraceRecord({ items: raw.items ?? [], raw: raw.raw ?? '' });
+    if (typeof trace !== 'string') return { ...a, trace: { ...a.trace, ...trace } };
+    problems.push({ entry: `${label}, recording of attempt ${a.id}`, reason: trace });
+    return a;
+  };
+  return {
+    ...bare.conversation,
+    messages: bare.conversation.messages.map((m) =>
+      m.role === 'assistant' ? { ...m, attempts: m.attempts.map(attempt) } : m,
+    ),
+  };
+}
+
+/** The settings of the file this version knows and may apply: the secret ones never. */
+function readSettings(value: unknown, problems: BackupProblem[]): Partial<Settings> | null {
+  if (value === undefined) return null;
+  const read = readSettingsRecord(value);
+  if (read === null) {
+    problems.push({ entry: 'settings', reason: 'not a settings record' });
+    return null;
+  }
+  for (const key of read.wrong) problems.push({ entry: `setting ${key}`, reason: 'of the wrong type' });
+  const out: Plain = {};
+  for (const [key, field] of Object.entries(read.settings))
+    if (key in defaultSettings && !secretSettings.has(key)) out[key] = field;
+  return out as Partial<Settings>;
+}
+
+/**
+ * Reads a backup file. Refused whole (nothing to write) when it is not a backup, is of a newer version, or
+ * has no list of conversations; otherwise every entry is checked as a stored record is (`records.ts`), and
+ * the ones that cannot be read are listed while the rest go on to be restored.
+ */
+export function readBackup(text: string): BackupRead {
+  let document: unknown;
+  try {
+    document = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    return refuse('This file is not a HopBase Chat backup: it is not JSON.');
+  }
+  if (!isPlain(document)) return refuse('This file is not a HopBase Chat backup.');
+  if (document.format !== backupFormat) return refuse(otherFormat(document.format));
+  const { version } = document;
+  const app = isPlain(document.app) && typeof document.app.version === 'string' ? document.app.version : null;
+  if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1)
+    return refuse('This backup is damaged: its version is missing.');
+  if (version > backupVersion)
+    return refuse(
+      `This backup was made by a newer version of HopBase Chat (backup version ${version}${app ? `, app ${app}` : ''}); this version reads version ${backupVersion}. Update the app, then restore it.`,
+    );
+  if (!Array.isArray(document.conversations))
+    return refuse('This backup is damaged: it has no list of conversations.');
+
+  const problems: BackupProblem[] = [];
+  const byId = new Map<string, Conversation>();
+  document.conversations.forEach((entry, index) => {
+    const conversation = readEntry(entry, index, problems);
+    if (!conversation) return;
+    const twin = byId.get(conversation.id);
+    // The same conversation twice in one file (edited by hand, or joined from two): both copies joined.
+    byId.set(conversation.id, twin ? mergeConversation(twin, conversation) : conversation);
+  });
+  const attachments = document.attachments === undefined ? [] : document.attachments;
+  if (!Array.isArray(attachments)) problems.push({ entry: 'attachments', reason: 'expected a list' });
+  else
+    for (let index = 0; index < attachments.length; index++)
+      problems.push({
+        entry: `attachment ${index + 1}`,
+        reason: 'this version of HopBase Chat cannot restore attachments',
+      });
+  const settings = readSettings(document.settings, problems);
+  const conversations = [...byId.values()];
+  return {
+    ok: true,
+    createdAt: typeof document.createdAt === 'string' ? document.createdAt : null,
+    appVersion: app,
+    conversations,
+    recordings: countRecordings(conversations),
+    settings,
+    problems,
+  };
+}
+
+// ---- Restoring ----------------------------------------------------------------------------------------
+
+export type RestoreResult =
+  | { ok: false; message: string }
+  | { ok: true; outcome: RestoreOutcome; problems: BackupProblem[]; summary: string };
+
+/** "Restored 12 conversations, 3 recordings; 1 entry could not be read." and what changed here. */
+export function restoreSummary(read: Extract<BackupRead, { ok: true }>, outcome: RestoreOutcome): string {
+  const problems = read.problems.length
+    ? `; ${plural(read.problems.length, 'entry', 'entries')} could not be read`
+    : '';
+  const headline = `Restored ${plural(read.conversations.length, 'conversation')}, ${plural(read.recordings, 'recording')}${problems}.`;
+  const { added, revived, joined } = outcome;
+  const wrote =
+    added.length + revived.length + joined.length > 0 ||
+    outcome.recordingsWritten > 0 ||
+    outcome.settings === 'applied';
+  if (!wrote) return `${headline} All of it was here already: nothing changed.`;
+  const parts = [
+    added.length ? `${added.length} new here` : '',
+    revived.length ? `${revived.length} brought back after being deleted` : '',
+    joined.length ? `${joined.length} joined with the copy here` : '',
+    outcome.unchanged.length ? `${outcome.unchanged.length} here already` : '',
+  ].filter(Boolean);
+  const settings =
+    outcome.settings === 'applied'
+      ? ' Settings applied (the API key stays as it is).'
+      : outcome.settings === 'unchanged'
+        ? ' Settings as in the backup already.'
+        : '';
+  const conversations = parts.length ? ` Conversations: ${parts.join(', ')}.` : '';
+  const reload = outcome.announced ? '' : ' Reload the page to see them.';
+  return `${headline}${conversations}${settings}${reload}`;
+}
+
+/**
+ * Restores a backup file's text: checked whole first (a refusal writes nothing), then written in one
+ * transaction and announced on `channel`. Throws when the database cannot be written (then nothing was).
+ */
+export async function restoreBackup(
+  db: UseStore,
+  text: string,
+  channel: TabChannel | null,
+  now = Date.now(),
+): Promise<RestoreResult> {
+  const read = readBackup(text);
+  if (!read.ok) return read;
+  const outcome = await writeRestored(
+    db,
+    { conversations: read.conversations, settings: read.settings },
+    channel,
+    now,
+  );
+  return { ok: true, outcome, problems: read.problems, summary: restoreSummary(read, outcome) };
+}
