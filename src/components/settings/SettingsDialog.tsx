@@ -2,6 +2,7 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { minThinkingBudget, type ReasoningEffort } from '../../core/index.ts';
 import { useSettings } from '../../hooks/useStores.ts';
 import { isThinkingBudget, isUsableBaseUrl, type Settings } from '../../state/settingsStore.ts';
+import { BackupSection } from './BackupSection.tsx';
 import { StorageUse } from './StorageUse.tsx';
 import './settings.css';
 
@@ -329,6 +330,7 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
         </fieldset>
 
         <StorageUse />
+        <BackupSection />
       </div>
     </div>
   );

@@ -1,0 +1,144 @@
+import type { UseStore } from 'idb-keyval';
+import { useRef, useState } from 'react';
+import { useServices } from '../../hooks/appContext.tsx';
+import { useSettings } from '../../hooks/useStores.ts';
+import { type BackupProblem, backUp, backupSummary, restoreBackup } from '../../state/backup.ts';
+import { openDatabase } from '../../state/persistence.ts';
+import { setAsidePrefix } from '../../state/records.ts';
+import { openTabChannel } from '../../state/tabSync.ts';
+import { downloadText } from '../sidebar/download.ts';
+import './backup.css';
+
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'busy'; message: string }
+  | { kind: 'done'; message: string; problems: BackupProblem[] }
+  | { kind: 'failed'; message: string };
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Back up everything this browser keeps to one file, and restore such a file here or in another browser
+ * (`src/state/backup.ts`). `database` opens the app's database, on first use only: nothing is opened
+ * until the person asks.
+ */
+export function BackupSection({ database = openDatabase }: { database?: () => UseStore }) {
+  const { stores } = useServices();
+  const apiKey = useSettings((s) => s.settings.apiKey);
+  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const db = useRef<UseStore | null>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const busy = status.kind === 'busy';
+  const open = () => {
+    db.current ??= database();
+    return db.current;
+  };
+
+  async function backUpNow() {
+    if (busy) return;
+    setStatus({ kind: 'busy', message: 'Backing up…' });
+    try {
+      const file = await backUp(open(), apiKey);
+      downloadText(file.name, file.text, 'application/json');
+      setStatus({ kind: 'done', message: backupSummary(file), problems: [] });
+    } catch (error) {
+      setStatus({ kind: 'failed', message: `The backup could not be made: ${errorText(error)}` });
+    }
+  }
+
+  async function restore(file: File | undefined) {
+    if (!file || busy) return;
+    setStatus({ kind: 'busy', message: `Restoring ${file.name}…` });
+    let text: string;
+    try {
+      text = await file.text();
+    } catch (error) {
+      setStatus({ kind: 'failed', message: `${file.name} could not be read: ${errorText(error)}` });
+      return;
+    }
+    // The tabs hear of it on the tab channel, this one too (its persistence listens on a channel of its own).
+    const channel = openTabChannel();
+    try {
+      const result = await restoreBackup(open(), text, channel);
+      if (!result.ok) {
+        setStatus({ kind: 'failed', message: result.message });
+        return;
+      }
+      const { setAside } = result.outcome;
+      if (setAside.length) {
+        // Unreadable records a restored one replaced: listed under their set-aside copies now.
+        const replaced = new Set(
+          setAside.map((r) => r.key.slice(setAsidePrefix.length, r.key.lastIndexOf(':'))),
+        );
+        stores.storage.setState((s) => ({
+          unreadable: [...s.unreadable.filter((r) => !replaced.has(r.key)), ...setAside],
+        }));
+      }
+      setStatus({ kind: 'done', message: result.summary, problems: result.problems });
+    } catch (error) {
+      setStatus({
+        kind: 'failed',
+        message: `The backup could not be restored: ${errorText(error)}. Nothing was changed.`,
+      });
+    } finally {
+      channel?.close();
+    }
+  }
+
+  return (
+    <fieldset className="backup">
+      <legend>Back up and restore</legend>
+      <p>
+        One file with every conversation, its answers and their recordings, and the settings (never the API
+        key). Restore it here or in another browser: a conversation already here is joined with its copy,
+        never doubled, and one deleted here comes back.
+      </p>
+      {/* Opened by the Restore button; out of the tab order, labelled for assistive technology. */}
+      <input
+        ref={picker}
+        type="file"
+        accept=".json,application/json"
+        className="visually-hidden"
+        tabIndex={-1}
+        aria-label="Backup file to restore"
+        onChange={(e) => {
+          void restore(e.target.files?.[0]);
+          e.target.value = '';
+        }}
+      />
+      <div className="backup-actions">
+        <button type="button" className="btn btn-small" aria-disabled={busy} onClick={() => void backUpNow()}>
+          Back up
+        </button>
+        <button
+          type="button"
+          className="btn btn-small"
+          aria-disabled={busy}
+          onClick={() => !busy && picker.current?.click()}
+        >
+          Restore
+        </button>
+      </div>
+      <p role="status" className="backup-status">
+        {status.kind === 'busy' || status.kind === 'done' ? status.message : ''}
+      </p>
+      {status.kind === 'done' && status.problems.length ? (
+        <ul className="backup-problems" aria-label="Entries that could not be read">
+          {status.problems.map((problem, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, shown once
+            <li key={i}>
+              {problem.entry}: {problem.reason}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {status.kind === 'failed' ? (
+        <p role="alert" className="field-error backup-error">
+          {status.message}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
