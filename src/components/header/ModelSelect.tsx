@@ -10,7 +10,7 @@ export function ModelSelect() {
   const models = data ?? [];
   const current = models.find((m) => m.id === model);
   return (
-    <label className="toolbar-field">
+    <label className="toolbar-field toolbar-field-grow">
       <span>Model</span>
       <select
         className="select"

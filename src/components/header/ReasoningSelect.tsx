@@ -23,7 +23,7 @@ export function ReasoningSelect() {
   const budget = useSettings((s) => (level === 'off' ? 0 : s.settings.thinkingBudgets[level]));
   const choose = useChoose();
   return (
-    <label className="toolbar-field">
+    <label className="toolbar-field toolbar-field-compact">
       <span>Reasoning</span>
       <select
         className="select"
