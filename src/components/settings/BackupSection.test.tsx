@@ -55,7 +55,7 @@ describe('BackupSection', () => {
     const { database, user } = renderSection();
     expect(screen.getByRole('group', { name: 'Back up and restore' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Back up' })).toBeInTheDocument();
-    const input = screen.getByLabelText('Backup file to restore');
+    const input = screen.getByLabelText('Backup file');
     expect(input).toHaveAttribute('type', 'file');
     expect(input).toHaveAttribute('tabindex', '-1');
     expect(database).not.toHaveBeenCalled();
@@ -102,7 +102,7 @@ describe('BackupSection', () => {
       'hopbase-chat-backup-2025-10-02.json',
       { type: 'application/json' },
     );
-    await user.upload(screen.getByLabelText('Backup file to restore'), file);
+    await user.upload(screen.getByLabelText('Backup file'), file);
     await waitFor(() =>
       expect(screen.getByRole('status')).toHaveTextContent(
         'Restored 1 conversation, 0 recordings; 1 entry could not be read. Conversations: 1 new here. Settings applied (the API key stays as it is).',
@@ -126,7 +126,7 @@ describe('BackupSection', () => {
         type: 'application/json',
       },
     );
-    await user.upload(screen.getByLabelText('Backup file to restore'), file);
+    await user.upload(screen.getByLabelText('Backup file'), file);
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'This backup was made by a newer version of HopBase Chat (backup version 7); this version reads version 1. Update the app, then restore it. Nothing was changed.',
     );
@@ -144,7 +144,7 @@ describe('BackupSection', () => {
       [JSON.stringify({ format: 'hopbase-chat-backup', version: 1, conversations: [stored] })],
       'b.json',
     );
-    await user.upload(screen.getByLabelText('Backup file to restore'), file);
+    await user.upload(screen.getByLabelText('Backup file'), file);
     await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(/^Restored 1 conversation/));
     expect(app.stores.storage.getState().unreadable.map((r) => r.key)).toEqual([
       expect.stringMatching(/^set-aside:conversation:conv_1:\d+$/),

@@ -1,5 +1,5 @@
 import type { UseStore } from 'idb-keyval';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useSettings } from '../../hooks/useStores.ts';
 import { type BackupProblem, backUp, backupSummary, restoreBackup } from '../../state/backup.ts';
@@ -30,7 +30,12 @@ export function BackupSection({ database = openDatabase }: { database?: () => Us
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const db = useRef<UseStore | null>(null);
   const picker = useRef<HTMLInputElement>(null);
+  const output = useRef<HTMLDivElement>(null);
   const busy = status.kind === 'busy';
+  // What happened shows below the buttons, at the dialog's end: brought into view when it changes.
+  useEffect(() => {
+    if (status.kind !== 'idle') output.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [status]);
   const open = () => {
     db.current ??= database();
     return db.current;
@@ -102,7 +107,7 @@ export function BackupSection({ database = openDatabase }: { database?: () => Us
         accept=".json,application/json"
         className="visually-hidden"
         tabIndex={-1}
-        aria-label="Backup file to restore"
+        aria-label="Backup file"
         onChange={(e) => {
           void restore(e.target.files?.[0]);
           e.target.value = '';
@@ -121,24 +126,24 @@ export function BackupSection({ database = openDatabase }: { database?: () => Us
           Restore
         </button>
       </div>
-      <p role="status" className="backup-status">
-        {status.kind === 'busy' || status.kind === 'done' ? status.message : ''}
-      </p>
-      {status.kind === 'done' && status.problems.length ? (
-        <ul className="backup-problems" aria-label="Entries that could not be read">
-          {status.problems.map((problem, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, shown once
-            <li key={i}>
-              {problem.entry}: {problem.reason}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {status.kind === 'failed' ? (
-        <p role="alert" className="field-error backup-error">
-          {status.message}
-        </p>
-      ) : null}
+      <div ref={output} className="backup-output">
+        <p role="status">{status.kind === 'busy' || status.kind === 'done' ? status.message : ''}</p>
+        {status.kind === 'done' && status.problems.length ? (
+          <ul className="backup-problems" aria-label="Entries that could not be read">
+            {status.problems.map((problem, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, shown once
+              <li key={i}>
+                {problem.entry}: {problem.reason}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {status.kind === 'failed' ? (
+          <p role="alert" className="field-error">
+            {status.message}
+          </p>
+        ) : null}
+      </div>
     </fieldset>
   );
 }
