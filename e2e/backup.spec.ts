@@ -1,0 +1,228 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import {
+  artifactsDir,
+  choose,
+  openApp,
+  send,
+  storedAttempts,
+  turns,
+  uniqueText,
+  waitForAnswer,
+} from './helpers.ts';
+
+/** WCAG 2.1 A and AA violations on the page as it is now (rule and where). */
+async function violations(page: Page) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
+const userMessages = (page: Page) => page.getByTestId('user-message');
+/** The sidebar entry that opens the conversation titled by `text` (its first message). */
+const conversationEntry = (page: Page, text: string) =>
+  sidebar(page).getByRole('button', { name: new RegExp(`^${text.slice(0, 40)}`) });
+const inspector = (page: Page) => page.getByRole('complementary', { name: 'Inspector' });
+
+/** Sends `text` in a conversation of its own and waits until IndexedDB holds the finished answer. */
+async function conversationWith(page: Page, text: string): Promise<string> {
+  await page.getByRole('button', { name: 'New chat' }).click();
+  const turn = await waitForAnswer(await send(page, text));
+  await expect
+    .poll(async () => (await storedAttempts(page, text))?.map((a) => a.status))
+    .toEqual(['complete']);
+  return (await turn.getByTestId('turn-text').textContent()) ?? '';
+}
+
+/** Opens Settings and returns its "Back up and restore" section. */
+async function backupSection(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const section = page
+    .getByRole('dialog', { name: 'Settings' })
+    .getByRole('group', { name: 'Back up and restore' });
+  await section.scrollIntoViewIfNeeded();
+  return section;
+}
+
+/** Clicks `control` and returns the path of the file it downloads. */
+async function downloaded(page: Page, control: Locator): Promise<{ name: string; path: string }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), control.click()]);
+  return { name: download.suggestedFilename(), path: (await download.path())! };
+}
+
+/** Restore, through the file picker the button opens. */
+async function restore(page: Page, section: Locator, file: string) {
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    section.getByRole('button', { name: 'Restore' }).click(),
+  ]);
+  await chooser.setFiles(file);
+}
+
+/** The inspector's Events figure and its `.sse` export of the newest answer on screen. */
+async function recording(page: Page): Promise<{ events: string; sse: string }> {
+  await turns(page).last().getByRole('button', { name: 'Inspect' }).click();
+  await expect(inspector(page)).toBeVisible();
+  const events = await inspector(page).getByTestId('figure-events').innerText();
+  const file = await downloaded(page, inspector(page).getByRole('button', { name: 'Export', exact: true }));
+  const sse = await readFile(file.path, 'utf8');
+  await inspector(page).getByRole('button', { name: 'Close inspector' }).click();
+  return { events, sse };
+}
+
+test('back up, clear the browser, restore: conversations, answers and a recording are back', async ({
+  page,
+}) => {
+  await openApp(page);
+  await choose(page, 'chat', 'sim-echo');
+  const first = uniqueText('Backed up first');
+  const firstAnswer = await conversationWith(page, first);
+  await choose(page, 'messages', 'sim-echo');
+  const second = uniqueText('Backed up second');
+  const secondAnswer = await conversationWith(page, second);
+  const recorded = await recording(page);
+  expect(Number(recorded.events)).toBeGreaterThan(3);
+  expect(recorded.sse).toContain('event: message_stop');
+
+  // A setting, and an API key for this tab (kept in sessionStorage): the key never goes into a backup.
+  const key = 'sk-e2e-backup-never-in-the-file';
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  let section = await backupSection(page);
+  await settings.getByLabel('System prompt').fill('Answer in haiku');
+  await settings.getByLabel('API key', { exact: true }).fill(key);
+  await settings.getByLabel('API key', { exact: true }).press('Enter');
+  const file = await downloaded(page, section.getByRole('button', { name: 'Back up' }));
+  expect(file.name).toMatch(/^hopbase-chat-backup-\d{4}-\d\d-\d\d\.json$/);
+  await expect(section.getByRole('status')).toHaveText(
+    `Backed up 2 conversations, 2 recordings and the settings (not the API key) to ${file.name}.`,
+  );
+  const text = await readFile(file.path, 'utf8');
+  expect(text).not.toContain(key);
+  const backup = JSON.parse(text);
+  expect(backup).toMatchObject({
+    format: 'hopbase-chat-backup',
+    version: 1,
+    app: { name: 'hopbase-chat', version: expect.any(String) },
+    attachments: [],
+    settings: { systemPrompt: 'Answer in haiku' },
+  });
+  expect(backup.settings).not.toHaveProperty('apiKey');
+  expect(Date.parse(backup.createdAt)).toBeGreaterThan(Date.now() - 60_000);
+  await settings.getByRole('button', { name: 'Close' }).click();
+
+  // Clear this browser's storage: away from the app (its connections close), then back to an empty app.
+  await page.goto('/favicon.svg');
+  await page.evaluate(async () => {
+    sessionStorage.clear();
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.deleteDatabase('hopbase-chat');
+      request.onsuccess = () => resolve();
+      request.onerror = () => reject(request.error);
+    });
+  });
+  await openApp(page);
+  await expect(sidebar(page).getByRole('listitem')).toHaveCount(0);
+  expect(await storedAttempts(page, first)).toBeNull();
+
+  section = await backupSection(page);
+  await expect(settings.getByLabel('System prompt')).toHaveValue('');
+  await restore(page, section, file.path);
+  await expect(section.getByRole('status')).toHaveText(
+    'Restored 2 conversations, 2 recordings. Conversations: 2 new here. Settings applied (the API key stays as it is).',
+  );
+  // This tab took it in as it takes another tab's save: the settings show at once, never a key.
+  await expect(settings.getByLabel('System prompt')).toHaveValue('Answer in haiku');
+  await expect(settings.getByLabel('API key', { exact: true })).toHaveValue('');
+  expect(await violations(page)).toEqual([]);
+  await page.screenshot({ path: `${artifactsDir}/backup-restored.png` });
+
+  // Twice is once.
+  await restore(page, section, file.path);
+  await expect(section.getByRole('status')).toHaveText(
+    'Restored 2 conversations, 2 recordings. All of it was here already: nothing changed.',
+  );
+  await settings.getByRole('button', { name: 'Close' }).click();
+
+  await expect(sidebar(page).getByRole('listitem')).toHaveCount(2);
+  for (const [question, answer] of [
+    [first, firstAnswer],
+    [second, secondAnswer],
+  ] as const) {
+    await conversationEntry(page, question).click();
+    await expect(userMessages(page)).toHaveText([question]);
+    await expect(turns(page)).toHaveCount(1);
+    await expect(turns(page).first().getByTestId('turn-text')).toHaveText(answer);
+  }
+  // The recording, event for event and byte for byte.
+  expect(await recording(page)).toEqual(recorded);
+
+  // And it is stored: a reload shows it all again.
+  await page.reload();
+  await expect(sidebar(page).getByRole('listitem')).toHaveCount(2);
+  await conversationEntry(page, first).click();
+  await expect(turns(page).first().getByTestId('turn-text')).toHaveText(firstAnswer);
+});
+
+test('in another browser (phone, dark): a wrong file is refused, and the open tabs follow a restore', async ({
+  page,
+  browser,
+}, testInfo) => {
+  // Made in this browser…
+  await openApp(page);
+  await choose(page, 'chat', 'sim-echo');
+  const question = uniqueText('Carried to another browser');
+  const answer = await conversationWith(page, question);
+  const mine = await backupSection(page);
+  await page.getByRole('dialog', { name: 'Settings' }).getByLabel('System prompt').fill('Be brief');
+  const file = await downloaded(page, mine.getByRole('button', { name: 'Back up' }));
+
+  // … restored in another, with two tabs open: a phone-sized one restores, the other watches.
+  const other = await browser.newContext({ colorScheme: 'dark' });
+  const phone = await other.newPage();
+  const watcher = await other.newPage();
+  await phone.setViewportSize({ width: 390, height: 844 });
+  await openApp(phone);
+  await openApp(watcher);
+  const section = await backupSection(phone);
+
+  const wrong = testInfo.outputPath('notes.json');
+  await writeFile(wrong, '{"notes": ["not a backup"]}');
+  await restore(phone, section, wrong);
+  await expect(section.getByRole('alert')).toHaveText(
+    'This file is not a HopBase Chat backup. Nothing was changed.',
+  );
+  expect(await violations(phone)).toEqual([]);
+  await phone.screenshot({ path: `${artifactsDir}/backup-refused-phone.png` });
+  await expect(sidebar(watcher).getByRole('listitem')).toHaveCount(0);
+
+  await restore(phone, section, file.path);
+  await expect(section.getByRole('status')).toHaveText(
+    'Restored 1 conversation, 1 recording. Conversations: 1 new here. Settings applied (the API key stays as it is).',
+  );
+  await expect(section.getByRole('alert')).toHaveCount(0);
+  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+  expect(overflow).toBe(false);
+  expect(await violations(phone)).toEqual([]);
+  await phone.screenshot({ path: `${artifactsDir}/backup-restored-phone.png` });
+
+  // The other tab shows it without a reload.
+  await conversationEntry(watcher, question).click();
+  await expect(turns(watcher).first().getByTestId('turn-text')).toHaveText(answer);
+
+  // Deleted there, then restored again: it comes back, in both tabs.
+  const entry = sidebar(watcher).getByRole('listitem').filter({ hasText: question });
+  await entry.hover();
+  await entry.getByRole('button', { name: `Delete ${question}` }).click();
+  await expect(sidebar(watcher).getByRole('listitem')).toHaveCount(0);
+  await restore(phone, section, file.path);
+  await expect(section.getByRole('status')).toHaveText(
+    'Restored 1 conversation, 1 recording. Conversations: 1 brought back after being deleted. Settings as in the backup already.',
+  );
+  await expect(sidebar(watcher).getByRole('listitem')).toHaveCount(1);
+  await conversationEntry(watcher, question).click();
+  await expect(turns(watcher).first().getByTestId('turn-text')).toHaveText(answer);
+  await other.close();
+});
