@@ -37,10 +37,11 @@ import type { Attempt, AttemptTrace, Conversation } from './types.ts';
  *   load joins it with the database.
  * - **Tabs**: every conversation record carries a revision. A write reads the record in the same
  *   transaction and, if another tab stored a newer revision meanwhile, joins both copies (`merge.ts`)
- *   instead of overwriting; a deleted conversation leaves a tombstone, and a deletion always wins. After
- *   each committed write a tab posts what it stored on a BroadcastChannel (`tabSync.ts`); the others read
- *   those records and update. Settings are written as the fields this tab changed, on top of what is
- *   stored, so neither tab undoes the other's changes.
+ *   instead of overwriting; a deleted conversation leaves a tombstone, and a deletion always wins (only
+ *   a restored backup brings one back, on purpose: `writeRestored`). After each committed write a tab
+ *   posts what it stored on a BroadcastChannel (`tabSync.ts`); the others read those records and update.
+ *   Settings are written as the fields this tab changed, on top of what is stored, so neither tab undoes
+ *   the other's changes.
  * - **Failures**: a failed write is reported and retried, settings included; a load that fails
  *   altogether starts empty and never overwrites what is stored.
  */
