@@ -76,8 +76,9 @@ test('export a turn, import the file, and the replay has the same text', async (
   await inspector.getByRole('button', { name: 'Close inspector' }).click();
   const question = uniqueText('What did the recording say?');
   await waitForAnswer(await send(page, question));
-  const [sent] = await requestsContaining(page, question);
-  const history = JSON.stringify((sent?.body as { messages: unknown[] }).messages);
+  const sent = await requestsContaining(page, question);
+  expect(sent).toHaveLength(1);
+  const history = JSON.stringify((sent[0]!.body as { messages: unknown[] }).messages);
   expect(history).toContain(question);
   expect(history).not.toContain(text!.slice(0, 40));
 });
