@@ -475,6 +475,8 @@ const f1 = (n: number) => n.toFixed(1);
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '—');
 
 async function main() {
+  // The machine's load when the run starts: figures taken on a busy machine are not comparable.
+  const loadAtStart = os.loadavg()[0]!;
   console.log('Building the app and the reference page…');
   await build({
     configFile: path.join(root, 'vite.config.ts'),
@@ -538,7 +540,7 @@ async function main() {
 
     const lines: string[] = [];
     lines.push(
-      `Chromium ${browser.version()}, ${os.cpus().length} cores, Node ${process.version}; median of ${REPS} run(s) per cell.`,
+      `Chromium ${browser.version()}, ${os.cpus().length} cores (load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end), Node ${process.version}; median of ${REPS} run(s) per cell.`,
       '',
       '| pace | contender | long tasks (>100 ms) | longest task ms | frames/s | frame p95 / max ms | main-thread busy ms | layout + style ms | script ms | first text ms | final text ms | heap MB |',
       '| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',

@@ -18,6 +18,7 @@ import { splitChunks } from './codeChunks.ts';
 import { fencedCode } from './fence.ts';
 import { MAX_NESTING, tooDeepAt } from './nesting.ts';
 import { safeUrl, toHast } from './processor.ts';
+import { tableRows, tableTree } from './table.ts';
 import './highlight.css';
 import './markdown.css';
 
@@ -98,8 +99,17 @@ function TooDeep({ source }: { source: string }) {
   );
 }
 
+/** A table, parsed in groups of rows (table.ts): while it streams, only its last group is parsed again. */
+function TableBlock({ source }: { source: string }) {
+  const cache = useRef(new Map<string, HastRoot>()).current;
+  const table = tableRows(source);
+  const tree = table && tableTree(table, toHast, cache);
+  return <>{toReact(tree ?? toHast(source))}</>;
+}
+
 /** One block's markdown, parsed; nesting past the limit is shown as plain text instead of parsed. */
 function markdownOf(source: string): ReactNode {
+  if (tableRows(source)) return <TableBlock source={source} />;
   const deep = tooDeepAt(source);
   if (deep === -1) return toReact(toHast(source));
   return (
