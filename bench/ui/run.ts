@@ -542,7 +542,7 @@ async function main() {
     lines.push(
       `Chromium ${browser.version()}, ${os.cpus().length} cores (load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end), Node ${process.version}; median of ${REPS} run(s) per cell.`,
       '',
-      '| pace | contender | long tasks (>100 ms) | longest task ms | frames/s | frame p95 / max ms | main-thread busy ms | layout + style ms | script ms | first text ms | final text ms | heap MB |',
+      '| pace | contender | long tasks >50 ms (>100 ms) | longest task ms | frames/s | frame p95 / max ms | main-thread busy ms | layout + style ms | script ms | first text ms | final text ms | heap MB |',
       '| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
     );
     for (const { mode, ours: o, ref: r } of rows) {
