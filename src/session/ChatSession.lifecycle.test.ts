@@ -13,18 +13,6 @@ beforeEach(() => {
   app = createTestApp();
 });
 
-/** What a call may swap in for the session's requests and retry jitter. */
-interface Deps {
-  fetchImpl?: typeof fetch;
-  random?: () => number;
-}
-
-function session(deps: Deps = {}) {
-  if (deps.fetchImpl) app.setFetch(deps.fetchImpl);
-  if (deps.random) app.setRandom(deps.random);
-  return app.session;
-}
-
 const encoder = new TextEncoder();
 
 /** A response body the test feeds by hand; `closed` tells whether the reader cancelled it. */
@@ -64,7 +52,7 @@ afterEach(() => vi.useRealTimers());
 describe('deleting a conversation while it streams', () => {
   it('stops the stream and its live state', async () => {
     const stream = controlledStream();
-    const done = session({ fetchImpl: async () => stream.response }).send('Hi', 'chat');
+    const done = app.using({ fetchImpl: async () => stream.response }).send('Hi', 'chat');
     stream.send(chatDelta('Hel'));
     await tick();
     expect(Object.keys(app.stores.live.getState().streams)).toHaveLength(1);
@@ -82,7 +70,7 @@ describe('sessions are instances', () => {
     const other = createTestApp();
     const mine = controlledStream();
     const theirs = controlledStream();
-    const sent = session({ fetchImpl: async () => mine.response }).send('Mine', 'chat');
+    const sent = app.using({ fetchImpl: async () => mine.response }).send('Mine', 'chat');
     other.setFetch(async () => theirs.response);
     const otherSent = other.session.send('Theirs', 'chat');
     mine.send(chatDelta('one'));
@@ -112,7 +100,7 @@ describe('sessions are instances', () => {
 
   it('dispose stops its streams and no longer watches deletions', async () => {
     const stream = controlledStream();
-    const done = session({ fetchImpl: async () => stream.response }).send('Hi', 'chat');
+    const done = app.using({ fetchImpl: async () => stream.response }).send('Hi', 'chat');
     stream.send(chatDelta('Hel'));
     await tick();
     app.session.dispose();
@@ -129,13 +117,13 @@ describe('retrying while a stream is still running', () => {
     const second = controlledStream();
     const responses = [first.response, second.response];
     const fetchImpl = vi.fn(async () => responses.shift()!);
-    const sent = session({ fetchImpl }).send('Hi', 'chat');
+    const sent = app.using({ fetchImpl }).send('Hi', 'chat');
     first.send(chatDelta('partial'));
     await tick();
     const [message] = messages();
     const { activeId } = app.stores.conversations.getState();
 
-    const retried = session({ fetchImpl }).retry(activeId!, message!.id);
+    const retried = app.using({ fetchImpl }).retry(activeId!, message!.id);
     await sent;
     second.send(chatDelta('fresh'));
     await tick();
@@ -167,7 +155,7 @@ describe('automatic retries for errors inside the stream', () => {
 
   it('retries an overloaded_error that came before any output', async () => {
     const fetchImpl = vi.fn().mockResolvedValueOnce(sse(overloaded)).mockResolvedValueOnce(sse(answer));
-    await session({ fetchImpl, random: () => 0 }).send('Hi', 'messages');
+    await app.using({ fetchImpl, random: () => 0 }).send('Hi', 'messages');
     expect(fetchImpl).toHaveBeenCalledTimes(2);
     const attempts = messages()[0]!.attempts;
     expect(attempts.map((a) => a.turn.status)).toEqual(['error', 'complete']);
@@ -179,7 +167,7 @@ describe('automatic retries for errors inside the stream', () => {
       'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
     const withOutput = `${answer.slice(0, answer.indexOf('event: message_delta'))}${errorEvent}`;
     const fetchImpl = vi.fn().mockResolvedValue(sse(withOutput));
-    await session({ fetchImpl, random: () => 0 }).send('Hi', 'messages');
+    await app.using({ fetchImpl, random: () => 0 }).send('Hi', 'messages');
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(messages()[0]!.attempts[0]!.turn).toMatchObject({ status: 'error', text: 'Hello' });
   });
@@ -190,10 +178,10 @@ describe('retry after the gateway changed in Settings', () => {
     const settings = app.stores.settings.getState();
     settings.update({ baseUrl: 'https://a.example/v1', apiKey: 'sk-key-of-a' });
     const fetchImpl = vi.fn(async () => new Response('{"error":{"message":"nope"}}', { status: 400 }));
-    await session({ fetchImpl }).send('Hi', 'messages');
+    await app.using({ fetchImpl }).send('Hi', 'messages');
     settings.update({ baseUrl: 'https://b.example/v1', apiKey: 'sk-key-of-b' });
     const { activeId } = app.stores.conversations.getState();
-    await session({ fetchImpl }).retry(activeId!, messages()[0]!.id);
+    await app.using({ fetchImpl }).retry(activeId!, messages()[0]!.id);
 
     const sent = (fetchImpl.mock.calls as unknown as [string, RequestInit][]).map(([url, init]) => ({
       url,
@@ -213,7 +201,7 @@ describe('the recording in the store', () => {
   it('is a snapshot: items stored for one frame do not grow afterwards', async () => {
     vi.stubGlobal('requestAnimationFrame', (run: () => void) => setTimeout(run, 0));
     const stream = controlledStream();
-    const done = session({ fetchImpl: async () => stream.response }).send('Hi', 'chat');
+    const done = app.using({ fetchImpl: async () => stream.response }).send('Hi', 'chat');
     stream.send(chatDelta('one'));
     await new Promise((resolve) => setTimeout(resolve, 5));
     const stored = messages()[0]!.attempts[0]!.trace.items;
@@ -246,7 +234,7 @@ describe('a gateway the page may not connect to', () => {
       );
       throw new TypeError('Failed to fetch');
     });
-    await session({ fetchImpl }).send('Hi', 'chat');
+    await app.using({ fetchImpl }).send('Hi', 'chat');
     const [attempt, ...more] = messages()[0]!.attempts;
     expect(more).toEqual([]);
     expect(fetchImpl).toHaveBeenCalledTimes(1);

@@ -17,18 +17,6 @@ beforeEach(() => {
   app = createTestApp();
 });
 
-/** What a call may swap in for the session's requests and retry jitter. */
-interface Deps {
-  fetchImpl?: typeof fetch;
-  random?: () => number;
-}
-
-function session(deps: Deps = {}) {
-  if (deps.fetchImpl) app.setFetch(deps.fetchImpl);
-  if (deps.random) app.setRandom(deps.random);
-  return app.session;
-}
-
 const fixtureDirOf: Record<Protocol, string> = {
   chat: 'chat',
   responses: 'responses',
@@ -93,7 +81,7 @@ describe('sendMessage streams every recorded fixture', () => {
   const recorded = loadStreamFixtures().filter((f) => !f.synthetic);
   it.each(recorded.map((f) => [f.name, f] as const))('%s', async (_name, f) => {
     const fetchImpl = fetchServing(sse(f.bytes, 7));
-    await session({ fetchImpl }).send('Hello there', f.protocol);
+    await app.using({ fetchImpl }).send('Hello there', f.protocol);
 
     const conversation = activeConversation();
     expect(conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
@@ -137,8 +125,8 @@ describe('sendMessage', () => {
       sse(fixtureBytes('chat/openai-text-obfuscation-usage.sse')),
       sse(fixtureBytes('anthropic/text-padded.sse')),
     );
-    await session({ fetchImpl }).send('one', 'chat');
-    await session({ fetchImpl }).send('two', 'messages');
+    await app.using({ fetchImpl }).send('one', 'chat');
+    await app.using({ fetchImpl }).send('two', 'messages');
     expect(call(fetchImpl, 0).init.headers).toMatchObject({ authorization: 'Bearer sk-secret' });
     expect(call(fetchImpl, 1).init.headers).toMatchObject({
       'x-api-key': 'sk-secret',
@@ -160,8 +148,8 @@ describe('sendMessage', () => {
       sse(fixtureBytes('responses/openai-text.sse')),
       sse(fixtureBytes('responses/openai-background-queued.sse')),
     );
-    await session({ fetchImpl }).send('What is 2+2?', 'responses');
-    await session({ fetchImpl }).send('And 2+2 again?', 'responses');
+    await app.using({ fetchImpl }).send('What is 2+2?', 'responses');
+    await app.using({ fetchImpl }).send('And 2+2 again?', 'responses');
     const spec = buildRequest('responses', {
       model: 'gpt-x',
       system: 'Be brief',
@@ -182,7 +170,7 @@ describe('automatic retries', () => {
   it('retries a 429 twice, honouring retry-after, then gives up (3 requests)', async () => {
     vi.useFakeTimers();
     const fetchImpl = fetchServing(rateLimited('2'), rateLimited('3'), rateLimited('1'));
-    const done = session({ fetchImpl, random: () => 0 }).send('hi', 'chat');
+    const done = app.using({ fetchImpl, random: () => 0 }).send('hi', 'chat');
     await vi.advanceTimersByTimeAsync(0);
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(app.stores.live.getState().streams[assistants()[0]!.id]?.retryAt).toBe(Date.now() + 2000);
@@ -220,7 +208,7 @@ describe('automatic retries', () => {
       () => sse(fixtureBytes('chat/openai-text-obfuscation-usage.sse')),
     );
     // random 1 → the full 25 % jitter: 500 ms × 0.75, then 1000 ms × 0.75.
-    const done = session({ fetchImpl, random: () => 1 }).send('hi', 'chat');
+    const done = app.using({ fetchImpl, random: () => 1 }).send('hi', 'chat');
     await vi.advanceTimersByTimeAsync(374);
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -251,7 +239,7 @@ describe('automatic retries', () => {
       new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
       sse(bytes),
     );
-    await session({ fetchImpl, random: () => 0 }).send('hi', 'messages');
+    await app.using({ fetchImpl, random: () => 0 }).send('hi', 'messages');
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(lastAttempt().turn).toMatchObject({ status: 'interrupted', text: '2' });
     expect(assistants()[0]!.attempts).toHaveLength(1);
@@ -260,7 +248,7 @@ describe('automatic retries', () => {
   it('does not retry when automatic retries are off', async () => {
     app.stores.settings.getState().update({ autoRetry: false });
     const fetchImpl = fetchServing(rateLimited('0'), rateLimited('0'));
-    await session({ fetchImpl, random: () => 0 }).send('hi', 'chat');
+    await app.using({ fetchImpl, random: () => 0 }).send('hi', 'chat');
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(lastAttempt().httpError?.status).toBe(429);
   });
@@ -276,7 +264,7 @@ describe('automatic retries', () => {
       }),
       sse(fixtureBytes('chat/openai-text-obfuscation-usage.sse')),
     );
-    await session({ fetchImpl, random: () => 0 }).send('hi', 'chat');
+    await app.using({ fetchImpl, random: () => 0 }).send('hi', 'chat');
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(lastAttempt().httpError).toMatchObject({
       status: 400,
@@ -296,7 +284,7 @@ describe('retryMessage', () => {
       jsonError(400, { type: 'error', error: { type: 'invalid_request_error', message: 'bad' } }),
       sse(fixtureBytes('anthropic/text-padded.sse')),
     );
-    await session({ fetchImpl }).send('What is 1+1?', 'messages');
+    await app.using({ fetchImpl }).send('What is 1+1?', 'messages');
     const conversation = activeConversation();
     const messageId = assistants()[0]!.id;
     // Settings changed since: the retry still sends what was sent.
@@ -304,7 +292,7 @@ describe('retryMessage', () => {
       .getState()
       .update({ model: 'other-model', systemPrompt: 'changed', protocol: 'chat' });
 
-    await session({ fetchImpl }).retry(conversation.id, messageId);
+    await app.using({ fetchImpl }).retry(conversation.id, messageId);
     expect(fetchImpl).toHaveBeenCalledTimes(2);
     expect(call(fetchImpl, 1).body).toBe(call(fetchImpl, 0).body);
     expect(call(fetchImpl, 1).url).toBe(call(fetchImpl, 0).url);
@@ -338,7 +326,7 @@ describe('stopMessage', () => {
       },
     });
     const fetchImpl = fetchServing(new Response(body, { headers: { 'content-type': 'text/event-stream' } }));
-    const done = session({ fetchImpl, random: () => 0 }).send('hi', 'chat');
+    const done = app.using({ fetchImpl, random: () => 0 }).send('hi', 'chat');
     await vi.waitFor(() => expect(lastAttempt().turn.text).toBe(partial));
     const messageId = assistants()[0]!.id;
     expect(app.stores.live.getState().streams[messageId]).toBeDefined();
@@ -360,7 +348,7 @@ describe('stopMessage', () => {
   it('cancels a pending automatic retry', async () => {
     vi.useFakeTimers();
     const fetchImpl = fetchServing(rateLimited('5'));
-    const done = session({ fetchImpl, random: () => 0 }).send('hi', 'chat');
+    const done = app.using({ fetchImpl, random: () => 0 }).send('hi', 'chat');
     await vi.advanceTimersByTimeAsync(0);
     app.session.stop(assistants()[0]!.id);
     await vi.advanceTimersByTimeAsync(10_000);
@@ -376,28 +364,20 @@ describe('submitToolResult', () => {
       sse(fixtureBytes('chat/openai-parallel-tool-calls.sse')),
       sse(fixtureBytes('chat/openai-text-obfuscation-usage.sse')),
     );
-    await session({ fetchImpl }).send('Weather and stock?', 'chat');
+    await app.using({ fetchImpl }).send('Weather and stock?', 'chat');
     const calls = lastAttempt().turn.toolCalls;
     expect(calls).toHaveLength(2);
     const conversationId = activeConversation().id;
 
-    await session({ fetchImpl }).submitToolResult(
-      conversationId,
-      calls[0]!.id,
-      calls[0]!.name,
-      '12°C',
-      'chat',
-    );
+    await app
+      .using({ fetchImpl })
+      .submitToolResult(conversationId, calls[0]!.id, calls[0]!.name, '12°C', 'chat');
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(activeConversation().messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
 
-    await session({ fetchImpl }).submitToolResult(
-      conversationId,
-      calls[1]!.id,
-      calls[1]!.name,
-      '$100',
-      'chat',
-    );
+    await app
+      .using({ fetchImpl })
+      .submitToolResult(conversationId, calls[1]!.id, calls[1]!.name, '$100', 'chat');
     expect(fetchImpl).toHaveBeenCalledTimes(2);
     const body = JSON.parse(call(fetchImpl, 1).body) as { messages: unknown[] };
     expect(body.messages).toEqual([
@@ -429,11 +409,13 @@ describe('submitToolResult', () => {
       sse(fixtureBytes('responses/openai-function-call-2025-03-no-seq.sse')),
       sse(fixtureBytes('responses/openai-text-after-tool-loop.sse')),
     );
-    await session({ fetchImpl }).send('Capital of France?', 'responses');
+    await app.using({ fetchImpl }).send('Capital of France?', 'responses');
     const [toolCall] = lastAttempt().turn.toolCalls;
-    await session({
-      fetchImpl,
-    }).submitToolResult(activeConversation().id, toolCall!.id, toolCall!.name, 'Paris', 'responses');
+    await app
+      .using({
+        fetchImpl,
+      })
+      .submitToolResult(activeConversation().id, toolCall!.id, toolCall!.name, 'Paris', 'responses');
     expect(fetchImpl).toHaveBeenCalledTimes(2);
     expect(call(fetchImpl, 1).url).toBe('/v1/responses');
     const body = JSON.parse(call(fetchImpl, 1).body) as { input: unknown[] };
@@ -454,11 +436,13 @@ describe('submitToolResult', () => {
       sse(fixtureBytes('anthropic/tool-use-padded.sse')),
       sse(fixtureBytes('anthropic/text-after-tool-result-padded.sse')),
     );
-    await session({ fetchImpl }).send('Weather in SF?', 'messages');
+    await app.using({ fetchImpl }).send('Weather in SF?', 'messages');
     const [toolCall] = lastAttempt().turn.toolCalls;
-    await session({
-      fetchImpl,
-    }).submitToolResult(activeConversation().id, toolCall!.id, toolCall!.name, 'Sunny', 'messages');
+    await app
+      .using({
+        fetchImpl,
+      })
+      .submitToolResult(activeConversation().id, toolCall!.id, toolCall!.name, 'Sunny', 'messages');
     expect(fetchImpl).toHaveBeenCalledTimes(2);
     const body = JSON.parse(call(fetchImpl, 1).body) as { messages: unknown[] };
     expect(body.messages).toEqual([
@@ -484,11 +468,13 @@ describe('submitToolResult', () => {
       sse(fixtureBytes('chat/groq-reasoning-tool-call.sse')),
       sse(fixtureBytes('anthropic/text-padded.sse')),
     );
-    await session({ fetchImpl }).send('Find example', 'chat');
+    await app.using({ fetchImpl }).send('Find example', 'chat');
     const [toolCall] = lastAttempt().turn.toolCalls;
-    await session({
-      fetchImpl,
-    }).submitToolResult(activeConversation().id, toolCall!.id, toolCall!.name, 'found', 'messages');
+    await app
+      .using({
+        fetchImpl,
+      })
+      .submitToolResult(activeConversation().id, toolCall!.id, toolCall!.name, 'found', 'messages');
     expect(call(fetchImpl, 1).url).toBe('/v1/messages');
     const body = JSON.parse(call(fetchImpl, 1).body) as { messages: unknown[] };
     expect(body.messages).toContainEqual({
@@ -504,7 +490,7 @@ describe('failures before the stream', () => {
 
   it('a rejected fetch ends the turn with network_error', async () => {
     const fetchImpl = fetchServing(() => Promise.reject(new TypeError('Failed to fetch')));
-    await session({ fetchImpl }).send('hi', 'chat');
+    await app.using({ fetchImpl }).send('hi', 'chat');
     expect(lastAttempt().turn).toMatchObject({
       status: 'error',
       error: { code: 'network_error', message: 'Network error: Failed to fetch' },
@@ -515,7 +501,7 @@ describe('failures before the stream', () => {
   it('a rejected fetch to another origin mentions CORS', async () => {
     app.stores.settings.getState().update({ baseUrl: 'https://gw.example.com/v1' });
     const fetchImpl = fetchServing(() => Promise.reject(new TypeError('Failed to fetch')));
-    await session({ fetchImpl }).send('hi', 'responses');
+    await app.using({ fetchImpl }).send('hi', 'responses');
     expect(lastAttempt().turn.error?.code).toBe('network_error');
     expect(lastAttempt().turn.error?.message).toContain('CORS');
   });
@@ -526,7 +512,7 @@ describe('failures before the stream', () => {
     const fetchImpl = fetchServing(
       new Response(html, { status: 502, headers: { 'content-type': 'text/html' } }),
     );
-    await session({ fetchImpl }).send('hi', 'messages');
+    await app.using({ fetchImpl }).send('hi', 'messages');
     const { turn, httpError } = lastAttempt();
     expect(httpError).toMatchObject({ status: 502, code: 'http_502', retryable: true });
     expect(turn.status).toBe('error');
@@ -540,7 +526,7 @@ describe('failures before the stream', () => {
     const fetchImpl = fetchServing(
       new Response('{"id":"x"}', { status: 200, headers: { 'content-type': 'application/json' } }),
     );
-    await session({ fetchImpl }).send('hi', 'chat');
+    await app.using({ fetchImpl }).send('hi', 'chat');
     expect(lastAttempt().turn.error?.code).toBe('unexpected_response');
   });
 });
@@ -556,7 +542,7 @@ describe('chunk boundaries', () => {
         headers: { 'content-type': 'text/event-stream' },
       }),
     );
-    await session({ fetchImpl }).send('hi', 'chat');
+    await app.using({ fetchImpl }).send('hi', 'chat');
     expect(lastAttempt().turn.text).toBe('Hello there! 😊 How can I help you today?');
   });
 });

@@ -13,18 +13,6 @@ beforeEach(() => {
   app = createTestApp();
 });
 
-/** What a call may swap in for the session's requests and retry jitter. */
-interface Deps {
-  fetchImpl?: typeof fetch;
-  random?: () => number;
-}
-
-function session(deps: Deps = {}) {
-  if (deps.fetchImpl) app.setFetch(deps.fetchImpl);
-  if (deps.random) app.setRandom(deps.random);
-  return app.session;
-}
-
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -271,7 +259,7 @@ describe('a replayed message', () => {
     expect(message.attempts[0]!.turn.status).toBe('error');
 
     const fetchImpl = vi.fn<typeof fetch>();
-    await session({ fetchImpl }).retry(conversationId, message.id);
+    await app.using({ fetchImpl }).retry(conversationId, message.id);
     expect(fetchImpl).not.toHaveBeenCalled();
     expect(assistants()[0]!.attempts).toHaveLength(1);
     expect(assistants()[0]).toBe(message);

@@ -13,6 +13,8 @@ export interface TestApp {
   setFetch(fetchImpl: typeof fetch): void;
   /** The retry jitter from now on (by default `Math.random`). */
   setRandom(random: () => number): void;
+  /** The session, after swapping in what is given: `app.using({ fetchImpl }).send(…)`. */
+  using(deps?: { fetchImpl?: typeof fetch; random?: () => number }): ChatSession;
   wrapper(props: { children: ReactNode }): ReactElement;
   render(ui: ReactElement, options?: Omit<RenderOptions, 'wrapper'>): ReturnType<typeof render>;
 }
@@ -44,6 +46,11 @@ export function createTestApp(): TestApp {
     },
     setRandom(random) {
       currentRandom = random;
+    },
+    using({ fetchImpl, random } = {}) {
+      if (fetchImpl) currentFetch = fetchImpl;
+      if (random) currentRandom = random;
+      return session;
     },
     wrapper,
     render: (ui, options) => render(ui, { ...options, wrapper }),
