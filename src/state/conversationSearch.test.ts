@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTurn, type Turn } from '../core/index.ts';
+import { answerMessage } from '../testing/builders.ts';
 import {
   createConversationSearch,
   fold,
@@ -9,7 +10,6 @@ import {
   type Range,
   snippet,
 } from './conversationSearch.ts';
-import { emptyRecording } from './recordings.ts';
 import type { AssistantMessage, ChatMessage, Conversation } from './types.ts';
 
 /** The highlighted parts of `text`, for tables that read like the screen. */
@@ -143,27 +143,7 @@ describe('outcomeSummary', () => {
 
 const turn = (patch: Partial<Turn>): Turn => ({ ...emptyTurn, status: 'complete', ...patch });
 
-function answer(id: string, patch: Partial<Turn>): AssistantMessage {
-  return {
-    id,
-    role: 'assistant',
-    protocol: 'chat',
-    model: 'sim-echo',
-    source: { kind: 'gateway' },
-    createdAt: 0,
-    attempts: [
-      {
-        id: `${id}_a1`,
-        startedAt: 0,
-        request: { url: '', path: '', headers: {}, body: {} },
-        sentHeaders: {},
-        turn: turn(patch),
-        httpError: null,
-        trace: emptyRecording(),
-      },
-    ],
-  };
-}
+const answer = (id: string, patch: Partial<Turn>) => answerMessage(id, { status: 'complete', ...patch });
 
 function conversation(id: string, title: string, messages: ChatMessage[]): Conversation {
   return { id, title, createdAt: 0, updatedAt: 0, messages };

@@ -1,10 +1,10 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { emptyTurn, type Protocol, type Turn } from '../../core/index.ts';
+import type { Protocol, Turn } from '../../core/index.ts';
 import type { LiveStream } from '../../state/liveStore.ts';
-import { emptyRecording } from '../../state/recordings.ts';
-import type { AssistantMessage, Attempt, AttemptTrace, Conversation, TraceItem } from '../../state/types.ts';
+import type { AssistantMessage, Attempt, Conversation, TraceItem } from '../../state/types.ts';
+import { answerMessage as answer } from '../../testing/builders.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { preloadMarkdown } from '../markdown/LazyMarkdown.tsx';
 import { ConversationView, type ConversationViewProps } from './ConversationView.tsx';
@@ -18,28 +18,6 @@ afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
 });
-
-function answer(id: string, turn: Partial<Turn>, trace: Partial<AttemptTrace> = {}): AssistantMessage {
-  return {
-    id,
-    role: 'assistant',
-    protocol: 'chat',
-    model: 'sim-echo',
-    source: { kind: 'gateway' },
-    createdAt: 0,
-    attempts: [
-      {
-        id: `${id}_att`,
-        startedAt: 0,
-        request: { url: '/v1/chat/completions', path: '/chat/completions', headers: {}, body: {} },
-        turn: { ...emptyTurn, ...turn },
-        sentHeaders: {},
-        httpError: null,
-        trace: { ...emptyRecording(), ...trace },
-      },
-    ],
-  };
-}
 
 function renderView(conversation: Conversation | null) {
   const props: ConversationViewProps = {

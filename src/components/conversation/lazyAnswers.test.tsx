@@ -1,8 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { emptyTurn } from '../../core/index.ts';
-import { emptyRecording } from '../../state/recordings.ts';
-import type { AssistantMessage, ChatMessage, Conversation } from '../../state/types.ts';
+import type { ChatMessage, Conversation } from '../../state/types.ts';
+import { answerMessage } from '../../testing/builders.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { preloadMarkdown } from '../markdown/LazyMarkdown.tsx';
 import { ConversationView } from './ConversationView.tsx';
@@ -35,27 +34,8 @@ class FakeObserver {
   }
 }
 
-function answer(id: string, text: string): AssistantMessage {
-  return {
-    id,
-    role: 'assistant',
-    protocol: 'chat',
-    model: 'sim-echo',
-    source: { kind: 'gateway' },
-    createdAt: 0,
-    attempts: [
-      {
-        id: `${id}_att`,
-        startedAt: 0,
-        request: { url: '/v1/chat/completions', path: '/chat/completions', headers: {}, body: {} },
-        turn: { ...emptyTurn, status: 'complete', text, parts: [{ kind: 'text', key: 't', text }] },
-        sentHeaders: {},
-        httpError: null,
-        trace: emptyRecording(),
-      },
-    ],
-  };
-}
+const answer = (id: string, text: string) =>
+  answerMessage(id, { status: 'complete', text, parts: [{ kind: 'text', key: 't', text }] });
 
 /** About a thousand characters of prose: an answer of ordinary length. */
 const filler = 'Some words of an ordinary answer. '.repeat(30);
