@@ -48,17 +48,36 @@ export interface Attempt {
   trace: AttemptTrace;
 }
 
-export interface UserMessage {
+/** A file sent with a user message: its bytes live in IndexedDB as a blob under `id`, never in the record. */
+export interface AttachmentRef {
+  id: string;
+  name: string;
+  mimeType: string;
+  size: number;
+  /** Images go as each protocol's image part; text and code files as text with their name. */
+  kind: 'image' | 'text';
+}
+
+/**
+ * Where a message sits in the conversation's tree: the message it follows (null: the first one). Absent in
+ * records from before branches: there each message follows the one before it in `messages`.
+ */
+interface Placed {
+  parentId?: string | null;
+}
+
+export interface UserMessage extends Placed {
   id: string;
   role: 'user';
   text: string;
   createdAt: number;
+  attachments?: AttachmentRef[];
 }
 
 /** Where an answer came from: the gateway (it can be sent again), or a recording replayed from a file (it cannot). */
 export type AnswerSource = { kind: 'gateway' } | { kind: 'replay'; file: string };
 
-export interface AssistantMessage {
+export interface AssistantMessage extends Placed {
   id: string;
   role: 'assistant';
   protocol: Protocol;
@@ -79,7 +98,7 @@ export interface AssistantMessage {
   thinkingPaused?: boolean;
 }
 
-export interface ToolResultMessage {
+export interface ToolResultMessage extends Placed {
   id: string;
   role: 'tool';
   toolCallId: string;
@@ -102,7 +121,13 @@ export interface Conversation {
   title: string;
   createdAt: number;
   updatedAt: number;
+  /** Every message of every branch, in the order they were made; the shown branch is a path through them. */
   messages: ChatMessage[];
+  /**
+   * The version chosen at each fork: parent message id (`''` for the first message) → chosen child id.
+   * A fork with no choice shows its newest child.
+   */
+  selected?: Record<string, string>;
   /** Absent until the conversation's first request (and in records from before it was remembered). */
   choices?: ConversationChoices;
 }
