@@ -10,8 +10,16 @@ export interface ToolDefinition {
   parameters: Record<string, unknown>;
 }
 
+/**
+ * A file sent with a user message, as every protocol's builder needs it: an image as its bytes in base64
+ * with their media type, a text or code file as its text with its name.
+ */
+export type AttachmentContent =
+  | { kind: 'image'; mimeType: string; data: string }
+  | { kind: 'text'; name: string; text: string };
+
 export type ConversationMessage =
-  | { role: 'user'; text: string }
+  | { role: 'user'; text: string; attachments?: AttachmentContent[] }
   | {
       role: 'assistant';
       text: string;
@@ -54,6 +62,22 @@ export function withAnsweredToolCalls(messages: ConversationMessage[]): Conversa
     const toolCalls = m.toolCalls.filter((call) => answered.has(call.id));
     return toolCalls.length === m.toolCalls.length ? m : { ...m, toolCalls };
   });
+}
+
+/** An image as a data URL, the form both OpenAI protocols take it in. */
+export function imageDataUrl(image: Extract<AttachmentContent, { kind: 'image' }>): string {
+  return `data:${image.mimeType};base64,${image.data}`;
+}
+
+/**
+ * A text file as the model reads it, in every protocol: its name on a line, then its text in a code fence
+ * longer than any run of backticks inside, so the file's own fences cannot close it early.
+ */
+export function textFileBlock(name: string, text: string): string {
+  let longest = 2;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = '`'.repeat(longest + 1);
+  return `File: ${name}\n${fence}\n${text}\n${fence}`;
 }
 
 /** The arguments as an object; null when the text is not a JSON object (cut off, or not an object at all). */

@@ -1,4 +1,25 @@
-import { type TurnRequest, withAnsweredToolCalls } from '../../conversation.ts';
+import {
+  type ConversationMessage,
+  imageDataUrl,
+  type TurnRequest,
+  textFileBlock,
+  withAnsweredToolCalls,
+} from '../../conversation.ts';
+
+type UserMessage = Extract<ConversationMessage, { role: 'user' }>;
+
+/** Plain text stays a string; with attachments, content parts: the files first, then what was typed. */
+function userContent(m: UserMessage): string | Record<string, unknown>[] {
+  if (!m.attachments?.length) return m.text;
+  return [
+    ...m.attachments.map((a) =>
+      a.kind === 'image'
+        ? { type: 'image_url', image_url: { url: imageDataUrl(a) } }
+        : { type: 'text', text: textFileBlock(a.name, a.text) },
+    ),
+    ...(m.text ? [{ type: 'text', text: m.text }] : []),
+  ];
+}
 
 /**
  * Chat Completions has no reasoning state: reasoning text (`reasoning_content`, `reasoning`) is shown but
@@ -8,7 +29,7 @@ export function buildChatBody(request: TurnRequest): Record<string, unknown> {
   const messages: Record<string, unknown>[] = [];
   if (request.system) messages.push({ role: 'system', content: request.system });
   for (const m of withAnsweredToolCalls(request.messages)) {
-    if (m.role === 'user') messages.push({ role: 'user', content: m.text });
+    if (m.role === 'user') messages.push({ role: 'user', content: userContent(m) });
     else if (m.role === 'tool')
       messages.push({ role: 'tool', tool_call_id: m.toolCallId, content: m.content });
     else if (m.toolCalls?.length) {

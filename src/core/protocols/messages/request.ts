@@ -1,4 +1,10 @@
-import { parseToolArguments, type TurnRequest, withAnsweredToolCalls } from '../../conversation.ts';
+import {
+  type ConversationMessage,
+  parseToolArguments,
+  type TurnRequest,
+  textFileBlock,
+  withAnsweredToolCalls,
+} from '../../conversation.ts';
 import { messagesThinking, thinkingBlocksOf } from '../../reasoning.ts';
 
 /**
@@ -8,6 +14,18 @@ import { messagesThinking, thinkingBlocksOf } from '../../reasoning.ts';
 const DEFAULT_MAX_TOKENS = 4096;
 
 type Block = Record<string, unknown>;
+
+/** The files first (images before text, as Anthropic advises), then what was typed. */
+function userBlocks(m: Extract<ConversationMessage, { role: 'user' }>): Block[] {
+  return [
+    ...(m.attachments ?? []).map((a) =>
+      a.kind === 'image'
+        ? { type: 'image', source: { type: 'base64', media_type: a.mimeType, data: a.data } }
+        : { type: 'text', text: textFileBlock(a.name, a.text) },
+    ),
+    ...(m.text ? [{ type: 'text', text: m.text }] : []),
+  ];
+}
 
 export function buildMessagesBody(request: TurnRequest): Record<string, unknown> {
   // Roles must alternate and tool results ride in a user turn: consecutive same-role content is merged.
@@ -19,7 +37,7 @@ export function buildMessagesBody(request: TurnRequest): Record<string, unknown>
     else messages.push({ role, content: blocks });
   };
   for (const m of withAnsweredToolCalls(request.messages)) {
-    if (m.role === 'user') push('user', m.text ? [{ type: 'text', text: m.text }] : []);
+    if (m.role === 'user') push('user', userBlocks(m));
     else if (m.role === 'tool') {
       push('user', [
         {

@@ -1,10 +1,31 @@
-import { type TurnRequest, withAnsweredToolCalls } from '../../conversation.ts';
+import {
+  type ConversationMessage,
+  imageDataUrl,
+  type TurnRequest,
+  textFileBlock,
+  withAnsweredToolCalls,
+} from '../../conversation.ts';
 import { reasoningItemsOf } from '../../reasoning.ts';
+
+type UserMessage = Extract<ConversationMessage, { role: 'user' }>;
+
+/** Plain text stays a string; with attachments, input parts: the files first, then what was typed. */
+function userContent(m: UserMessage): string | Record<string, unknown>[] {
+  if (!m.attachments?.length) return m.text;
+  return [
+    ...m.attachments.map((a) =>
+      a.kind === 'image'
+        ? { type: 'input_image', image_url: imageDataUrl(a), detail: 'auto' }
+        : { type: 'input_text', text: textFileBlock(a.name, a.text) },
+    ),
+    ...(m.text ? [{ type: 'input_text', text: m.text }] : []),
+  ];
+}
 
 export function buildResponsesBody(request: TurnRequest): Record<string, unknown> {
   const input: Record<string, unknown>[] = [];
   for (const m of withAnsweredToolCalls(request.messages)) {
-    if (m.role === 'user') input.push({ role: 'user', content: m.text });
+    if (m.role === 'user') input.push({ role: 'user', content: userContent(m) });
     else if (m.role === 'tool')
       input.push({ type: 'function_call_output', call_id: m.toolCallId, output: m.content });
     else {
