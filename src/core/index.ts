@@ -1,11 +1,12 @@
 /** The streaming engine: no React, no DOM beyond web streams. */
 export type {
+  AttachmentContent,
   ConversationMessage,
   HttpRequestSpec,
   ToolDefinition,
   TurnRequest,
 } from './conversation.ts';
-export { argumentsComplete, parseToolArguments } from './conversation.ts';
+export { argumentsComplete, parseToolArguments, textFileBlock } from './conversation.ts';
 export { adviseFailure, type FailureAdvice, notSentCode } from './failureAdvice.ts';
 export { type FinishNotice, finishNotice } from './finishNotice.ts';
 export type { HttpError } from './httpError.ts';
