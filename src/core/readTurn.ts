@@ -5,10 +5,14 @@ import { SseScanner, type SseSink } from './sse/parser.ts';
 import type { SseItem } from './sse/types.ts';
 import { emptyTurn, type Protocol, type Turn } from './turn.ts';
 import { fail } from './turnBuilder.ts';
+import { yieldToEventLoop } from './yieldToEventLoop.ts';
 
 export interface ReadTurnOptions {
   signal?: AbortSignal;
-  /** Called after each network chunk that changed the turn (callers batch renders further). */
+  /**
+   * Called after each network chunk that changed the turn, and before each yield to the event loop
+   * within one (callers batch renders further).
+   */
   onUpdate?: (turn: Turn) => void;
   /**
    * Every SSE event and comment, in arrival order, stamped with its arrival time: for recording and the
@@ -20,8 +24,14 @@ export interface ReadTurnOptions {
    * kept): for byte counts, the raw export and the watchdog.
    */
   onChunk?: (bytes: Uint8Array, at: number, text: string) => void;
-  /** The clock stamping items; injectable for tests. */
+  /** The clock stamping items and timing the work between yields; injectable for tests. */
   now?: () => number;
+  /**
+   * Hands the thread back to the event loop (`yieldToEventLoop` by default; tests pass their own): called
+   * when reading has worked `workSliceMs` since it last yielded, and once when the first output arrives,
+   * so that a page can paint while a fast stream is read, and shows the first output in the next frame.
+   */
+  yieldToEventLoop?: () => Promise<void>;
   /** Caps on what one answer may hold (`readLimits` by default; tests pass small ones). */
   limits?: Partial<ReadLimits>;
 }
@@ -80,8 +90,19 @@ keepShape(new TurnSink(adapters.chat, undefined));
 const interruptedMessage = 'The connection closed before the answer was finished.';
 const abortedMessage = 'Stopped before the answer was finished.';
 
-/** Text longer than this is fed to the scanner in slices, so that the caps are checked within it too. */
-const feedSlice = 1 << 20;
+/**
+ * Text longer than this is fed to the scanner in slices, so that the caps are checked, and the reader may
+ * yield, within it too: 64 k characters take a millisecond or two to read.
+ */
+const feedSlice = 1 << 16;
+
+/**
+ * How long reading may work before it yields: everything the network has delivered is otherwise read in one
+ * task (each `read()` of a body with bytes waiting resolves at once, in a microtask), and a fast stream
+ * would keep the page from painting for as long as that takes. Half a frame; checked per chunk or slice,
+ * never per event.
+ */
+const workSliceMs = 8;
 
 /** Characters the turn holds: what `ReadLimits.answerChars` caps. */
 function answerChars(turn: Turn): number {
@@ -133,6 +154,38 @@ export async function readTurn(
 
   /** Why reading the body failed (the network, or the body's own error): the stream was cut. */
   let failure: unknown = null;
+  /** The turn last handed to `onUpdate`. */
+  let reported = sink.turn;
+  const update = () => {
+    if (onUpdate === undefined || sink.turn === reported) return;
+    reported = sink.turn;
+    try {
+      onUpdate(sink.turn);
+    } catch (error) {
+      throw new CallbackError('onUpdate', error);
+    }
+  };
+  const yieldNow = options.yieldToEventLoop ?? yieldToEventLoop;
+  let workingSince = now();
+  let outputShown = false;
+  /** Whether to yield now: the work slice is used up, or the first output has just arrived. */
+  const yieldDue = () => {
+    if (!outputShown && sink.turn.parts.length > 0) {
+      outputShown = true;
+      return true;
+    }
+    return now() - workingSince >= workSliceMs;
+  };
+  const yieldToPage = async () => {
+    update();
+    await yieldNow();
+    workingSince = now();
+  };
+  const checkSize = () => {
+    if (sink.turn.status !== 'streaming') return;
+    const tooLarge = overLimit(sink, parser, limits);
+    if (tooLarge !== null) sink.turn = fail(sink.turn, 'too_large', tooLarge);
+  };
   try {
     while (sink.turn.status === 'streaming') {
       let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -143,7 +196,6 @@ export async function readTurn(
         break;
       }
       const { done, value } = chunk;
-      const before = sink.turn;
       if (done) {
         parser.feed(decoder.decode());
         parser.end();
@@ -156,26 +208,27 @@ export async function readTurn(
             throw new CallbackError('onChunk', error);
           }
         }
-        if (text.length <= feedSlice) parser.feed(text);
-        else {
+        if (text.length <= feedSlice) {
+          parser.feed(text);
+          checkSize();
+        } else {
           for (let at = 0; at < text.length && sink.turn.status === 'streaming'; at += feedSlice) {
+            if (at > 0 && yieldDue()) {
+              await yieldToPage();
+              // Stopped meanwhile: the rest of this chunk is not read.
+              if (signal?.aborted) break;
+            }
             parser.feed(text.slice(at, at + feedSlice));
-            if (overLimit(sink, parser, limits) !== null) break;
+            checkSize();
           }
         }
-        if (sink.turn.status === 'streaming') {
-          const tooLarge = overLimit(sink, parser, limits);
-          if (tooLarge !== null) sink.turn = fail(sink.turn, 'too_large', tooLarge);
-        }
       }
-      if (onUpdate !== undefined && sink.turn !== before) {
-        try {
-          onUpdate(sink.turn);
-        } catch (error) {
-          throw new CallbackError('onUpdate', error);
-        }
+      if (done) {
+        update();
+        break;
       }
-      if (done) break;
+      if (sink.turn.status === 'streaming' && yieldDue()) await yieldToPage();
+      else update();
     }
   } catch (error) {
     // Not the network: a caller's callback threw (or, were there such a bug, the reader itself).

@@ -1,0 +1,156 @@
+/**
+ * `readTurn` hands the thread back while it reads a fast stream: once when the first output arrives, then
+ * whenever it has worked half a frame since it last did, never per event; what it read so far goes to
+ * `onUpdate` first, so a page can paint it. The clock and the yield are injected: nothing here depends on
+ * how fast the machine is.
+ */
+import { describe, expect, it } from 'vitest';
+import { readTurn } from './readTurn.ts';
+import { yieldToEventLoop } from './yieldToEventLoop.ts';
+
+const encoder = new TextEncoder();
+
+const chatText = (text: string) =>
+  `data: ${JSON.stringify({ id: 'c1', model: 'm', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`;
+const chatDone = 'data: [DONE]\n\n';
+
+/** Every chunk waiting at once, as when the network delivered faster than the page reads. */
+function waitingBody(chunks: string[]): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+      controller.close();
+    },
+  });
+}
+
+/** A clock that moves only when told: `tick` ms at every reading. */
+function steppingClock(tick: number) {
+  let t = 0;
+  return () => {
+    t += tick;
+    return t;
+  };
+}
+
+/** A yield that records what `onUpdate` had last been given when it was called. */
+function recordingYield(updates: string[]) {
+  const seen: string[] = [];
+  return {
+    seen,
+    yieldToEventLoop: async () => {
+      seen.push(updates.at(-1) ?? '');
+    },
+  };
+}
+
+describe('readTurn yields to the event loop', () => {
+  it('once when the first output arrives, after handing it to onUpdate, and not again on a still clock', async () => {
+    const updates: string[] = [];
+    const yields = recordingYield(updates);
+    const turn = await readTurn(
+      'chat',
+      waitingBody([chatText('Hel'), chatText('lo'), chatText('!'), chatDone]),
+      {
+        now: () => 0,
+        onUpdate: (t) => updates.push(t.text),
+        yieldToEventLoop: yields.yieldToEventLoop,
+      },
+    );
+    expect(turn.status).toBe('complete');
+    expect(turn.text).toBe('Hello!');
+    expect(yields.seen).toEqual(['Hel']);
+  });
+
+  it('every 8 ms of work, counted per chunk, not per event', async () => {
+    const updates: string[] = [];
+    const yields = recordingYield(updates);
+    // 12 chunks of 5 events each; the clock moves 3 ms at each reading (one per chunk, after the first output).
+    const chunks = Array.from({ length: 12 }, (_, c) =>
+      Array.from({ length: 5 }, (_, e) => chatText(String.fromCharCode(97 + ((c * 5 + e) % 26)))).join(''),
+    );
+    const turn = await readTurn('chat', waitingBody([...chunks, chatDone]), {
+      now: steppingClock(3),
+      onUpdate: (t) => updates.push(t.text),
+      yieldToEventLoop: yields.yieldToEventLoop,
+    });
+    expect(turn.text).toHaveLength(60);
+    // The first output, then about every third chunk: far fewer than the 60 events.
+    expect(yields.seen.length).toBeGreaterThan(2);
+    expect(yields.seen.length).toBeLessThan(12);
+    // Each yield came after onUpdate had the text read so far, and the text only grew.
+    for (let i = 1; i < yields.seen.length; i++)
+      expect(yields.seen[i]!.length).toBeGreaterThan(yields.seen[i - 1]!.length);
+  });
+
+  it('within one large chunk, between slices, with the part read so far shown first', async () => {
+    const updates: string[] = [];
+    const yields = recordingYield(updates);
+    // One read of about 400 k characters: a network read holding thousands of events.
+    const events = Array.from({ length: 6000 }, (_, i) => chatText(`${i % 10}`.repeat(10)));
+    const body = waitingBody([events.join('') + chatDone]);
+    const turn = await readTurn('chat', body, {
+      now: steppingClock(10),
+      onUpdate: (t) => updates.push(t.text),
+      yieldToEventLoop: yields.yieldToEventLoop,
+    });
+    expect(turn.status).toBe('complete');
+    expect(turn.text).toHaveLength(60_000);
+    expect(yields.seen.length).toBeGreaterThan(3);
+    const lengths = yields.seen.map((text) => text.length);
+    expect(lengths.every((n, i) => n > 0 && n < 60_000 && (i === 0 || n > lengths[i - 1]!))).toBe(true);
+  });
+
+  it('gives the same turn as reading without yielding', async () => {
+    const events = Array.from({ length: 3000 }, (_, i) => chatText(`delta ${i} `));
+    const chunks = [events.slice(0, 1000).join(''), events.slice(1000).join(''), chatDone];
+    const noYield = await readTurn('chat', waitingBody(chunks), { now: () => 0 });
+    let count = 0;
+    const yielding = await readTurn('chat', waitingBody(chunks), {
+      now: steppingClock(50),
+      yieldToEventLoop: async () => {
+        count++;
+      },
+    });
+    expect(count).toBeGreaterThan(1);
+    expect(yielding).toEqual(noYield);
+  });
+
+  it('stops reading a large chunk when the answer is stopped during a yield', async () => {
+    const controller = new AbortController();
+    const events = Array.from({ length: 6000 }, () => chatText('x'.repeat(10)));
+    const turn = await readTurn('chat', waitingBody([events.join('') + chatDone]), {
+      signal: controller.signal,
+      now: steppingClock(10),
+      yieldToEventLoop: async () => controller.abort(),
+    });
+    expect(turn.status).toBe('aborted');
+    // What was read before the stop is kept; the rest of the chunk was not read.
+    expect(turn.text.length).toBeGreaterThan(0);
+    expect(turn.text.length).toBeLessThan(60_000);
+  });
+
+  it('by default in a new task, not in a microtask', async () => {
+    let resolved = false;
+    const done = yieldToEventLoop().then(() => {
+      resolved = true;
+    });
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(resolved).toBe(false);
+    await done;
+    expect(resolved).toBe(true);
+  });
+
+  it("through the browser's scheduler.yield where there is one", async () => {
+    const scheduler = { calls: 0, yield: async () => void scheduler.calls++ };
+    const global = globalThis as { scheduler?: unknown };
+    const before = global.scheduler;
+    global.scheduler = scheduler;
+    try {
+      await yieldToEventLoop();
+    } finally {
+      global.scheduler = before;
+    }
+    expect(scheduler.calls).toBe(1);
+  });
+});
