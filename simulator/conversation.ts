@@ -1,3 +1,4 @@
+import { type Received, readUserContent, shortenData } from './attachments.ts';
 import type { HttpError } from './errors.ts';
 
 /** A request reduced to what the simulated model needs, whatever protocol it came in. */
@@ -51,7 +52,8 @@ export interface ToolSpec {
 }
 
 export type LastTurn =
-  | { kind: 'user'; text: string }
+  /** The last user message: its text, and the files it carries (described in the answer). */
+  | { kind: 'user'; text: string; received: Received[] }
   | { kind: 'tool_results'; results: { name: string; content: string }[] };
 
 export type Json = Record<string, unknown>;
@@ -94,6 +96,11 @@ export function toolsInOrder(specs: ToolSpec[], choice: { none: boolean; forced:
     : specs;
 }
 
+/** What counts towards input tokens: the request with each image or file's data shortened, as APIs count an image as a few hundred tokens, not its base64. */
+export function tokenText(value: unknown): string {
+  return JSON.stringify(shortenData(value));
+}
+
 /**
  * What the model answers: the trailing tool results (each named after the call it answers, found
  * among all the calls made so far), or else the last user message.
@@ -103,7 +110,7 @@ export function lastTurnOf(
   calls: { id: unknown; name: unknown }[],
   lastUserContent: unknown,
 ): LastTurn {
-  if (results.length === 0) return { kind: 'user', text: textOf(lastUserContent) };
+  if (results.length === 0) return { kind: 'user', ...readUserContent(lastUserContent) };
   const names = new Map(calls.map((c) => [String(c.id), String(c.name)]));
   return {
     kind: 'tool_results',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import OpenAI, { AuthenticationError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { simOptionsFromEnv } from './options.ts';
 import { SCENARIOS } from './scenarios.ts';
 import {
   FLAKY_MEMORY,
@@ -87,7 +88,7 @@ describe('bad requests get a protocol-shaped error and the server keeps serving'
   });
 
   it('oversized body', async () => {
-    const huge = chat('sim-echo', { padding: 'x'.repeat(5 * 1024 * 1024) });
+    const huge = chat('sim-echo', { padding: 'x'.repeat(simOptionsFromEnv({}).maxBodyBytes) });
     const openaiRes = await postJson(`${sim.url}/v1/chat/completions`, huge);
     expect(openaiRes.status).toBe(413);
     expect(((await openaiRes.json()) as { error: { code: string } }).error.code).toBe('request_too_large');

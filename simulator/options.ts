@@ -27,6 +27,7 @@ export function simOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): SimOpti
     deltaMs: numberFrom(env.HOPBASE_SIM_DELTA_MS, 30),
     apiKey: env.HOPBASE_SIM_API_KEY || undefined,
     retryAfterS: numberFrom(env.HOPBASE_SIM_RETRY_AFTER_S, 2),
-    maxBodyBytes: 4 * 1024 * 1024,
+    // The gateway's own cap (HopBase's proxy too): room for a conversation's images.
+    maxBodyBytes: 32 * 1024 * 1024,
   };
 }

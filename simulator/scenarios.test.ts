@@ -14,7 +14,7 @@ const conv = (overrides: Partial<Conversation> = {}): Conversation => ({
   maxOutputTokens: undefined,
   tools: [],
   toolRequired: false,
-  lastTurn: { kind: 'user', text: 'Explain streaming' },
+  lastTurn: { kind: 'user', text: 'Explain streaming', received: [] },
   inputTokens: 10,
   reasoning: { effort: 'medium' },
   ...overrides,

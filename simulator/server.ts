@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { shortenData } from './attachments.ts';
 import type { Conversation, Json } from './conversation.ts';
 import { type ErrorFamily, errorBody, familyForPath, type HttpError, requestIdFor } from './errors.ts';
 import {
@@ -92,6 +93,9 @@ function unauthorized(family: ErrorFamily, missing: boolean): HttpError {
 
 function loggedBody(body: Body, json: { value: unknown } | undefined): unknown {
   if (body.tooLarge) return `[${body.size} bytes, over the limit]`;
+  // Images and files show as their start and length: the parts stay readable, whatever their size.
+  const short = json && shortenData(json.value);
+  if (short !== json?.value && JSON.stringify(short).length <= LOG_BODY_LIMIT) return short;
   if (body.size > LOG_BODY_LIMIT) {
     return `${body.text.slice(0, LOG_BODY_LIMIT)}…[truncated: ${body.size} bytes in all]`;
   }

@@ -14,6 +14,7 @@ import {
   supportedValues,
   type ToolSpec,
   textOf,
+  tokenText,
   toolsInOrder,
 } from '../conversation.ts';
 import { ids, nowSeconds } from '../ids.ts';
@@ -137,7 +138,7 @@ function parse(body: unknown): Parsed {
       tools,
       toolRequired: body.tool_choice === 'required' || isObject(body.tool_choice),
       lastTurn: lastTurn(messages as Json[]),
-      inputTokens: estimateTokens(JSON.stringify([messages, body.tools ?? []]).length),
+      inputTokens: estimateTokens(tokenText([messages, body.tools ?? []]).length),
       reasoning:
         effort === undefined ? DEFAULT_REASONING : ({ effort: OPENAI_EFFORTS[effort] } as ReasoningAsk),
     },

@@ -12,6 +12,7 @@ import {
   type Refusal,
   type ToolSpec,
   textOf,
+  tokenText,
   toolsInOrder,
 } from '../conversation.ts';
 import { ids } from '../ids.ts';
@@ -159,7 +160,7 @@ function parse(body: unknown): Parsed {
       toolRequired:
         isObject(body.tool_choice) && (body.tool_choice.type === 'any' || body.tool_choice.type === 'tool'),
       lastTurn: lastTurn(messages as Json[]),
-      inputTokens: estimateTokens(JSON.stringify([body.system ?? '', messages, body.tools ?? []]).length),
+      inputTokens: estimateTokens(tokenText([body.system ?? '', messages, body.tools ?? []]).length),
       reasoning,
     },
   };

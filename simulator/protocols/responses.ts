@@ -16,6 +16,7 @@ import {
   supportedValues,
   type ToolSpec,
   textOf,
+  tokenText,
   toolsInOrder,
 } from '../conversation.ts';
 import { ids, nowSeconds } from '../ids.ts';
@@ -240,7 +241,7 @@ function parse(body: unknown, memory: ProviderMemory): Parsed {
       tools: parseTools(body),
       toolRequired: body.tool_choice === 'required' || isObject(body.tool_choice),
       lastTurn: lastTurn(items),
-      inputTokens: estimateTokens(JSON.stringify([body.instructions ?? '', input, body.tools ?? []]).length),
+      inputTokens: estimateTokens(tokenText([body.instructions ?? '', input, body.tools ?? []]).length),
       reasoning,
     },
   };
