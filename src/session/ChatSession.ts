@@ -12,6 +12,7 @@ import {
   type TurnRequest,
 } from '../core/index.ts';
 import type { AppStores } from '../state/appStores.ts';
+import { pathTo, shownBranch } from '../state/branches.ts';
 import {
   type AnswerNotes,
   followConversationChoices,
@@ -20,7 +21,7 @@ import {
 } from '../state/conversationStore.ts';
 import { newId } from '../state/ids.ts';
 import { emptyRecording } from '../state/recordings.ts';
-import type { AnswerSource, Attempt, ChatMessage, SentRequest } from '../state/types.ts';
+import type { AnswerSource, AssistantMessage, Attempt, ChatMessage, SentRequest } from '../state/types.ts';
 import { type BlockedConnections, watchBlockedConnections } from './blockedConnections.ts';
 import {
   createFrameScheduler,
@@ -140,7 +141,18 @@ export class ChatSession {
   }
 
   /**
-   * Builds the request for the conversation as it stands and streams the answer into a new message. The
+   * An edit of the person's message `messageId`: the new text (the original's attachments carried over) as
+   * a new version beside it, and its answer streamed. The earlier version and all that followed it stay.
+   * Nothing happens while this conversation's answer streams.
+   */
+  edit(conversationId: string, messageId: string, text: string, protocol: Protocol): Promise<void> {
+    if (this.answering(conversationId)) return Promise.resolve();
+    const added = this.stores.conversations.getState().addUserVersion(conversationId, messageId, text);
+    return added ? this.continueConversation(conversationId, protocol) : Promise.resolve();
+  }
+
+  /**
+   * Builds the request for the conversation as shown and streams the answer into a new message. The
    * conversation remembers the protocol, model and reasoning level it was sent with.
    */
   continueConversation(conversationId: string, protocol: Protocol): Promise<void> {
@@ -149,8 +161,9 @@ export class ChatSession {
     if (!conversation) return Promise.resolve();
     const { model, reasoning } = this.stores.settings.getState().settings;
     conversations.setChoices(conversationId, { protocol, model, reasoning });
-    const built = this.build(conversation.messages, protocol, model);
-    const leftOut = reasoningLeftOut(conversation.messages, protocol);
+    const history = shownBranch(conversation);
+    const built = this.build(history, protocol, model);
+    const leftOut = reasoningLeftOut(history, protocol);
     const notes: AnswerNotes = {
       ...(leftOut.length > 0 && { reasoningLeftOut: leftOut }),
       ...(built.thinkingPaused && { thinkingPaused: true }),
@@ -219,38 +232,70 @@ export class ChatSession {
   }
 
   /**
-   * Sends the last attempt's exact request body again, into the same message as a new attempt: Retry after
-   * a failure (partial output cannot be resumed) and Regenerate after a finished answer. It goes to the
-   * gateway in Settings now, with that gateway's key. A replayed recording has nothing to send again.
+   * Retry after a failure: the last attempt's request again, into the same message as a new attempt
+   * (partial output cannot be resumed). A replayed recording has nothing to send again.
    */
   retry(conversationId: string, messageId: string): Promise<void> {
+    const message = this.resendable(conversationId, messageId);
+    return message ? this.resend(conversationId, messageId, message) : Promise.resolve();
+  }
+
+  /**
+   * Regenerate a finished answer: its last attempt's request again, into a new answer beside it (a version
+   * of its own; both stay, both billed). Nothing happens while this conversation's answer streams.
+   */
+  regenerate(conversationId: string, messageId: string): Promise<void> {
+    const message = this.answering(conversationId) ? null : this.resendable(conversationId, messageId);
+    const versionId =
+      message && this.stores.conversations.getState().addAnswerVersion(conversationId, messageId);
+    return message && versionId ? this.resend(conversationId, versionId, message) : Promise.resolve();
+  }
+
+  /** A gateway answer with an attempt to send again, or null. */
+  private resendable(conversationId: string, messageId: string): AssistantMessage | null {
     const message = this.stores.conversations
       .getState()
       .conversations[conversationId]?.messages.find((m) => m.id === messageId);
-    const last = message?.role === 'assistant' ? message.attempts.at(-1) : undefined;
-    if (message?.role !== 'assistant' || !last || message.source.kind !== 'gateway') return Promise.resolve();
+    return message?.role === 'assistant' && message.attempts.length > 0 && message.source.kind === 'gateway'
+      ? message
+      : null;
+  }
+
+  /**
+   * Sends `message`'s last request again, into `targetId` (the message itself or a new version of it). The
+   * exact body goes to the gateway in Settings now, with that gateway's key: the key there is only ever
+   * sent to its own gateway.
+   */
+  private resend(conversationId: string, targetId: string, message: AssistantMessage): Promise<void> {
+    const last = message.attempts.at(-1)!;
     if (last.turn.error?.code === notSentCode) {
-      // Never sent: built again from the history before it and the settings now (they may have been fixed).
-      const messages = this.stores.conversations.getState().conversations[conversationId]?.messages ?? [];
-      const before = messages.slice(0, messages.indexOf(message));
+      // Never sent: built again from the branch before it and the settings now (they may have been fixed).
+      const conversation = this.stores.conversations.getState().conversations[conversationId];
+      const before = conversation ? pathTo(conversation, message.id).slice(0, -1) : [];
       const built = this.build(before, message.protocol, message.model);
       return this.sendBuilt(
         conversationId,
-        messageId,
+        targetId,
         message.protocol,
         built,
         this.gateway(message.protocol, built.request),
       );
     }
-    // The same body to the gateway in Settings now: the key there is only ever sent to its own gateway.
     const base = gatewayBase(this.stores.settings.getState().settings);
     const request = { ...last.request, url: base + last.request.path };
     return this.stream(
       conversationId,
-      messageId,
+      targetId,
       message.protocol,
       request,
       this.gateway(message.protocol, request),
+    );
+  }
+
+  /** Whether an answer of this conversation is streaming (or waiting to retry on its own). */
+  private answering(conversationId: string): boolean {
+    return Object.values(this.stores.live.getState().streams).some(
+      (s) => s.conversationId === conversationId,
     );
   }
 
@@ -278,7 +323,8 @@ export class ChatSession {
     protocol: Protocol,
   ): Promise<void> {
     this.stores.conversations.getState().addToolResult(conversationId, toolCallId, name, content);
-    const messages = this.stores.conversations.getState().conversations[conversationId]?.messages ?? [];
+    const conversation = this.stores.conversations.getState().conversations[conversationId];
+    const messages = conversation ? shownBranch(conversation) : [];
     const answered = new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : [])));
     const owner = messages.findLast(
       (m) => m.role === 'assistant' && m.attempts.at(-1)?.turn.toolCalls.some((c) => c.id === toolCallId),

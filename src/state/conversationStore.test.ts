@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyTurn, type Protocol, type ReasoningState, type Turn } from '../core/index.ts';
+import { shownBranch } from './branches.ts';
 import {
   type ConversationStore,
   conversationUsage,
@@ -223,6 +224,119 @@ describe('toConversationMessages', () => {
   });
 });
 
+describe('versions', () => {
+  const conversation = (id: string) => store().conversations[id]!;
+  const shownIds = (id: string) => shownBranch(conversation(id)).map((m) => m.id);
+  const texts = (id: string) =>
+    shownBranch(conversation(id)).map((m) => (m.role === 'user' ? m.text : m.role));
+
+  /** A question answered: the conversation and the two messages' ids. */
+  function asked(text: string) {
+    const id = store().newConversation();
+    store().addUserMessage(id, text);
+    const question = conversation(id).messages[0]!.id;
+    const answer = store().addAssistantMessage(id, 'messages', 'claude', undefined, { thinkingPaused: true });
+    return { id, question, answer };
+  }
+
+  it('places each new message after the last one shown, tool results included', () => {
+    const { id, question, answer } = asked('Weather?');
+    store().addToolResult(id, 'call_1', 'get_weather', 'Sunny');
+    store().addToolResult(id, 'call_2', 'get_weather', 'Rainy');
+    const [, , first, second] = conversation(id).messages;
+    expect(conversation(id).messages.map((m) => m.parentId)).toEqual([null, question, answer, first!.id]);
+    expect(shownIds(id)).toEqual([question, answer, first!.id, second!.id]);
+  });
+
+  it('adds an edit beside the original, with its attachments, and shows it; the original branch stays', () => {
+    const { id, question, answer } = asked('Wether in Paris?');
+    const attachments = [{ id: 'f1', name: 'a.png', mimeType: 'image/png', size: 3, kind: 'image' as const }];
+    store().hydrate(
+      [
+        {
+          ...conversation(id),
+          messages: conversation(id).messages.map((m) => (m.id === question ? { ...m, attachments } : m)),
+        },
+      ],
+      id,
+    );
+    const edited = store().addUserVersion(id, question, 'Weather in Paris?')!;
+    expect(conversation(id).messages.find((m) => m.id === edited)).toMatchObject({
+      role: 'user',
+      text: 'Weather in Paris?',
+      parentId: null,
+      attachments,
+    });
+    expect(shownIds(id)).toEqual([edited]);
+    expect(conversation(id).messages.map((m) => m.id)).toEqual([question, answer, edited]);
+    // The title came from the first message: it follows the version shown.
+    expect(conversation(id).title).toBe('Weather in Paris?');
+    store().selectVersion(id, question);
+    expect(shownIds(id)).toEqual([question, answer]);
+    expect(conversation(id).title).toBe('Wether in Paris?');
+    expect(store().addUserVersion(id, answer, 'not a question')).toBeNull();
+  });
+
+  it('keeps a title the person chose whatever version shows', () => {
+    const { id, question } = asked('First');
+    store().renameConversation(id, 'Mine');
+    store().addUserVersion(id, question, 'Second');
+    expect(conversation(id).title).toBe('Mine');
+  });
+
+  it('adds a regenerated answer beside the original, for the same request, and shows it', () => {
+    const { id, question, answer } = asked('Hello');
+    const again = store().addAnswerVersion(id, answer)!;
+    expect(conversation(id).messages.find((m) => m.id === again)).toMatchObject({
+      role: 'assistant',
+      protocol: 'messages',
+      model: 'claude',
+      source: { kind: 'gateway' },
+      thinkingPaused: true,
+      attempts: [],
+      parentId: question,
+    });
+    expect(shownIds(id)).toEqual([question, again]);
+    store().selectVersion(id, answer);
+    expect(shownIds(id)).toEqual([question, answer]);
+    // What comes next follows the answer shown.
+    store().addUserMessage(id, 'Thanks');
+    expect(texts(id)).toEqual(['Hello', 'assistant', 'Thanks']);
+    expect(shownIds(id)[1]).toBe(answer);
+    expect(store().addAnswerVersion(id, question)).toBeNull();
+  });
+
+  it('changes nothing when the version chosen is shown already, or unknown', () => {
+    const { id, question } = asked('Hello');
+    const before = conversation(id);
+    store().selectVersion(id, question);
+    store().selectVersion(id, 'msg_unknown');
+    expect(conversation(id)).toBe(before);
+  });
+
+  it('names the parents of a conversation from before branches once something is added to it', () => {
+    store().hydrate(
+      [
+        {
+          id: 'old',
+          title: 'Old',
+          createdAt: 1,
+          updatedAt: 1,
+          messages: [
+            { id: 'u1', role: 'user', text: 'Hi', createdAt: 1 },
+            assistant('a1', [attempt('x', { status: 'complete', text: 'Hello' })]),
+          ],
+        },
+      ],
+      'old',
+    );
+    expect(shownIds('old')).toEqual(['u1', 'a1']);
+    const again = store().addAnswerVersion('old', 'a1')!;
+    expect(conversation('old').messages.map((m) => m.parentId)).toEqual([null, 'u1', 'u1']);
+    expect(shownIds('old')).toEqual(['u1', again]);
+  });
+});
+
 describe('conversationUsage', () => {
   it('counts every attempt of every answer, failed ones included', () => {
     const id = store().newConversation();
@@ -234,6 +348,16 @@ describe('conversationUsage', () => {
     store().addAttempt(id, m2, attempt('c', { status: 'error' }));
     store().addAttempt(id, m2, attempt('d', { status: 'complete', usage: usage(100, 20) }));
     expect(conversationUsage(store().conversations[id]!)).toEqual({ input: 120, output: 30, total: 150 });
+  });
+
+  it('counts the answers of branches not shown too: all were billed', () => {
+    const id = store().newConversation();
+    store().addUserMessage(id, 'Hi');
+    const first = store().addAssistantMessage(id, 'chat', 'm');
+    store().addAttempt(id, first, attempt('a', { status: 'complete', usage: usage(10, 5) }));
+    const again = store().addAnswerVersion(id, first)!;
+    store().addAttempt(id, again, attempt('b', { status: 'complete', usage: usage(10, 6) }));
+    expect(conversationUsage(store().conversations[id]!)).toEqual({ input: 20, output: 11, total: 31 });
   });
 
   it('is zero for a conversation without answers', () => {

@@ -8,6 +8,7 @@ import {
   reasoningStateOf,
   type Turn,
 } from '../core/index.ts';
+import { chooseVersion, nextParentId, parentOf, shownBranch, withParents } from './branches.ts';
 import { newId } from './ids.ts';
 import type { SettingsStore } from './settingsStore.ts';
 import type {
@@ -34,7 +35,14 @@ export interface ConversationState {
   selectConversation(id: string): void;
   renameConversation(id: string, title: string): void;
   deleteConversation(id: string): void;
+  /** The person's message, after the last message shown. */
   addUserMessage(conversationId: string, text: string): void;
+  /**
+   * An edit of the person's message `messageId`: a new version beside it (its attachments carried over),
+   * shown from now on; the earlier version and what followed it stay. Returns its id (null: nothing to edit).
+   */
+  addUserVersion(conversationId: string, messageId: string, text: string): string | null;
+  /** An answer after the last message shown; returns its id. */
   addAssistantMessage(
     conversationId: string,
     protocol: Protocol,
@@ -44,7 +52,15 @@ export interface ConversationState {
   ): string;
   /** Remembers the toolbar's choices with the conversation (not a change to its content: order stays). */
   setChoices(conversationId: string, choices: ConversationChoices): void;
+  /** A tool result, after the last message shown. */
   addToolResult(conversationId: string, toolCallId: string, name: string, content: string): void;
+  /**
+   * Regenerate: a new, empty answer beside `messageId` to the same request (same protocol, model, source
+   * and notes), shown from now on. Returns its id (null: no such answer).
+   */
+  addAnswerVersion(conversationId: string, messageId: string): string | null;
+  /** Shows `messageId` at its fork, and from there the branch through it. */
+  selectVersion(conversationId: string, messageId: string): void;
   addAttempt(conversationId: string, messageId: string, attempt: Attempt): void;
   updateAttempt(
     conversationId: string,
@@ -69,6 +85,29 @@ function touch(conversation: Conversation, messages: ChatMessage[]): Conversatio
   return { ...conversation, messages, updatedAt: Date.now() };
 }
 
+/** The title the shown branch's first message gives. */
+function titleOf(conversation: Conversation): string {
+  const first = shownBranch(conversation).find((m) => m.role === 'user');
+  return first ? titleFrom(first.text) : untitled;
+}
+
+/**
+ * A title taken from the first message follows it when another version of that message is shown; a title
+ * the person chose stays.
+ */
+function retitled(before: Conversation, after: Conversation): Conversation {
+  return before.title === titleOf(before) ? { ...after, title: titleOf(after) } : after;
+}
+
+/**
+ * `conversation` with `message` added (its parent named) and chosen at its fork: the branch ends with it.
+ * Messages from before branches get their parent named first, so that their place never depends on order.
+ */
+function place(conversation: Conversation, message: ChatMessage): Conversation {
+  const next = touch(conversation, [...withParents(conversation.messages), message]);
+  return retitled(conversation, { ...next, selected: chooseVersion(next, message.id) });
+}
+
 export type ConversationStore = StoreApi<ConversationState>;
 
 export function createConversationStore(): ConversationStore {
@@ -77,7 +116,8 @@ export function createConversationStore(): ConversationStore {
     const patch = (id: string, change: (c: Conversation) => Conversation) =>
       set((state) => {
         const current = state.conversations[id];
-        return current ? { conversations: { ...state.conversations, [id]: change(current) } } : state;
+        const next = current && change(current);
+        return next && next !== current ? { conversations: { ...state.conversations, [id]: next } } : state;
       });
 
     const patchAssistant = (
@@ -147,22 +187,81 @@ export function createConversationStore(): ConversationStore {
       },
 
       addUserMessage(conversationId, text) {
-        patch(conversationId, (c) => ({
-          ...touch(c, [...c.messages, { id: newId('msg'), role: 'user', text, createdAt: Date.now() }]),
-          title:
-            c.title === untitled && !c.messages.some((m) => m.role === 'user') ? titleFrom(text) : c.title,
-        }));
+        patch(conversationId, (c) =>
+          place(c, {
+            id: newId('msg'),
+            role: 'user',
+            text,
+            createdAt: Date.now(),
+            parentId: nextParentId(c),
+          }),
+        );
+      },
+
+      addUserVersion(conversationId, messageId, text) {
+        const original = get().conversations[conversationId]?.messages.find((m) => m.id === messageId);
+        if (original?.role !== 'user') return null;
+        const id = newId('msg');
+        patch(conversationId, (c) =>
+          place(c, {
+            id,
+            role: 'user',
+            text,
+            createdAt: Date.now(),
+            parentId: parentOf(c, messageId),
+            ...(original.attachments && { attachments: original.attachments }),
+          }),
+        );
+        return id;
       },
 
       addAssistantMessage(conversationId, protocol, model, source = gatewaySource, notes = {}) {
         const id = newId('msg');
         patch(conversationId, (c) =>
-          touch(c, [
-            ...c.messages,
-            { id, role: 'assistant', protocol, model, source, createdAt: Date.now(), attempts: [], ...notes },
-          ]),
+          place(c, {
+            id,
+            role: 'assistant',
+            protocol,
+            model,
+            source,
+            createdAt: Date.now(),
+            attempts: [],
+            ...notes,
+            parentId: nextParentId(c),
+          }),
         );
         return id;
+      },
+
+      addAnswerVersion(conversationId, messageId) {
+        const original = get().conversations[conversationId]?.messages.find((m) => m.id === messageId);
+        if (original?.role !== 'assistant') return null;
+        const { protocol, model, source, reasoningLeftOut, thinkingPaused } = original;
+        const id = newId('msg');
+        patch(conversationId, (c) =>
+          place(c, {
+            id,
+            role: 'assistant',
+            protocol,
+            model,
+            source,
+            createdAt: Date.now(),
+            attempts: [],
+            ...(reasoningLeftOut && { reasoningLeftOut }),
+            ...(thinkingPaused && { thinkingPaused }),
+            parentId: parentOf(c, messageId),
+          }),
+        );
+        return id;
+      },
+
+      selectVersion(conversationId, messageId) {
+        patch(conversationId, (c) =>
+          // Shown already, or not in this conversation: nothing to choose.
+          shownBranch(c).some((m) => m.id === messageId) || !c.messages.some((m) => m.id === messageId)
+            ? c
+            : retitled(c, { ...c, selected: chooseVersion(c, messageId) }),
+        );
       },
 
       setChoices(conversationId, choices) {
@@ -171,10 +270,15 @@ export function createConversationStore(): ConversationStore {
 
       addToolResult(conversationId, toolCallId, name, content) {
         patch(conversationId, (c) =>
-          touch(c, [
-            ...c.messages,
-            { id: newId('msg'), role: 'tool', toolCallId, name, content, createdAt: Date.now() },
-          ]),
+          place(c, {
+            id: newId('msg'),
+            role: 'tool',
+            toolCallId,
+            name,
+            content,
+            createdAt: Date.now(),
+            parentId: nextParentId(c),
+          }),
         );
       },
 
@@ -296,7 +400,10 @@ export function followConversationChoices(
   });
 }
 
-/** Tokens billed over the whole conversation: every attempt counts, failed ones included. */
+/**
+ * Tokens billed over the whole conversation: every attempt of every answer counts, failed ones and those on
+ * branches not shown included.
+ */
 export function conversationUsage(conversation: Conversation): UsageTotals {
   return sumUsage(conversation.messages.flatMap((m) => (m.role === 'assistant' ? m.attempts : [])));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTurn } from '../core/index.ts';
+import { shownBranch } from './branches.ts';
 import { mergeConversation, sameContent } from './merge.ts';
 import { emptyRecording } from './recordings.ts';
 import type { AssistantMessage, Attempt, Conversation, UserMessage } from './types.ts';
@@ -84,6 +85,35 @@ describe('mergeConversation', () => {
   it('returns the local copy itself when the other adds nothing', () => {
     const local = conversation('T', user('a', 1), user('b', 2));
     expect(mergeConversation(local, conversation('T', user('a', 1)))).toBe(local);
+    const chosen = { ...local, selected: { '': 'a' } };
+    expect(mergeConversation(chosen, { ...conversation('T', user('a', 1)), selected: { '': 'b' } })).toBe(
+      chosen,
+    );
+  });
+
+  it('keeps the versions both copies chose, the local one where both chose at the same fork', () => {
+    const versions = [
+      user('q1', 1),
+      { ...user('q2', 2), parentId: null },
+      { ...user('q3', 3), parentId: null },
+    ];
+    const local = { ...conversation('T', ...versions), selected: { '': 'q1' } };
+    const remote = { ...conversation('T', ...versions), selected: { '': 'q2', q2: 'x' } };
+    expect(mergeConversation(local, remote).selected).toEqual({ '': 'q1', q2: 'x' });
+    expect(mergeConversation({ ...local, selected: undefined }, remote).selected).toBe(remote.selected);
+    expect(mergeConversation(local, { ...remote, selected: undefined }).selected).toBe(local.selected);
+  });
+
+  it('joins versions made on either side into one tree', () => {
+    const question = { ...user('q', 1), parentId: null };
+    const mine = { ...answer(2), id: 'mine', parentId: 'q' };
+    const theirs = { ...answer(3), id: 'theirs', parentId: 'q' };
+    const merged = mergeConversation(
+      { ...conversation('T', question, mine), selected: { q: 'mine' } },
+      { ...conversation('T', question, theirs), selected: { q: 'theirs' } },
+    );
+    expect(merged.messages.map((m) => m.id)).toEqual(['q', 'mine', 'theirs']);
+    expect(shownBranch(merged).map((m) => m.id)).toEqual(['q', 'mine']);
   });
 });
 

@@ -3,7 +3,8 @@ import type { Attempt, ChatMessage, Conversation } from './types.ts';
 /**
  * Two copies of one conversation, made apart (two tabs, or this tab before and after a reload), joined
  * so that nothing either holds is lost. Messages and attempts are only ever added, never removed, so the
- * join is their union by id; where both copies hold the same attempt, the one further along wins.
+ * join is their union by id; where both copies hold the same attempt, the one further along wins. Each
+ * copy's choice of versions at a fork is kept where the other made none; where both chose, the local one.
  */
 
 const reloadCode = 'page_reloaded';
@@ -80,6 +81,7 @@ export function mergeConversation(
     .sort(([a, i], [b, j]) => a.createdAt - b.createdAt || i - j)
     .map(([m]) => m);
   const title = base && local.title === base.title ? remote.title : local.title;
+  const selected = mergeSelected(local.selected, remote.selected);
   const merged: Conversation = {
     ...remote,
     ...local,
@@ -87,15 +89,27 @@ export function mergeConversation(
     createdAt: Math.min(local.createdAt, remote.createdAt),
     updatedAt: Math.max(local.updatedAt, remote.updatedAt),
     messages: sameList(messages, local.messages) ? local.messages : messages,
+    ...(selected && { selected }),
   };
   if (
     merged.messages === local.messages &&
     merged.title === local.title &&
     merged.updatedAt === local.updatedAt &&
-    merged.createdAt === local.createdAt
+    merged.createdAt === local.createdAt &&
+    merged.selected === local.selected
   )
     return local;
   return merged;
+}
+
+/** Both copies' choices at each fork; the local one where both chose. */
+function mergeSelected(
+  local: Record<string, string> | undefined,
+  remote: Record<string, string> | undefined,
+): Record<string, string> | undefined {
+  if (!remote || local === remote) return local;
+  if (!local) return remote;
+  return Object.entries(remote).every(([fork]) => fork in local) ? local : { ...remote, ...local };
 }
 
 /** Whether two values hold the same data, whichever objects hold it (a key set to undefined counts as absent). */

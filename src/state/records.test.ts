@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTurn } from '../core/index.ts';
+import { shownBranch } from './branches.ts';
 import { emptyRecording } from './recordings.ts';
 import {
   readConversationRecord,
@@ -97,6 +98,28 @@ describe('readConversationRecord', () => {
     expect(read.revision).toBe(0);
   });
 
+  it('reads branches: the parent of each message and the version chosen at each fork', () => {
+    const original = conversation();
+    const branched: Conversation = {
+      ...original,
+      messages: [
+        ...original.messages.map((m, i) => ({ ...m, parentId: original.messages[i - 1]?.id ?? null })),
+        { id: 'm4', role: 'user', text: 'Weather in Rome?', createdAt: 4, parentId: null },
+      ],
+      selected: { '': 'm1' },
+    };
+    const read = readConversationRecord('conversation:conv_1', branched);
+    expect(read).toEqual({ kind: 'conversation', conversation: branched, revision: 0 });
+    const shown = read.kind === 'conversation' ? shownBranch(read.conversation) : [];
+    expect(shown.map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
+  });
+
+  it('loads a record from before branches as one branch, in its order', () => {
+    const read = readConversationRecord('conversation:conv_1', conversation());
+    const shown = read.kind === 'conversation' ? shownBranch(read.conversation) : [];
+    expect(shown.map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
+  });
+
   const broken: [string, (c: Record<string, unknown> & { messages: unknown[] }) => unknown, string][] = [
     ['messages: null', (c) => ({ ...c, messages: null }), 'messages: expected a list'],
     ['not an object', () => 'conv_1', 'record: expected an object'],
@@ -126,6 +149,26 @@ describe('readConversationRecord', () => {
         return { ...c, messages: [c.messages[0], answer] };
       },
       'messages[1].attempts[0].turn.parts[0].kind: expected text, reasoning, refusal or tool_call',
+    ],
+    [
+      'a parent that is not an id',
+      (c) => ({ ...c, messages: [c.messages[0], { ...(c.messages[1] as object), parentId: 1 }] }),
+      'messages[1].parentId: expected a string',
+    ],
+    [
+      'a parent that is not in the conversation',
+      (c) => ({ ...c, messages: [c.messages[0], { ...(c.messages[1] as object), parentId: 'm9' }] }),
+      'messages[1].parentId: expected the id of a message of this conversation',
+    ],
+    [
+      'choices of versions that are a list',
+      (c) => ({ ...c, selected: ['m1'] }),
+      'selected: expected an object',
+    ],
+    [
+      'a chosen version that is not an id',
+      (c) => ({ ...c, selected: { m1: null } }),
+      'selected["m1"]: expected a string',
     ],
     [
       'an unknown protocol',

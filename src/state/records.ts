@@ -251,6 +251,8 @@ function readMessage(value: unknown, path: string): ChatMessage {
   const message = object(value, path);
   const id = string(message.id, `${path}.id`);
   const createdAt = optional(message, 'createdAt', 0, number, path);
+  // Absent in records from before branches.
+  if (message.parentId !== undefined) stringOrNull(message.parentId, `${path}.parentId`);
   switch (message.role) {
     case 'user':
       return { ...message, id, role: 'user', text: string(message.text, `${path}.text`), createdAt };
@@ -286,6 +288,27 @@ function readMessage(value: unknown, path: string): ChatMessage {
   }
 }
 
+/**
+ * The messages, each placed in the conversation's tree: a parent must be one of them. Records from before
+ * branches name none, and load as they are: one branch, in their order (see `branches.ts`).
+ */
+function readMessages(value: unknown): ChatMessage[] {
+  const messages = array(value, 'messages').map((m, i) => readMessage(m, `messages[${i}]`));
+  const ids = new Set(messages.map((m) => m.id));
+  messages.forEach((m, i) => {
+    if (m.parentId && !ids.has(m.parentId))
+      fail(`messages[${i}].parentId`, 'the id of a message of this conversation');
+  });
+  return messages;
+}
+
+/** The version chosen at each fork: message ids by fork. */
+function readSelected(value: unknown, path: string): Record<string, string> {
+  const selected = object(value, path);
+  for (const [fork, id] of Object.entries(selected)) string(id, `${path}[${JSON.stringify(fork)}]`);
+  return selected as Record<string, string>;
+}
+
 function readRevision(record: Plain): number {
   const revision = record.revision;
   return typeof revision === 'number' && Number.isSafeInteger(revision) && revision >= 0 ? revision : 0;
@@ -309,8 +332,9 @@ export function readConversationRecord(key: string, value: unknown): ReadRecord 
       title: string(rest.title, 'title'),
       createdAt: number(rest.createdAt, 'createdAt'),
       updatedAt: optional(rest, 'updatedAt', number(rest.createdAt, 'createdAt'), number, ''),
-      messages: array(rest.messages, 'messages').map((m, i) => readMessage(m, `messages[${i}]`)),
+      messages: readMessages(rest.messages),
     };
+    if (rest.selected !== undefined) conversation.selected = readSelected(rest.selected, 'selected');
     return { kind: 'conversation', conversation, revision };
   } catch (error) {
     if (error instanceof Unreadable) return { kind: 'unreadable', reason: error.message, revision };
