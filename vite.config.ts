@@ -1,11 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { hopbaseGateway } from './server/vite-plugin.ts';
+import { precompiledMessages } from './src/i18n/precompileMessages.ts';
 
 // The dev and preview servers answer `/v1` themselves: with the simulator by default,
 // or by proxying to a real gateway when HOPBASE_BASE_URL is set.
 export default defineConfig({
-  plugins: [react(), hopbaseGateway()],
+  plugins: [react(), hopbaseGateway(), precompiledMessages()],
   server: { port: Number(process.env.PORT ?? 5173), strictPort: true },
   preview: { port: Number(process.env.PORT ?? 4173), strictPort: true },
   test: {
@@ -15,7 +16,12 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['src/core/**/*.test.ts', 'simulator/**/*.test.ts', 'server/**/*.test.ts'],
+          include: [
+            'src/core/**/*.test.ts',
+            'src/i18n/**/*.test.ts',
+            'simulator/**/*.test.ts',
+            'server/**/*.test.ts',
+          ],
         },
       },
       {
@@ -23,7 +29,7 @@ export default defineConfig({
         test: {
           name: 'dom',
           environment: 'jsdom',
-          include: ['src/{state,session,hooks,components,app}/**/*.test.{ts,tsx}'],
+          include: ['src/{state,session,hooks,components,app}/**/*.test.{ts,tsx}', 'src/i18n/**/*.test.tsx'],
           setupFiles: ['src/testing/setup.ts'],
         },
       },

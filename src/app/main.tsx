@@ -3,11 +3,15 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { preloadMarkdown } from '../components/markdown/LazyMarkdown.tsx';
 import { AppProvider } from '../hooks/appContext.tsx';
+import { createI18n, type I18n } from '../i18n/i18n.tsx';
+import { loadCatalog } from '../i18n/loadCatalog.ts';
+import { resolveLocale } from '../i18n/locales.ts';
 import { ChatSession } from '../session/ChatSession.ts';
 import { type AppStores, createAppStores } from '../state/appStores.ts';
 import { loadState, openDatabase, startPersisting } from '../state/persistence.ts';
 import { openTabChannel } from '../state/tabSync.ts';
 import { App } from './App.tsx';
+import { Localized } from './Localized.tsx';
 
 // The one place where the running app is made: everything below receives these instances.
 const queryClient = new QueryClient();
@@ -35,17 +39,31 @@ async function start() {
   if (opensOnAnswer(stores)) await preloadMarkdown();
 }
 
+/** The first screen's language, loaded before it renders; if its catalog cannot be fetched, English. */
+async function firstLanguage(): Promise<I18n | undefined> {
+  const locale = resolveLocale(stores.settings.getState().settings.language, navigator.languages);
+  try {
+    return createI18n(locale, await loadCatalog(locale));
+  } catch (error) {
+    console.warn(`The ${locale} messages could not be loaded`, error);
+    return undefined;
+  }
+}
+
 start()
   .catch((error: unknown) => {
     console.error('Could not load saved conversations', error);
     stores.storage.setState({ loadError: `Saved conversations could not be read: ${String(error)}` });
   })
-  .finally(() => {
+  .then(firstLanguage)
+  .then((initial) => {
     createRoot(document.getElementById('root')!).render(
       <StrictMode>
         <QueryClientProvider client={queryClient}>
           <AppProvider services={{ stores, session }}>
-            <App />
+            <Localized initial={initial}>
+              <App />
+            </Localized>
           </AppProvider>
         </QueryClientProvider>
       </StrictMode>,

@@ -14,27 +14,20 @@ async function turnOf(name: string): Promise<Turn> {
 
 describe('finishNotice, on recorded endings', () => {
   it.each([
-    ['chat/openai-finish-length.sse', 'The answer hit the output token limit (length)'],
-    [
-      'synthetic/responses/incomplete-max-output-tokens.sse',
-      'The answer hit the output token limit (max_output_tokens)',
-    ],
-    [
-      'synthetic/chat/finish-content-filter.sse',
-      "The provider's content filter stopped the answer (content_filter)",
-    ],
-    ['anthropic/pause-turn-web-search.sse', 'The model paused a long-running step (pause_turn)'],
-    ['synthetic/anthropic/refusal-after-partial-text.sse', 'The model declined to answer (refusal)'],
-  ])('%s → %s', async (name, title) => {
-    expect(finishNotice(await turnOf(name))?.title).toBe(title);
+    ['chat/openai-finish-length.sse', 'output_limit', 'length'],
+    ['synthetic/responses/incomplete-max-output-tokens.sse', 'output_limit', 'max_output_tokens'],
+    ['synthetic/chat/finish-content-filter.sse', 'content_filter', 'content_filter'],
+    ['anthropic/pause-turn-web-search.sse', 'pause_turn', 'pause_turn'],
+    ['synthetic/anthropic/refusal-after-partial-text.sse', 'refusal', 'refusal'],
+  ])('%s → %s (%s)', async (name, code, raw) => {
+    expect(finishNotice(await turnOf(name))).toMatchObject({ code, rawFinishReason: raw });
   });
 
   it('says when the token limit cut a tool call, which then cannot be run', async () => {
     const notice = finishNotice(await turnOf('anthropic/tool-input-cut-by-max-tokens.sse'));
-    expect(notice?.title).toBe('The answer hit the output token limit (max_tokens)');
-    expect(notice?.advice).toMatch(/^Its last tool call was cut off too/);
+    expect(notice).toMatchObject({ code: 'output_limit', rawFinishReason: 'max_tokens', toolCallCut: true });
     const plain = finishNotice(await turnOf('chat/openai-finish-length.sse'));
-    expect(plain?.advice).not.toMatch(/tool call/);
+    expect(plain?.toolCallCut).toBe(false);
   });
 
   it('is silent for plain stops, tool calls, worded refusals and unfinished turns', async () => {
@@ -57,21 +50,24 @@ describe('finishNotice, on recorded endings', () => {
       rawFinishReason: 'model_context_window_exceeded',
     };
     expect(finishNotice(turn)).toEqual({
-      title: "The conversation filled the model's context window",
-      advice: 'Start a new conversation, or one with less history, to go on.',
+      code: 'context_window',
+      rawFinishReason: 'model_context_window_exceeded',
+      outputShown: false,
+      toolCallCut: false,
     });
   });
 
-  it('says "what came before is shown" only when something came before', () => {
+  it('says output was shown only when something came before', () => {
     const filtered: Turn = { ...emptyTurn, status: 'complete', finishReason: 'content_filter' };
-    expect(finishNotice(filtered)?.advice).toBe('Rephrasing the request may help.');
-    expect(finishNotice({ ...filtered, text: 'Partial' })?.advice).toBe(
-      'What came before is shown. Rephrasing the request may help.',
-    );
-    expect(finishNotice({ ...filtered, finishReason: 'refusal', rawFinishReason: 'refusal' })).toEqual({
-      title: 'The model declined to answer (refusal)',
-      advice: '',
+    expect(finishNotice(filtered)).toEqual({
+      code: 'content_filter',
+      rawFinishReason: null,
+      outputShown: false,
+      toolCallCut: false,
     });
+    expect(finishNotice({ ...filtered, text: 'Partial' })?.outputShown).toBe(true);
+    const call = { id: 'c', name: 'f', arguments: '{}' };
+    expect(finishNotice({ ...filtered, toolCalls: [call] })?.outputShown).toBe(true);
   });
 
   it('says nothing for a reason it does not know: compatible servers have their own words for a stop', () => {

@@ -1,10 +1,28 @@
 import { argumentsComplete } from './conversation.ts';
 import type { Turn } from './turn.ts';
 
-/** Why a finished answer may not be the whole answer, in words a person understands. */
+/**
+ * Why a finished answer may not be the whole answer: the UI finds the words of each code in its catalogs
+ * under `finish.<code>.title` and `finish.<code>.advice`.
+ */
+export const finishNoticeCodes = [
+  'context_window',
+  'output_limit',
+  'content_filter',
+  'refusal',
+  'pause_turn',
+] as const;
+
+export type FinishNoticeCode = (typeof finishNoticeCodes)[number];
+
 export interface FinishNotice {
-  title: string;
-  advice: string;
+  code: FinishNoticeCode;
+  /** The protocol's own finish value (`length`, `max_tokens`, …), named beside the explanation. */
+  rawFinishReason: string | null;
+  /** Whether text or tool calls came before the ending: then the note says they are shown. */
+  outputShown: boolean;
+  /** The token limit cut a tool call's arguments too, so it cannot be run. */
+  toolCallCut: boolean;
 }
 
 /**
@@ -15,37 +33,26 @@ export interface FinishNotice {
  */
 export function finishNotice(turn: Turn): FinishNotice | null {
   if (turn.status !== 'complete') return null;
-  const raw = turn.rawFinishReason ? ` (${turn.rawFinishReason})` : '';
-  const before = turn.text || turn.toolCalls.length > 0 ? 'What came before is shown. ' : '';
+  const notice = (code: FinishNoticeCode, toolCallCut = false): FinishNotice => ({
+    code,
+    rawFinishReason: turn.rawFinishReason,
+    outputShown: turn.text !== '' || turn.toolCalls.length > 0,
+    toolCallCut,
+  });
   switch (turn.finishReason) {
-    case 'length': {
-      if (turn.rawFinishReason === 'model_context_window_exceeded') {
-        return {
-          title: "The conversation filled the model's context window",
-          advice: `${before}Start a new conversation, or one with less history, to go on.`,
-        };
-      }
-      const cutCall = turn.toolCalls.some((call) => !argumentsComplete(call.arguments));
-      return {
-        title: `The answer hit the output token limit${raw}`,
-        advice: `${cutCall ? 'Its last tool call was cut off too, so it cannot be run. ' : ''}Raise "Max output tokens" in Settings and send the question again, or ask the model to continue.`,
-      };
-    }
+    case 'length':
+      if (turn.rawFinishReason === 'model_context_window_exceeded') return notice('context_window');
+      return notice(
+        'output_limit',
+        turn.toolCalls.some((call) => !argumentsComplete(call.arguments)),
+      );
     case 'content_filter':
-      return {
-        title: `The provider's content filter stopped the answer${raw}`,
-        advice: `${before}Rephrasing the request may help.`,
-      };
+      return notice('content_filter');
     case 'refusal':
       // A refusal with words of its own is shown as such; Anthropic's stop reason comes without any.
-      return turn.refusal ? null : { title: `The model declined to answer${raw}`, advice: before.trim() };
+      return turn.refusal ? null : notice('refusal');
     case 'other':
-      return turn.rawFinishReason === 'pause_turn'
-        ? {
-            title: 'The model paused a long-running step (pause_turn)',
-            advice: `${before}This app does not resume such a step: send the question again to start it over.`,
-          }
-        : null;
+      return turn.rawFinishReason === 'pause_turn' ? notice('pause_turn') : null;
     default:
       return null;
   }

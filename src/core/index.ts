@@ -7,8 +7,19 @@ export type {
   TurnRequest,
 } from './conversation.ts';
 export { argumentsComplete, parseToolArguments, textFileBlock } from './conversation.ts';
-export { adviseFailure, type FailureAdvice, notSentCode } from './failureAdvice.ts';
-export { type FinishNotice, finishNotice } from './finishNotice.ts';
+export {
+  adviseFailure,
+  type FailureAdvice,
+  type FailureCode,
+  failureCodes,
+  notSentCode,
+} from './failureAdvice.ts';
+export {
+  type FinishNotice,
+  type FinishNoticeCode,
+  finishNotice,
+  finishNoticeCodes,
+} from './finishNotice.ts';
 export type { HttpError } from './httpError.ts';
 export { parseHttpError, retryAfterSeconds } from './httpError.ts';
 export { adapters, authHeaders, buildRequest, protocols } from './protocols/index.ts';

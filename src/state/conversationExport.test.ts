@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTurn, type HttpError, type Turn } from '../core/index.ts';
+import { explanationTitles } from '../i18n/explain.ts';
+import { createI18n } from '../i18n/i18n.tsx';
 import {
   type ConversationDocument,
   conversationFileName,
@@ -13,6 +15,8 @@ import type { AssistantMessage, Attempt, Conversation } from './types.ts';
 const key = 'sk-test-SECRET-123';
 const at = (minute: number) => Date.UTC(2025, 9, 2, 20, minute, 0);
 const now = Date.UTC(2025, 9, 3, 9, 30, 0);
+/** The notes' titles come from the UI's catalogs: English here. */
+const english = explanationTitles(createI18n('en'));
 
 function attempt(
   id: string,
@@ -106,7 +110,7 @@ const conversation: Conversation = {
 
 describe('exportConversationMarkdown', () => {
   it('writes the title, every message and answer as a section, reasoning, tool calls and results, failures marked', () => {
-    expect(exportConversationMarkdown(conversation, key, now)).toBe(EXPECTED_MARKDOWN);
+    expect(exportConversationMarkdown(conversation, key, now, english)).toBe(EXPECTED_MARKDOWN);
   });
 
   it.each<[string, Partial<Turn>, HttpError | null, string]>([
@@ -159,7 +163,7 @@ describe('exportConversationMarkdown', () => {
       ...conversation,
       messages: [answer('m', 1, 'm', [attempt('a', 1, turn, httpError)])],
     };
-    const markdown = exportConversationMarkdown(single, '', now);
+    const markdown = exportConversationMarkdown(single, '', now, english);
     if (note) expect(markdown).toContain(note);
     else expect(markdown).not.toContain('⚠️');
   });
@@ -169,7 +173,7 @@ describe('exportConversationMarkdown', () => {
       ...conversation,
       messages: [{ id: 'u', role: 'user' as const, text: `my key is ${key}`, createdAt: 0 }],
     };
-    const markdown = exportConversationMarkdown(withKey, key, now);
+    const markdown = exportConversationMarkdown(withKey, key, now, english);
     expect(markdown).not.toContain(key);
     expect(markdown).toContain('my key is [redacted]');
   });

@@ -1,4 +1,11 @@
-import { adapters, adviseFailure, finishNotice, type Turn } from '../core/index.ts';
+import {
+  adapters,
+  adviseFailure,
+  type FailureAdvice,
+  type FinishNotice,
+  finishNotice,
+  type Turn,
+} from '../core/index.ts';
 import { currentAttempt } from './conversationStore.ts';
 import { scrub } from './traceExport.ts';
 import type { AssistantMessage, Attempt, Conversation, SentRequest, ToolResultMessage } from './types.ts';
@@ -116,12 +123,18 @@ function usageLine(turn: Turn): string | null {
   return `Usage: ${usage.inputTokens.toLocaleString('en-US')} in · ${usage.outputTokens.toLocaleString('en-US')} out · ${usage.totalTokens.toLocaleString('en-US')} total${extra.length ? ` (${extra.join(', ')})` : ''}`;
 }
 
+/** The titles of what went wrong, in the words of the UI's catalogs: the core names them by code. */
+export interface ExportExplanations {
+  failure(advice: FailureAdvice): string;
+  finish(notice: FinishNotice): string;
+}
+
 /** The warning at the top of an answer that is not whole: a failure, an interruption, Stop, or a cut ending. */
-function failureNote(attempt: Attempt): string | null {
+function failureNote(attempt: Attempt, explain: ExportExplanations): string | null {
   const { turn, httpError } = attempt;
   if (httpError) {
     const advice = adviseFailure(turn, httpError);
-    return `**Failed** before any output: ${advice?.title ?? `HTTP ${httpError.status}`} (HTTP ${httpError.status}, \`${httpError.code}\`: ${httpError.message})`;
+    return `**Failed** before any output: ${advice ? explain.failure(advice) : `HTTP ${httpError.status}`} (HTTP ${httpError.status}, \`${httpError.code}\`: ${httpError.message})`;
   }
   if (turn.status === 'streaming')
     return '**Incomplete**: the answer was still streaming when this was exported.';
@@ -129,10 +142,10 @@ function failureNote(attempt: Attempt): string | null {
     const label = turn.status === 'error' ? '**Failed**' : '**Incomplete**';
     const advice = adviseFailure(turn, null);
     const detail = turn.error ? ` (\`${turn.error.code}\`: ${turn.error.message})` : '';
-    return `${label}, ${statusWords[turn.status]}: ${advice?.title ?? 'the answer did not finish'}${detail}. What arrived before is kept below.`;
+    return `${label}, ${statusWords[turn.status]}: ${advice ? explain.failure(advice) : 'the answer did not finish'}${detail}. What arrived before is kept below.`;
   }
   const notice = finishNotice(turn);
-  return notice ? `**Incomplete**: ${notice.title}.` : null;
+  return notice ? `**Incomplete**: ${explain.finish(notice)}.` : null;
 }
 
 function earlierAttempts(message: AssistantMessage): string | null {
@@ -151,7 +164,7 @@ function earlierAttempts(message: AssistantMessage): string | null {
   return [`Shown: attempt ${total} of ${total}. Earlier attempts:`, '', ...lines].join('\n');
 }
 
-function answerSection(message: AssistantMessage): string {
+function answerSection(message: AssistantMessage, explain: ExportExplanations): string {
   const attempt = currentAttempt(message);
   const when = formatTime(attempt?.startedAt ?? message.createdAt);
   const source = message.source.kind === 'replay' ? ` · replayed from \`${message.source.file}\`` : '';
@@ -161,7 +174,7 @@ function answerSection(message: AssistantMessage): string {
     return blocks.join('\n\n');
   }
   const { turn } = attempt;
-  const note = failureNote(attempt);
+  const note = failureNote(attempt, explain);
   if (note) blocks.push(quote(`⚠️ ${note}`));
   if (turn.reasoning.trim()) blocks.push(quote(`**Reasoning**\n\n${turn.reasoning.trim()}`));
   if (turn.text.trim()) blocks.push(turn.text.trim());
@@ -197,7 +210,12 @@ function toolResultSection(message: ToolResultMessage): string {
  * a section (who, model and protocol, time). Reasoning is quoted, tool calls show their arguments as JSON
  * code blocks and their results follow, and an answer that failed or is incomplete says so at its top.
  */
-export function exportConversationMarkdown(conversation: Conversation, apiKey: string, now: number): string {
+export function exportConversationMarkdown(
+  conversation: Conversation,
+  apiKey: string,
+  now: number,
+  explain: ExportExplanations,
+): string {
   const usage = sumUsage(conversation.messages.flatMap((m) => (m.role === 'assistant' ? m.attempts : [])));
   const sections = [
     `# ${conversation.title.replace(/\s+/g, ' ').trim() || 'Untitled conversation'}`,
@@ -206,7 +224,7 @@ export function exportConversationMarkdown(conversation: Conversation, apiKey: s
   for (const message of conversation.messages) {
     if (message.role === 'user') {
       sections.push(`## You · ${formatTime(message.createdAt)}\n\n${message.text.trim() || '_(empty)_'}`);
-    } else if (message.role === 'assistant') sections.push(answerSection(message));
+    } else if (message.role === 'assistant') sections.push(answerSection(message, explain));
     else sections.push(toolResultSection(message));
   }
   return scrub(`${sections.join('\n\n')}\n`, apiKey);

@@ -10,6 +10,11 @@ import {
 } from '../core/index.ts';
 
 export interface Settings {
+  /**
+   * The language of the app: `auto` (the browser's languages) or a locale tag the person chose (`ja`, `es`,
+   * …). A tag this version does not speak counts as `auto` (src/i18n/locales.ts).
+   */
+  language: string;
   /** Empty: the same-origin `/v1` (the simulator, or the dev server's proxy to a real gateway). */
   baseUrl: string;
   apiKey: string;
@@ -51,6 +56,7 @@ export const demoTools: ToolDefinition[] = [
 ];
 
 export const defaultSettings: Settings = {
+  language: 'auto',
   baseUrl: '',
   apiKey: '',
   rememberKey: false,

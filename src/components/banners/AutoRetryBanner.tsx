@@ -1,4 +1,5 @@
 import { useNow } from '../../hooks/useNow.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import './banners.css';
 
 /**
@@ -17,21 +18,20 @@ export function AutoRetryBanner({
   of: number;
   onCancel(): void;
 }) {
+  const { t, format } = useI18n();
   const now = useNow(true, 250);
   const remaining = Math.max(0, Math.ceil((retryAt - now) / 1000));
   return (
     <div role="status" className="banner banner-warn" data-testid="auto-retry-banner">
       <div className="banner-text">
-        <span className="visually-hidden">
-          The request failed before any output. Retrying automatically shortly: attempt {attempt} of {of}.
-        </span>
+        <span className="visually-hidden">{t('autoRetry.announce', { attempt, of })}</span>
         <span aria-hidden="true">
-          Retrying automatically in {remaining} s (attempt {attempt} of {of}).
+          {t('autoRetry.countdown', { seconds: format.seconds(remaining), attempt, of })}
         </span>
       </div>
       <div className="banner-actions">
         <button type="button" className="btn btn-small" onClick={onCancel}>
-          Cancel retry
+          {t('autoRetry.cancel')}
         </button>
       </div>
     </div>

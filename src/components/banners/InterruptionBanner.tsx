@@ -1,5 +1,7 @@
 import { adviseFailure, type HttpError, type Turn } from '../../core/index.ts';
 import { useNow } from '../../hooks/useNow.ts';
+import { explainFailure } from '../../i18n/explain.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import './banners.css';
 
 export interface InterruptionBannerProps {
@@ -24,6 +26,8 @@ export function InterruptionBanner({
   onRetry,
   silentBeforeMs,
 }: InterruptionBannerProps) {
+  const i18n = useI18n();
+  const { t, format } = i18n;
   const advice = adviseFailure(turn, httpError);
   const waitUntil = httpError?.retryAfterSeconds ? failedAt + httpError.retryAfterSeconds * 1000 : 0;
   const now = useNow(waitUntil > Date.now());
@@ -32,30 +36,34 @@ export function InterruptionBanner({
   const hasOutput = turn.parts.length > 0;
   const code = httpError ? `HTTP ${httpError.status} · ${httpError.code}` : turn.error?.code;
   const message = httpError?.message ?? turn.error?.message;
+  const { title, advice: whatToDo } = explainFailure(i18n, advice);
   return (
     <div role="alert" className="banner banner-danger" data-testid="interruption-banner">
       <div className="banner-text">
-        <strong>{advice.title}.</strong> {advice.advice}
-        {silentBeforeMs
-          ? ` The model had produced nothing for ${Math.round(silentBeforeMs / 1000)} s before this.`
-          : ''}
-        {hasOutput ? ' The partial answer above is kept, and what was produced is billed.' : ''}
+        {i18n.rich('interruption.text', {
+          title,
+          advice: whatToDo,
+          silence: silentBeforeMs ? format.seconds(Math.round(silentBeforeMs / 1000)) : 'none',
+          partial: hasOutput ? 'yes' : 'no',
+        })}
         {message ? (
           <details className="banner-details">
-            <summary>Details</summary>
+            <summary>{t('interruption.details')}</summary>
             <code>{code}</code>: {message}
-            {httpError?.requestId ? <div>Request id: {httpError.requestId}</div> : null}
+            {httpError?.requestId ? (
+              <div>{t('interruption.requestId', { id: httpError.requestId })}</div>
+            ) : null}
           </details>
         ) : null}
       </div>
       <div className="banner-actions">
         {!onRetry ? null : remaining > 0 ? (
           <span className="countdown" role="timer">
-            You can retry in {remaining} s
+            {t('interruption.retryIn', { seconds: format.seconds(remaining) })}
           </span>
         ) : (
           <button type="button" className="btn btn-small btn-primary" onClick={onRetry}>
-            Retry
+            {t('action.retry')}
           </button>
         )}
       </div>

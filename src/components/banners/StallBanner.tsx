@@ -1,9 +1,9 @@
 import { assessStall, type StallThresholds, type WatchState } from '../../core/index.ts';
 import { useNow } from '../../hooks/useNow.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import './banners.css';
 
 const monotonic = () => performance.now();
-const seconds = (ms: number) => `${Math.floor(ms / 1000)} s`;
 
 export interface StallBannerProps {
   watch: WatchState;
@@ -21,6 +21,8 @@ export interface StallBannerProps {
  * sentence instead.
  */
 export function StallBanner({ watch, thresholds, onRetry, onStop }: StallBannerProps) {
+  const { t, rich, format } = useI18n();
+  const seconds = (ms: number) => format.seconds(Math.floor(ms / 1000));
   const now = useNow(true, 1000, monotonic);
   const stall = assessStall(watch, Math.max(now, watch.lastByteAt ?? 0), thresholds);
   if (stall.kind === 'flowing') return <div role="status" className="stall-live" />;
@@ -32,36 +34,27 @@ export function StallBanner({ watch, thresholds, onRetry, onStop }: StallBannerP
       data-testid="stall-banner"
     >
       <div className="banner-text">
-        <span className="visually-hidden">
-          {dead
-            ? 'The connection looks dead: nothing has arrived for a while, not even a keepalive. Retrying is probably the quickest way to an answer.'
-            : 'The model has stopped producing output, but the connection is alive. You can wait, retry or stop.'}
-        </span>
+        <span className="visually-hidden">{t(dead ? 'stall.dead.announce' : 'stall.silent.announce')}</span>
         <span aria-hidden="true">
-          {dead ? (
-            <>
-              <strong>The connection looks dead.</strong> Nothing has arrived for{' '}
-              {seconds(stall.lastByteAgoMs)}, not even a keepalive (the gateway sends one about every 10 s).
-              Retrying is probably the quickest way to an answer.
-            </>
-          ) : (
-            <>
-              <strong>The model has produced nothing for {seconds(stall.silentForMs)}.</strong> The connection
-              is alive
-              {stall.lastKeepaliveAgoMs === null
-                ? ` (last bytes ${seconds(stall.lastByteAgoMs)} ago)`
-                : ` (last keepalive ${seconds(stall.lastKeepaliveAgoMs)} ago)`}
-              . The gateway gives up on a silent model after about 90–150 s.
-            </>
-          )}
+          {dead
+            ? rich('stall.dead', { ago: seconds(stall.lastByteAgoMs) })
+            : stall.lastKeepaliveAgoMs === null
+              ? rich('stall.silent.bytes', {
+                  silent: seconds(stall.silentForMs),
+                  ago: seconds(stall.lastByteAgoMs),
+                })
+              : rich('stall.silent.keepalive', {
+                  silent: seconds(stall.silentForMs),
+                  ago: seconds(stall.lastKeepaliveAgoMs),
+                })}
         </span>
       </div>
       <div className="banner-actions">
         <button type="button" className="btn btn-small btn-primary" onClick={onRetry}>
-          Retry
+          {t('action.retry')}
         </button>
         <button type="button" className="btn btn-small" onClick={onStop}>
-          Stop
+          {t('action.stop')}
         </button>
       </div>
     </div>

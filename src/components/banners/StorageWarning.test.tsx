@@ -1,6 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createI18n } from '../../i18n/i18n.tsx';
 import type { UnreadableRecord } from '../../state/records.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { StorageWarning } from './StorageWarning.tsx';
@@ -79,10 +80,10 @@ describe('unreadable saved records', () => {
 
   it('are counted in plain words', () => {
     const of = (what: UnreadableRecord['what']) => ({ ...bad, what });
-    expect(countUnreadable([of('conversation'), of('conversation'), of('recording')])).toBe(
+    expect(countUnreadable(createI18n('en'), [of('conversation'), of('conversation'), of('recording')])).toBe(
       '2 saved conversations and 1 recording',
     );
-    expect(countUnreadable([of('recording'), of('conversation'), of('settings')])).toBe(
+    expect(countUnreadable(createI18n('en'), [of('recording'), of('conversation'), of('settings')])).toBe(
       '1 recording, 1 saved conversation and 1 settings record',
     );
   });

@@ -1,4 +1,5 @@
 import { useStorageStatus } from '../../hooks/useStores.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { UnreadableRecordsBanner } from './UnreadableRecordsBanner.tsx';
 import './banners.css';
 
@@ -14,17 +15,15 @@ function sentence(text: string): string {
 export function StorageWarning() {
   const error = useStorageStatus((s) => s.error);
   const loadError = useStorageStatus((s) => s.loadError);
+  const { t } = useI18n();
   return (
     <>
       {loadError ? (
         <div role="alert" className="banner banner-danger storage-warning">
-          <div className="banner-text">
-            {sentence(loadError)} Nothing stored has been changed, and this tab will not overwrite it: new
-            conversations are saved beside it. Reloading the page may read it again.
-          </div>
+          <div className="banner-text">{t('storage.loadError', { error: sentence(loadError) })}</div>
           <div className="banner-actions">
             <button type="button" className="btn btn-small" onClick={() => window.location.reload()}>
-              Reload
+              {t('action.reload')}
             </button>
           </div>
         </div>
@@ -32,9 +31,7 @@ export function StorageWarning() {
       <UnreadableRecordsBanner />
       {error ? (
         <div role="alert" className="banner banner-warn storage-warning">
-          <div className="banner-text">
-            {error} It is retried automatically; until it works, a reload would lose the latest messages.
-          </div>
+          <div className="banner-text">{t('storage.saveError', { error })}</div>
         </div>
       ) : null}
     </>

@@ -1,21 +1,23 @@
 import { useState } from 'react';
 import { useStorageStatus } from '../../hooks/useStores.ts';
+import type { MessageKey } from '../../i18n/catalogs/en.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
+import type { I18n } from '../../i18n/i18n.tsx';
 import { type UnreadableRecord, unreadableRecordsFile } from '../../state/records.ts';
 import './banners.css';
 import './unreadableRecords.css';
 
-const nouns: Record<UnreadableRecord['what'], [string, string]> = {
-  conversation: ['saved conversation', 'saved conversations'],
-  recording: ['recording', 'recordings'],
-  settings: ['settings record', 'settings records'],
+const counted: Record<UnreadableRecord['what'], MessageKey> = {
+  conversation: 'unreadable.conversations',
+  recording: 'unreadable.recordings',
+  settings: 'unreadable.settings',
 };
 
-/** "2 saved conversations and 1 recording". */
-export function countUnreadable(records: readonly UnreadableRecord[]): string {
+/** "2 saved conversations and 1 recording", kinds in the order first met. */
+export function countUnreadable({ t, format }: I18n, records: readonly UnreadableRecord[]): string {
   const counts = new Map<UnreadableRecord['what'], number>();
   for (const record of records) counts.set(record.what, (counts.get(record.what) ?? 0) + 1);
-  const parts = [...counts].map(([what, n]) => `${n} ${nouns[what][n === 1 ? 0 : 1]}`);
-  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
+  return format.list([...counts].map(([what, n]) => t(counted[what], { n })));
 }
 
 /** Saves the unreadable records as a JSON file, exactly as the database holds them. */
@@ -38,31 +40,32 @@ export function downloadUnreadable(records: readonly UnreadableRecord[]): void {
 export function UnreadableRecordsBanner() {
   const unreadable = useStorageStatus((s) => s.unreadable);
   const resetSettings = useStorageStatus((s) => s.resetSettings);
+  const i18n = useI18n();
+  const { t } = i18n;
   // Dismissed for this page; records found later (a settings record copied aside) show it again.
   const [dismissed, setDismissed] = useState<{ records: number; settings: number } | null>(null);
   const shown =
     dismissed === null || unreadable.length > dismissed.records || resetSettings.length > dismissed.settings;
   if (!shown || (unreadable.length === 0 && resetSettings.length === 0)) return null;
-  const count = countUnreadable(unreadable);
   return (
-    <section className="banner banner-warn storage-warning" aria-label="Saved data that could not be read">
+    <section className="banner banner-warn storage-warning" aria-label={t('unreadable.region')}>
       <div className="banner-text">
         {unreadable.length ? (
           <p className="unreadable-line">
-            <strong>{count} could not be read.</strong> {unreadable.length === 1 ? 'It is' : 'They are'} kept
-            as {unreadable.length === 1 ? 'it is' : 'they are'} in this browser&rsquo;s storage, never
-            overwritten; everything else loaded. Download {unreadable.length === 1 ? 'it' : 'them'} to keep a
-            copy or to send to support.
+            {i18n.rich('unreadable.summary', {
+              count: countUnreadable(i18n, unreadable),
+              n: unreadable.length,
+            })}
           </p>
         ) : null}
         {resetSettings.length ? (
           <p className="unreadable-line">
-            Some saved settings could not be read and are back to their defaults: {resetSettings.join(', ')}.
+            {t('unreadable.resetSettings', { names: resetSettings.join(', ') })}
           </p>
         ) : null}
         {unreadable.length ? (
           <details className="banner-details unreadable-details">
-            <summary>What is wrong</summary>
+            <summary>{t('unreadable.whatIsWrong')}</summary>
             <ul>
               {unreadable.map((record) => (
                 <li key={record.key}>
@@ -76,7 +79,7 @@ export function UnreadableRecordsBanner() {
       <div className="banner-actions">
         {unreadable.length ? (
           <button type="button" className="btn btn-small" onClick={() => downloadUnreadable(unreadable)}>
-            Download unreadable records
+            {t('unreadable.download')}
           </button>
         ) : null}
         <button
@@ -84,7 +87,7 @@ export function UnreadableRecordsBanner() {
           className="btn btn-small"
           onClick={() => setDismissed({ records: unreadable.length, settings: resetSettings.length })}
         >
-          Dismiss
+          {t('action.dismiss')}
         </button>
       </div>
     </section>

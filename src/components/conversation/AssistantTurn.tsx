@@ -1,10 +1,11 @@
 import { memo, useContext, useEffect, useRef, useState } from 'react';
-import { adapters, argumentsComplete, finishNotice, type Turn } from '../../core/index.ts';
+import { adapters, argumentsComplete, type Turn } from '../../core/index.ts';
 import { useLive, useSettings } from '../../hooks/useStores.ts';
 import { currentAttempt } from '../../state/conversationStore.ts';
 import type { AssistantMessage, Attempt } from '../../state/types.ts';
 import { sumUsage } from '../../state/usage.ts';
 import { AutoRetryBanner } from '../banners/AutoRetryBanner.tsx';
+import { FinishNoticeBanner } from '../banners/FinishNoticeBanner.tsx';
 import { InterruptionBanner } from '../banners/InterruptionBanner.tsx';
 import { StallBanner } from '../banners/StallBanner.tsx';
 import { LazyMarkdown } from '../markdown/LazyMarkdown.tsx';
@@ -101,7 +102,6 @@ function AssistantTurnView(props: AssistantTurnProps) {
   const earlier = message.attempts.slice(0, -1);
   const billed = sumUsage(message.attempts);
   const label = adapters[message.protocol].label;
-  const notice = finishNotice(turn);
   const banner = bannerFor(attempt, live, { source: message.source, silentModelMs });
 
   return (
@@ -196,13 +196,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
           onStop={stop}
         />
       ) : null}
-      {notice ? (
-        <div role="note" className="banner banner-warn">
-          <div className="banner-text">
-            <strong>{notice.title}.</strong> {notice.advice}
-          </div>
-        </div>
-      ) : null}
+      <FinishNoticeBanner turn={turn} />
       {banner.kind === 'interruption' ? (
         <InterruptionBanner
           turn={turn}

@@ -1,6 +1,8 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { minThinkingBudget, type ReasoningEffort } from '../../core/index.ts';
 import { useSettings } from '../../hooks/useStores.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
+import { automaticLanguage, languageNames, locales } from '../../i18n/locales.ts';
 import { isThinkingBudget, isUsableBaseUrl, type Settings } from '../../state/settingsStore.ts';
 import { BackupSection } from './BackupSection.tsx';
 import { StorageUse } from './StorageUse.tsx';
@@ -59,10 +61,11 @@ function BudgetField({
 }) {
   const [text, setText] = useState(String(value));
   const errorId = useId();
+  const { t } = useI18n();
   const invalid = !isThinkingBudget(numberOrNull(text));
   return (
     <label className="field">
-      <span>{effort.charAt(0).toUpperCase() + effort.slice(1)} budget (tokens)</span>
+      <span>{t('settings.budget', { effort })}</span>
       <input
         type="number"
         min={minThinkingBudget}
@@ -79,8 +82,7 @@ function BudgetField({
       />
       {invalid ? (
         <span id={errorId} className="field-error" role="alert">
-          A whole number of at least {minThinkingBudget.toLocaleString('en-US')};{' '}
-          {value.toLocaleString('en-US')} is in use.
+          {t('settings.budget.invalid', { min: minThinkingBudget, value })}
         </span>
       ) : null}
     </label>
@@ -161,6 +163,7 @@ const anyKey = () => true;
 export function SettingsDialog({ onClose }: { onClose(): void }) {
   const settings = useSettings((s) => s.settings);
   const update = useSettings((s) => s.update);
+  const { t } = useI18n();
   const titleId = useId();
   const baseUrlErrorId = useId();
   const first = useRef<HTMLInputElement>(null);
@@ -193,16 +196,33 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
         onKeyDown={trapTab}
       >
         <header className="dialog-header">
-          <h2 id={titleId}>Settings</h2>
+          <h2 id={titleId}>{t('settings.title')}</h2>
           <button type="button" className="btn btn-small" onClick={onClose}>
-            Close
+            {t('action.close')}
           </button>
         </header>
 
+        <label className="field">
+          <span>{t('settings.language')}</span>
+          <select
+            className="select"
+            value={settings.language}
+            onChange={(e) => set({ language: e.target.value })}
+          >
+            <option value={automaticLanguage}>{t('settings.language.auto')}</option>
+            {/* Each language in its own words, marked as such for screen readers. */}
+            {locales.map((locale) => (
+              <option key={locale} value={locale} lang={locale}>
+                {languageNames[locale]}
+              </option>
+            ))}
+          </select>
+        </label>
+
         <fieldset>
-          <legend>Gateway</legend>
+          <legend>{t('settings.gateway')}</legend>
           <label className="field">
-            <span>Gateway base URL (empty: this server's /v1 — the simulator or the dev proxy)</span>
+            <span>{t('settings.baseUrl')}</span>
             <input
               ref={first}
               type="url"
@@ -216,13 +236,12 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
             />
             {baseUrl.invalid ? (
               <span id={baseUrlErrorId} className="field-error" role="alert">
-                Enter a full http:// or https:// address (like https://gateway.example.com/v1), or leave it
-                empty. The gateway in use has not changed.
+                {t('settings.baseUrl.invalid')}
               </span>
             ) : null}
           </label>
           <label className="field">
-            <span>API key</span>
+            <span>{t('settings.apiKey')}</span>
             <input
               type="password"
               autoComplete="off"
@@ -238,14 +257,14 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
               checked={settings.rememberKey}
               onChange={(e) => set({ rememberKey: e.target.checked })}
             />
-            Remember the API key in this browser (otherwise it is kept for this tab only)
+            {t('settings.rememberKey')}
           </label>
         </fieldset>
 
         <fieldset>
-          <legend>Model</legend>
+          <legend>{t('settings.model')}</legend>
           <label className="field">
-            <span>System prompt</span>
+            <span>{t('settings.systemPrompt')}</span>
             <textarea
               rows={3}
               value={settings.systemPrompt}
@@ -254,23 +273,23 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
           </label>
           <div className="row">
             <label className="field">
-              <span>Max output tokens</span>
+              <span>{t('settings.maxOutputTokens')}</span>
               <input
                 type="number"
                 min={1}
-                placeholder="model default"
+                placeholder={t('settings.modelDefault')}
                 value={settings.maxOutputTokens ?? ''}
                 onChange={(e) => set({ maxOutputTokens: numberOrNull(e.target.value) })}
               />
             </label>
             <label className="field">
-              <span>Temperature</span>
+              <span>{t('settings.temperature')}</span>
               <input
                 type="number"
                 min={0}
                 max={2}
                 step={0.1}
-                placeholder="model default"
+                placeholder={t('settings.modelDefault')}
                 value={settings.temperature ?? ''}
                 onChange={(e) => set({ temperature: numberOrNull(e.target.value) })}
               />
@@ -282,17 +301,13 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
               checked={settings.offerTools}
               onChange={(e) => set({ offerTools: e.target.checked })}
             />
-            Offer the demo tool (get_weather) to the model
+            {t('settings.offerTools')}
           </label>
         </fieldset>
 
         <fieldset>
-          <legend>Reasoning: thinking budgets</legend>
-          <p className="field-help">
-            The Reasoning level in the toolbar goes to Chat Completions and Responses as an effort; Anthropic
-            Messages thinks within a token budget instead, one per level. It must stay below Max output tokens
-            when that is set (empty: the budget plus 4,096), and thinking takes no Temperature.
-          </p>
+          <legend>{t('settings.budgets')}</legend>
+          <p className="field-help">{t('settings.budgets.help')}</p>
           <div className="row row-3">
             {(['low', 'medium', 'high'] as const).map((effort) => (
               <BudgetField
@@ -306,15 +321,15 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
         </fieldset>
 
         <fieldset>
-          <legend>Stalls and retries</legend>
+          <legend>{t('settings.stalls')}</legend>
           <div className="row">
             <SecondsField
-              label="Stall warning after (seconds without output)"
+              label={t('settings.stallSilent')}
               value={settings.stallSilentSeconds}
               onChange={(stallSilentSeconds) => set({ stallSilentSeconds })}
             />
             <SecondsField
-              label="Dead connection after (seconds without any byte)"
+              label={t('settings.stallDead')}
               value={settings.stallDeadSeconds}
               onChange={(stallDeadSeconds) => set({ stallDeadSeconds })}
             />
@@ -325,7 +340,7 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
               checked={settings.autoRetry}
               onChange={(e) => set({ autoRetry: e.target.checked })}
             />
-            Retry automatically when a request fails before any output (429, 5xx)
+            {t('settings.autoRetry')}
           </label>
         </fieldset>
 

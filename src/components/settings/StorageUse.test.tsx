@@ -3,7 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp } from '../../testing/testApp.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
-import { formatBytes } from './StorageUse.tsx';
 
 /** A browser storage manager that has not granted persistence until asked. */
 function fakeStorage(grant: boolean) {
@@ -59,12 +58,4 @@ describe('the startup request for persistent storage', () => {
     expect(await app.stores.storage.getState().requestPersistence()).toBe(true);
     expect(manager.persist).toHaveBeenCalledTimes(1);
   });
-});
-
-it('formats sizes as browsers report them', () => {
-  expect(formatBytes(0)).toBe('0 bytes');
-  expect(formatBytes(999)).toBe('999 bytes');
-  expect(formatBytes(1_460_000)).toBe('1.5 MB');
-  expect(formatBytes(250_000_000)).toBe('250 MB');
-  expect(formatBytes(2_100_000_000)).toBe('2.1 GB');
 });

@@ -1,21 +1,8 @@
 import { useEffect } from 'react';
 import { useStorageStatus } from '../../hooks/useStores.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { countUnreadable, downloadUnreadable } from '../banners/UnreadableRecordsBanner.tsx';
 import './storageUse.css';
-
-const units = ['bytes', 'kB', 'MB', 'GB', 'TB'];
-
-/** 1,234,567 → "1.2 MB" (decimal units, as browsers report storage). */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  const digits = unit === 0 || value >= 100 ? 0 : 1;
-  return `${value.toFixed(digits)} ${units[unit]}`;
-}
 
 /** How much this browser stores for the app, whether it may clear it, and what could not be read. */
 export function StorageUse() {
@@ -24,38 +11,41 @@ export function StorageUse() {
   const unreadable = useStorageStatus((s) => s.unreadable);
   const refreshUsage = useStorageStatus((s) => s.refreshUsage);
   const requestPersistence = useStorageStatus((s) => s.requestPersistence);
+  const i18n = useI18n();
+  const { t, format } = i18n;
   useEffect(() => {
     void refreshUsage();
   }, [refreshUsage]);
 
   return (
     <fieldset className="storage-use">
-      <legend>Storage in this browser</legend>
+      <legend>{t('storage.legend')}</legend>
       <p>
-        Conversations, recordings and settings are kept in this browser only.{' '}
-        {usage
-          ? `In use: ${formatBytes(usage.used)} of the ${formatBytes(usage.quota)} it allows.`
-          : 'This browser does not say how much space they take.'}
+        {t('storage.usage', {
+          known: usage ? 'yes' : 'no',
+          used: usage ? format.bytes(usage.used) : '',
+          quota: usage ? format.bytes(usage.quota) : '',
+        })}
       </p>
       {persisted === true ? (
-        <p>Kept until you clear it: the browser will not remove it to free space.</p>
+        <p>{t('storage.persisted')}</p>
       ) : persisted === false ? (
         <div className="storage-use-row">
-          <p>The browser may remove it when space runs low.</p>
+          <p>{t('storage.mayRemove')}</p>
           <button
             type="button"
             className="btn btn-small"
             onClick={() => void requestPersistence().then(() => refreshUsage())}
           >
-            Ask the browser to keep it
+            {t('storage.askKeep')}
           </button>
         </div>
       ) : null}
       {unreadable.length ? (
         <div className="storage-use-row">
-          <p>{countUnreadable(unreadable)} could not be read; kept unchanged.</p>
+          <p>{t('storage.unreadable', { count: countUnreadable(i18n, unreadable) })}</p>
           <button type="button" className="btn btn-small" onClick={() => downloadUnreadable(unreadable)}>
-            Download unreadable records
+            {t('unreadable.download')}
           </button>
         </div>
       ) : null}

@@ -1,4 +1,6 @@
 import { useServices } from '../../hooks/appContext.tsx';
+import { explanationTitles } from '../../i18n/explain.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import {
   conversationFileName,
   exportConversationJson,
@@ -18,6 +20,8 @@ export interface ExportPanelProps {
 /** A conversation's export choices, under its row: Markdown to read, JSON to keep (never a credential). */
 export function ExportPanel({ id, conversationId, title, onClose }: ExportPanelProps) {
   const { stores } = useServices();
+  const i18n = useI18n();
+  const { t } = i18n;
   const save = (format: 'md' | 'json') => {
     // Read at click time: the row does not re-render while an answer streams.
     const conversation = stores.conversations.getState().conversations[conversationId];
@@ -28,7 +32,7 @@ export function ExportPanel({ id, conversationId, title, onClose }: ExportPanelP
     if (format === 'md') {
       downloadText(
         name,
-        exportConversationMarkdown(conversation, apiKey, now),
+        exportConversationMarkdown(conversation, apiKey, now, explanationTitles(i18n)),
         'text/markdown;charset=utf-8',
       );
     } else {
@@ -38,22 +42,22 @@ export function ExportPanel({ id, conversationId, title, onClose }: ExportPanelP
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: Escape from either button closes the panel
     <div id={id} className="export-panel" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
-      <span className="export-label">Export as</span>
+      <span className="export-label">{t('export.as')}</span>
       <button
         type="button"
         className="btn btn-small"
-        aria-label={`Export ${title} as Markdown`}
+        aria-label={t('export.markdown.label', { title })}
         onClick={() => save('md')}
       >
-        Markdown
+        {t('export.markdown')}
       </button>
       <button
         type="button"
         className="btn btn-small"
-        aria-label={`Export ${title} as JSON`}
+        aria-label={t('export.json.label', { title })}
         onClick={() => save('json')}
       >
-        JSON
+        {t('export.json')}
       </button>
     </div>
   );

@@ -1,0 +1,269 @@
+/**
+ * English: the source of truth. Every other catalog has exactly these keys, with the same placeholders
+ * (`catalogs.test.ts`). Messages are ICU MessageFormat: `{name}` a value, `{n, number}` a number in the
+ * language's format, `{n, plural, …}` and `{kind, select, …}` the forms that depend on a value, `<strong>`
+ * markup the component supplies. A message is one whole sentence or label, never a piece of one.
+ */
+export const en = {
+  // The app and its toolbar
+  'app.closeConversations': 'Close conversations',
+  'toolbar.conversations': 'Conversations',
+  'toolbar.usage':
+    '<label>Conversation:</label> {input, number} in · {output, number} out · {total, number} total',
+  'toolbar.usage.title': 'Tokens billed in this conversation, every attempt included',
+  'toolbar.recordings': 'Recordings',
+  'toolbar.recordings.title': 'Import and replay a recorded stream',
+  'toolbar.settings': 'Settings',
+  'protocol.label': 'Protocol',
+  'model.label': 'Model',
+  'model.loading': '{model} (loading models…)',
+  'model.withDescription': '{model} — {description}',
+  'model.reload': 'Reload models',
+  'model.error.status': 'The model list could not be loaded (HTTP {status}).',
+  'model.error.baseUrl': 'The gateway base URL in Settings is not a complete http(s) address.',
+  'model.error.policy':
+    "This server's security policy does not allow connecting to {origin}: ask the operator to add it to HOPBASE_CONNECT_SRC, or leave the base URL empty.",
+  'reasoning.label': 'Reasoning',
+  'reasoning.level': '{level, select, off {Off} low {Low} medium {Medium} high {High} other {{level}}}',
+  'reasoning.explain.off': "{protocol}: no reasoning parameter (the model's own default)",
+  'reasoning.explain.chat': '{protocol}: reasoning_effort "{level}"',
+  'reasoning.explain.responses': '{protocol}: reasoning effort "{level}" with its summary streamed',
+  'reasoning.explain.messages': '{protocol}: thinking with a budget of {budget, number} tokens (Settings)',
+
+  // Words used in many places
+  'action.retry': 'Retry',
+  'action.stop': 'Stop',
+  'action.close': 'Close',
+  'action.save': 'Save',
+  'action.dismiss': 'Dismiss',
+  'action.reload': 'Reload',
+  'copy.copied': 'Copied',
+  'copy.failed': 'Copy failed',
+
+  // Banners
+  'banner.lead': '<strong>{title}.</strong> {advice}',
+  'autoRetry.announce':
+    'The request failed before any output. Retrying automatically shortly: attempt {attempt} of {of}.',
+  'autoRetry.countdown': 'Retrying automatically in {seconds} (attempt {attempt} of {of}).',
+  'autoRetry.cancel': 'Cancel retry',
+  'stall.silent.announce':
+    'The model has stopped producing output, but the connection is alive. You can wait, retry or stop.',
+  'stall.dead.announce':
+    'The connection looks dead: nothing has arrived for a while, not even a keepalive. Retrying is probably the quickest way to an answer.',
+  'stall.silent.keepalive':
+    '<strong>The model has produced nothing for {silent}.</strong> The connection is alive (last keepalive {ago} ago). The gateway gives up on a silent model after about 90–150 s.',
+  'stall.silent.bytes':
+    '<strong>The model has produced nothing for {silent}.</strong> The connection is alive (last bytes {ago} ago). The gateway gives up on a silent model after about 90–150 s.',
+  'stall.dead':
+    '<strong>The connection looks dead.</strong> Nothing has arrived for {ago}, not even a keepalive (the gateway sends one about every 10 s). Retrying is probably the quickest way to an answer.',
+  'interruption.text':
+    '<strong>{title}.</strong> {advice}{silence, select, none {} other { The model had produced nothing for {silence} before this.}}{partial, select, yes { The partial answer above is kept, and what was produced is billed.} other {}}',
+  'interruption.details': 'Details',
+  'interruption.requestId': 'Request id: {id}',
+  'interruption.retryIn': 'You can retry in {seconds}',
+
+  // What went wrong (src/core/failureAdvice.ts names the code)
+  'failure.http_400.title': 'The gateway rejected the request',
+  'failure.http_400.advice':
+    'A parameter or the history is not accepted by this model. Check the details below, change the settings, and send again.',
+  'failure.http_401.title': 'The API key was not accepted',
+  'failure.http_401.advice': 'Open Settings and check the API key.',
+  'failure.http_403.title': 'Access denied',
+  'failure.http_403.advice':
+    'This key may not use this model or region. Check the key and the model in Settings.',
+  'failure.http_404.title': 'Not found',
+  'failure.http_404.advice':
+    'The model or the path does not exist on this gateway. Pick another model or check the base URL in Settings.',
+  'failure.http_408.title': 'The request timed out',
+  'failure.http_408.advice': 'Try again.',
+  'failure.http_413.title': 'The request is too large',
+  'failure.http_413.advice': 'Shorten the prompt or start a new conversation with less history.',
+  'failure.http_422.title': 'The request could not be processed',
+  'failure.http_422.advice': 'Check the details below.',
+  'failure.http_429.title': 'Rate limit reached',
+  'failure.http_429.advice': 'Too many requests for now. Wait a moment, then retry.',
+  'failure.http_500.title': 'The gateway had an internal error',
+  'failure.http_500.advice': 'This is usually temporary. Retry in a moment.',
+  'failure.http_502.title': 'Bad gateway',
+  'failure.http_502.advice': 'A proxy in front of the model failed. Retry in a moment.',
+  'failure.http_503.title': 'Service unavailable',
+  'failure.http_503.advice': 'The model is overloaded or down for now. Retry in a moment.',
+  'failure.http_504.title': 'Gateway timeout',
+  'failure.http_504.advice': 'The model took too long to start answering. Retry in a moment.',
+  'failure.http_529.title': 'The model is overloaded',
+  'failure.http_529.advice': 'Anthropic is under heavy load. Retry in a moment.',
+  'failure.http_status.title': 'The gateway answered HTTP {status}',
+  'failure.http_status.advice': 'Check the details below.',
+  'failure.http_status_retryable.title': 'The gateway answered HTTP {status}',
+  'failure.http_status_retryable.advice': 'Retry in a moment.',
+  'failure.rate_limit_mid_answer.title': 'Rate limit reached mid-answer',
+  'failure.rate_limit_mid_answer.advice':
+    'The answer was cut off by a rate limit. Wait a moment, then retry the whole request.',
+  'failure.insufficient_quota.title': 'Quota exhausted',
+  'failure.insufficient_quota.advice':
+    'The account has no quota left. Retrying will not help until the plan or billing is fixed.',
+  'failure.server_error.title': 'The model failed mid-answer',
+  'failure.server_error.advice':
+    'A server error broke the stream. Partial output cannot be resumed: retry sends the whole request again.',
+  'failure.invalid_prompt.title': 'The prompt was rejected',
+  'failure.invalid_prompt.advice':
+    'The model refused this prompt as it is. Change the message before sending again; retrying unchanged will fail again.',
+  'failure.api_error.title': 'The stream was interrupted',
+  'failure.api_error.advice':
+    'The gateway lost the model mid-answer. Partial output cannot be resumed: retry sends the whole request again.',
+  'failure.overloaded_error.title': 'The model is overloaded',
+  'failure.overloaded_error.advice':
+    'The model stopped mid-answer because it is overloaded. Retry in a moment.',
+  'failure.timeout_error.title': 'The model timed out',
+  'failure.timeout_error.advice': 'Retry the whole request.',
+  'failure.malformed_event.title': 'The stream was corrupted',
+  'failure.malformed_event.advice':
+    'The server sent an event that could not be read: not valid JSON, a known event missing a field it must have, or a second answer mixed into this one (the details name it). The gateway or a proxy in front of it sent it so; the connection itself was fine. Retry the request.',
+  'failure.too_large.title': 'The answer is too large to keep',
+  'failure.too_large.advice':
+    'It passed what HopBase Chat keeps of one answer ({answerChars, number} characters of text, reasoning and tool arguments, or {eventChars, number} in one event), so reading stopped there and the request was cancelled. Everything up to that point is kept. Retrying will run into the same limit: ask for a shorter answer instead.',
+  'failure.app_error.title': 'HopBase Chat failed while handling this answer',
+  'failure.app_error.advice':
+    'This is a bug in the app, not a problem with the network or the gateway. Retry sends the same request again; if it happens again, export the recording (Inspect, then Export) and report it.',
+  'failure.interrupted.title': 'The connection closed early',
+  'failure.interrupted.advice':
+    'The stream ended without its final event: a proxy or the network may have cut it. Retry sends the whole request again.',
+  'failure.page_reloaded.title': 'Interrupted by a reload',
+  'failure.page_reloaded.advice':
+    'The page was closed while this answer streamed. Retry sends the same request again.',
+  'failure.aborted.title': 'Stopped',
+  'failure.aborted.advice': 'You stopped this answer. Retry sends the same request again.',
+  'failure.network_error.title': 'Could not reach the gateway',
+  'failure.network_error.advice': 'Check the connection and the base URL in Settings.',
+  'failure.blocked_by_policy.title': 'This page may not connect to that gateway',
+  'failure.blocked_by_policy.advice':
+    "The server's security policy (Content-Security-Policy, connect-src) does not list the gateway's origin. Ask the operator to add it to HOPBASE_CONNECT_SRC, or leave the base URL in Settings empty to use this server's /v1 proxy.",
+  'failure.unexpected_response.title': 'Unexpected response',
+  'failure.unexpected_response.advice':
+    'The gateway did not answer with an event stream. Check the base URL in Settings.',
+  'failure.not_sent.title': 'Not sent: the API would refuse these settings',
+  'failure.not_sent.advice': '{problem}',
+  'failure.stream_error.title': 'The model reported an error',
+  'failure.stream_error.advice': 'The stream ended with an error. Retry sends the whole request again.',
+
+  // Endings that are not the whole answer (src/core/finishNotice.ts names the code)
+  'finish.context_window.title': "The conversation filled the model's context window",
+  'finish.context_window.advice':
+    '{shown, select, yes {What came before is shown. } other {}}Start a new conversation, or one with less history, to go on.',
+  'finish.output_limit.title':
+    'The answer hit the output token limit{withRaw, select, yes { ({raw})} other {}}',
+  'finish.output_limit.advice':
+    '{cut, select, yes {Its last tool call was cut off too, so it cannot be run. } other {}}Raise "Max output tokens" in Settings and send the question again, or ask the model to continue.',
+  'finish.content_filter.title':
+    "The provider's content filter stopped the answer{withRaw, select, yes { ({raw})} other {}}",
+  'finish.content_filter.advice':
+    '{shown, select, yes {What came before is shown. } other {}}Rephrasing the request may help.',
+  'finish.refusal.title': 'The model declined to answer{withRaw, select, yes { ({raw})} other {}}',
+  'finish.refusal.advice': '{shown, select, yes {What came before is shown.} other {}}',
+  'finish.pause_turn.title': 'The model paused a long-running step (pause_turn)',
+  'finish.pause_turn.advice':
+    '{shown, select, yes {What came before is shown. } other {}}This app does not resume such a step: send the question again to start it over.',
+
+  // Storage
+  'storage.loadError':
+    '{error} Nothing stored has been changed, and this tab will not overwrite it: new conversations are saved beside it. Reloading the page may read it again.',
+  'storage.saveError':
+    '{error} It is retried automatically; until it works, a reload would lose the latest messages.',
+  'unreadable.region': 'Saved data that could not be read',
+  'unreadable.conversations': '{n, plural, one {# saved conversation} other {# saved conversations}}',
+  'unreadable.recordings': '{n, plural, one {# recording} other {# recordings}}',
+  'unreadable.settings': '{n, plural, one {# settings record} other {# settings records}}',
+  'unreadable.summary':
+    '<strong>{count} could not be read.</strong> {n, plural, one {It is kept as it is in this browser’s storage, never overwritten; everything else loaded. Download it to keep a copy or to send to support.} other {They are kept as they are in this browser’s storage, never overwritten; everything else loaded. Download them to keep a copy or to send to support.}}',
+  'unreadable.resetSettings':
+    'Some saved settings could not be read and are back to their defaults: {names}.',
+  'unreadable.whatIsWrong': 'What is wrong',
+  'unreadable.download': 'Download unreadable records',
+  'storage.legend': 'Storage in this browser',
+  'storage.usage':
+    'Conversations, recordings and settings are kept in this browser only. {known, select, yes {In use: {used} of the {quota} it allows.} other {This browser does not say how much space they take.}}',
+  'storage.persisted': 'Kept until you clear it: the browser will not remove it to free space.',
+  'storage.mayRemove': 'The browser may remove it when space runs low.',
+  'storage.askKeep': 'Ask the browser to keep it',
+  'storage.unreadable': '{count} could not be read; kept unchanged.',
+
+  // Settings
+  'settings.title': 'Settings',
+  'settings.language': 'Language',
+  'settings.language.auto': 'Automatic (browser)',
+  'settings.gateway': 'Gateway',
+  'settings.baseUrl': "Gateway base URL (empty: this server's /v1 — the simulator or the dev proxy)",
+  'settings.baseUrl.invalid':
+    'Enter a full http:// or https:// address (like https://gateway.example.com/v1), or leave it empty. The gateway in use has not changed.',
+  'settings.apiKey': 'API key',
+  'settings.rememberKey': 'Remember the API key in this browser (otherwise it is kept for this tab only)',
+  'settings.model': 'Model',
+  'settings.systemPrompt': 'System prompt',
+  'settings.maxOutputTokens': 'Max output tokens',
+  'settings.temperature': 'Temperature',
+  'settings.modelDefault': 'model default',
+  'settings.offerTools': 'Offer the demo tool (get_weather) to the model',
+  'settings.budgets': 'Reasoning: thinking budgets',
+  'settings.budgets.help':
+    'The Reasoning level in the toolbar goes to Chat Completions and Responses as an effort; Anthropic Messages thinks within a token budget instead, one per level. It must stay below Max output tokens when that is set (empty: the budget plus 4,096), and thinking takes no Temperature.',
+  'settings.budget':
+    '{effort, select, low {Low budget (tokens)} medium {Medium budget (tokens)} other {High budget (tokens)}}',
+  'settings.budget.invalid': 'A whole number of at least {min, number}; {value, number} is in use.',
+  'settings.stalls': 'Stalls and retries',
+  'settings.stallSilent': 'Stall warning after (seconds without output)',
+  'settings.stallDead': 'Dead connection after (seconds without any byte)',
+  'settings.autoRetry': 'Retry automatically when a request fails before any output (429, 5xx)',
+
+  // The sidebar
+  'sidebar.label': 'Conversations',
+  'sidebar.new': 'New chat',
+  'sidebar.empty': 'No conversations yet.',
+  'sidebar.meta':
+    '{streaming, select, yes {streaming… · } other {}}{tokens, plural, one {# token} other {# tokens}} · {when}',
+  'sidebar.titleField': 'Conversation title',
+  'sidebar.export': 'Export',
+  'sidebar.export.label': 'Export {title}',
+  'sidebar.rename': 'Rename',
+  'sidebar.rename.label': 'Rename {title}',
+  'sidebar.delete': 'Delete',
+  'sidebar.delete.label': 'Delete {title}',
+  'export.as': 'Export as',
+  'export.markdown': 'Markdown',
+  'export.markdown.label': 'Export {title} as Markdown',
+  'export.json': 'JSON',
+  'export.json.label': 'Export {title} as JSON',
+  'search.label': 'Search conversations',
+  'search.placeholder': 'Search ({shortcut})',
+  'search.results': 'Search results',
+  'search.kind':
+    '{kind, select, user {You:} answer {Answer:} reasoning {Reasoning:} refusal {Refusal:} tool_call {Tool call:} other {Tool result:}}',
+  'search.none': 'No conversation matches “{query}”.',
+  'search.found':
+    '{total, plural, one {# conversation matches} other {# conversations match}}{more, select, yes {, the first {shown, number} shown} other {}}.',
+
+  // Parts of an answer
+  'usage.line':
+    '{input, number} in · {output, number} out · {total, number} total{reasoning, plural, =0 {} other { · # reasoning}}{cached, plural, =0 {} other { · # cached}}',
+  'usage.title':
+    'Token usage: {input, number} input, {output, number} output, {total, number} total{reasoning, plural, =0 {} other {, # reasoning}}{cached, plural, =0 {} other {, # cached}}',
+  'usage.unknown': 'usage unknown',
+  'usage.unknown.title': 'Token usage was not reported',
+  'reasoning.thinking': 'Thinking…',
+  'reasoning.section': 'Reasoning',
+  'reasoning.note.leftOut':
+    '{protocol} starts without the reasoning state of the earlier {earlier} answers: thinking signatures and encrypted reasoning only work with the protocol that made them. Their reasoning is still shown above.',
+  'reasoning.note.paused':
+    'Sent without thinking: this answer continues tool calls made without it, and Anthropic Messages thinks through a whole turn or not at all. The next message thinks again.',
+  'tool.region': 'Tool call {name}',
+  'tool.callId': 'Call id',
+  'tool.receiving': 'receiving…',
+  'tool.invalidJson': 'Arguments are not valid JSON (the answer may have been cut off)',
+  'tool.resultFor': 'Result for {name}',
+  'tool.send': 'Send result',
+  'tool.resultSent': 'Result sent',
+} as const;
+
+export type MessageKey = keyof typeof en;
+
+/** A language's messages: every key English has, and no other. */
+export type Catalog = Readonly<Record<MessageKey, string>>;

@@ -1,0 +1,257 @@
+import type { Catalog } from './en.ts';
+
+/** Spanish, neutral (es), addressing the person as tú, as current software in Spanish does. */
+export const es: Catalog = {
+  'app.closeConversations': 'Cerrar conversaciones',
+  'toolbar.conversations': 'Conversaciones',
+  'toolbar.usage':
+    '<label>Conversación:</label> {input, number} entrada · {output, number} salida · {total, number} total',
+  'toolbar.usage.title': 'Tokens facturados en esta conversación, con todos los intentos',
+  'toolbar.recordings': 'Grabaciones',
+  'toolbar.recordings.title': 'Importar y reproducir un stream grabado',
+  'toolbar.settings': 'Ajustes',
+  'protocol.label': 'Protocolo',
+  'model.label': 'Modelo',
+  'model.loading': '{model} (cargando modelos…)',
+  'model.withDescription': '{model} — {description}',
+  'model.reload': 'Recargar modelos',
+  'model.error.status': 'No se pudo cargar la lista de modelos (HTTP {status}).',
+  'model.error.baseUrl': 'La URL base del gateway en Ajustes no es una dirección http(s) completa.',
+  'model.error.policy':
+    'La política de seguridad de este servidor no permite conectarse a {origin}: pide al administrador que la añada a HOPBASE_CONNECT_SRC o deja vacía la URL base.',
+  'reasoning.label': 'Razonamiento',
+  'reasoning.level': '{level, select, off {No} low {Bajo} medium {Medio} high {Alto} other {{level}}}',
+  'reasoning.explain.off': '{protocol}: sin parámetro de razonamiento (lo que el modelo haga por defecto)',
+  'reasoning.explain.chat': '{protocol}: reasoning_effort "{level}"',
+  'reasoning.explain.responses': '{protocol}: esfuerzo de razonamiento "{level}", con su resumen en directo',
+  'reasoning.explain.messages':
+    '{protocol}: razonamiento con un presupuesto de {budget, number} tokens (Ajustes)',
+
+  'action.retry': 'Reintentar',
+  'action.stop': 'Detener',
+  'action.close': 'Cerrar',
+  'action.save': 'Guardar',
+  'action.dismiss': 'Descartar',
+  'action.reload': 'Recargar',
+  'copy.copied': 'Copiado',
+  'copy.failed': 'No se pudo copiar',
+
+  'banner.lead': '<strong>{title}.</strong> {advice}',
+  'autoRetry.announce':
+    'La solicitud falló antes de recibir respuesta. Se reintentará automáticamente en breve: intento {attempt} de {of}.',
+  'autoRetry.countdown': 'Reintento automático en {seconds} (intento {attempt} de {of}).',
+  'autoRetry.cancel': 'Cancelar reintento',
+  'stall.silent.announce':
+    'El modelo ha dejado de responder, pero la conexión sigue activa. Puedes esperar, reintentar o detenerlo.',
+  'stall.dead.announce':
+    'La conexión parece caída: hace un rato que no llega nada, ni siquiera un keepalive. Reintentar es probablemente lo más rápido para obtener la respuesta.',
+  'stall.silent.keepalive':
+    '<strong>El modelo no ha producido nada en {silent}.</strong> La conexión sigue activa (último keepalive hace {ago}). El gateway abandona a un modelo en silencio tras unos 90–150 s.',
+  'stall.silent.bytes':
+    '<strong>El modelo no ha producido nada en {silent}.</strong> La conexión sigue activa (últimos datos hace {ago}). El gateway abandona a un modelo en silencio tras unos 90–150 s.',
+  'stall.dead':
+    '<strong>La conexión parece caída.</strong> No ha llegado nada en {ago}, ni siquiera un keepalive (el gateway envía uno cada 10 s aproximadamente). Reintentar es probablemente lo más rápido para obtener la respuesta.',
+  'interruption.text':
+    '<strong>{title}.</strong> {advice}{silence, select, none {} other { El modelo llevaba {silence} sin producir nada.}}{partial, select, yes { La respuesta parcial de arriba se conserva, y lo generado se factura.} other {}}',
+  'interruption.details': 'Detalles',
+  'interruption.requestId': 'ID de solicitud: {id}',
+  'interruption.retryIn': 'Podrás reintentar en {seconds}',
+
+  'failure.http_400.title': 'El gateway rechazó la solicitud',
+  'failure.http_400.advice':
+    'Este modelo no acepta algún parámetro o el historial. Revisa los detalles de abajo, cambia los ajustes y vuelve a enviar.',
+  'failure.http_401.title': 'La clave de API no es válida',
+  'failure.http_401.advice': 'Abre Ajustes y revisa la clave de API.',
+  'failure.http_403.title': 'Acceso denegado',
+  'failure.http_403.advice':
+    'Puede que esta clave no tenga acceso a este modelo o región. Revisa la clave y el modelo en Ajustes.',
+  'failure.http_404.title': 'No encontrado',
+  'failure.http_404.advice':
+    'El modelo o la ruta no existen en este gateway. Elige otro modelo o revisa la URL base en Ajustes.',
+  'failure.http_408.title': 'Se agotó el tiempo de la solicitud',
+  'failure.http_408.advice': 'Inténtalo de nuevo.',
+  'failure.http_413.title': 'La solicitud es demasiado grande',
+  'failure.http_413.advice': 'Acorta el mensaje o empieza una conversación nueva con menos historial.',
+  'failure.http_422.title': 'No se pudo procesar la solicitud',
+  'failure.http_422.advice': 'Revisa los detalles de abajo.',
+  'failure.http_429.title': 'Límite de solicitudes alcanzado',
+  'failure.http_429.advice': 'Demasiadas solicitudes por ahora. Espera un momento y vuelve a intentarlo.',
+  'failure.http_500.title': 'Error interno del gateway',
+  'failure.http_500.advice': 'Suele ser temporal. Reintenta en un momento.',
+  'failure.http_502.title': 'Gateway incorrecto',
+  'failure.http_502.advice': 'Falló un proxy situado delante del modelo. Reintenta en un momento.',
+  'failure.http_503.title': 'Servicio no disponible',
+  'failure.http_503.advice': 'El modelo está saturado o no disponible por ahora. Reintenta en un momento.',
+  'failure.http_504.title': 'Tiempo de espera del gateway agotado',
+  'failure.http_504.advice': 'El modelo tardó demasiado en empezar a responder. Reintenta en un momento.',
+  'failure.http_529.title': 'El modelo está saturado',
+  'failure.http_529.advice': 'Anthropic tiene mucha carga. Reintenta en un momento.',
+  'failure.http_status.title': 'El gateway respondió HTTP {status}',
+  'failure.http_status.advice': 'Revisa los detalles de abajo.',
+  'failure.http_status_retryable.title': 'El gateway respondió HTTP {status}',
+  'failure.http_status_retryable.advice': 'Reintenta en un momento.',
+  'failure.rate_limit_mid_answer.title': 'Límite de solicitudes alcanzado a mitad de respuesta',
+  'failure.rate_limit_mid_answer.advice':
+    'Un límite de solicitudes cortó la respuesta. Espera un momento y reintenta la solicitud completa.',
+  'failure.insufficient_quota.title': 'Cuota agotada',
+  'failure.insufficient_quota.advice':
+    'La cuenta no tiene cuota disponible. Reintentar no servirá hasta que se resuelva el plan o la facturación.',
+  'failure.server_error.title': 'El modelo falló a mitad de respuesta',
+  'failure.server_error.advice':
+    'Un error del servidor cortó el stream. La respuesta parcial no se puede continuar: al reintentar se envía de nuevo la solicitud completa.',
+  'failure.invalid_prompt.title': 'El mensaje fue rechazado',
+  'failure.invalid_prompt.advice':
+    'El modelo rechazó este mensaje tal como está. Cámbialo antes de volver a enviarlo; si reintentas sin cambios, volverá a fallar.',
+  'failure.api_error.title': 'El stream se interrumpió',
+  'failure.api_error.advice':
+    'El gateway perdió el contacto con el modelo a mitad de respuesta. La respuesta parcial no se puede continuar: al reintentar se envía de nuevo la solicitud completa.',
+  'failure.overloaded_error.title': 'El modelo está saturado',
+  'failure.overloaded_error.advice':
+    'El modelo se detuvo a mitad de respuesta porque está saturado. Reintenta en un momento.',
+  'failure.timeout_error.title': 'Se agotó el tiempo del modelo',
+  'failure.timeout_error.advice': 'Reintenta la solicitud completa.',
+  'failure.malformed_event.title': 'El stream llegó dañado',
+  'failure.malformed_event.advice':
+    'El servidor envió un evento que no se pudo leer: JSON no válido, un evento conocido al que le falta un campo obligatorio, o una segunda respuesta mezclada con esta (los detalles dicen cuál). Lo envió así el gateway o un proxy delante de él; la conexión en sí funcionaba bien. Reintenta la solicitud.',
+  'failure.too_large.title': 'La respuesta es demasiado grande para guardarla',
+  'failure.too_large.advice':
+    'Superó lo que HopBase Chat guarda de una respuesta ({answerChars, number} caracteres de texto, razonamiento y argumentos de herramientas, o {eventChars, number} en un solo evento), así que la lectura se detuvo ahí y se canceló la solicitud. Se conserva todo lo recibido hasta ese punto. Reintentar chocará con el mismo límite: pide una respuesta más corta.',
+  'failure.app_error.title': 'HopBase Chat falló al procesar esta respuesta',
+  'failure.app_error.advice':
+    'Es un error de la aplicación, no de la red ni del gateway. Al reintentar se envía de nuevo la misma solicitud; si vuelve a pasar, exporta la grabación (Inspeccionar y luego Exportar) y notifícalo.',
+  'failure.interrupted.title': 'La conexión se cerró antes de tiempo',
+  'failure.interrupted.advice':
+    'El stream terminó sin su evento final: puede que lo cortara un proxy o la red. Al reintentar se envía de nuevo la solicitud completa.',
+  'failure.page_reloaded.title': 'Interrumpida por una recarga',
+  'failure.page_reloaded.advice':
+    'La página se cerró mientras llegaba esta respuesta. Al reintentar se envía de nuevo la misma solicitud.',
+  'failure.aborted.title': 'Detenida',
+  'failure.aborted.advice': 'Detuviste esta respuesta. Al reintentar se envía de nuevo la misma solicitud.',
+  'failure.network_error.title': 'No se pudo conectar con el gateway',
+  'failure.network_error.advice': 'Revisa la conexión y la URL base en Ajustes.',
+  'failure.blocked_by_policy.title': 'Esta página no puede conectarse a ese gateway',
+  'failure.blocked_by_policy.advice':
+    'La política de seguridad del servidor (Content-Security-Policy, connect-src) no incluye el origen del gateway. Pide al administrador que lo añada a HOPBASE_CONNECT_SRC, o deja vacía la URL base en Ajustes para usar el proxy /v1 de este servidor.',
+  'failure.unexpected_response.title': 'Respuesta inesperada',
+  'failure.unexpected_response.advice':
+    'El gateway no respondió con un stream de eventos. Revisa la URL base en Ajustes.',
+  'failure.not_sent.title': 'No enviada: la API rechazaría estos ajustes',
+  'failure.not_sent.advice': '{problem}',
+  'failure.stream_error.title': 'El modelo informó de un error',
+  'failure.stream_error.advice':
+    'El stream terminó con un error. Al reintentar se envía de nuevo la solicitud completa.',
+
+  'finish.context_window.title': 'La conversación llenó la ventana de contexto del modelo',
+  'finish.context_window.advice':
+    '{shown, select, yes {Se muestra lo recibido hasta entonces. } other {}}Para seguir, empieza una conversación nueva o una con menos historial.',
+  'finish.output_limit.title':
+    'La respuesta alcanzó el límite de tokens de salida{withRaw, select, yes { ({raw})} other {}}',
+  'finish.output_limit.advice':
+    '{cut, select, yes {También se cortó su última llamada a herramienta, así que no se puede ejecutar. } other {}}Sube «Máx. de tokens de salida» en Ajustes y vuelve a enviar la pregunta, o pide al modelo que continúe.',
+  'finish.content_filter.title':
+    'El filtro de contenido del proveedor detuvo la respuesta{withRaw, select, yes { ({raw})} other {}}',
+  'finish.content_filter.advice':
+    '{shown, select, yes {Se muestra lo recibido hasta entonces. } other {}}Reformular la solicitud puede ayudar.',
+  'finish.refusal.title': 'El modelo se negó a responder{withRaw, select, yes { ({raw})} other {}}',
+  'finish.refusal.advice': '{shown, select, yes {Se muestra lo recibido hasta entonces.} other {}}',
+  'finish.pause_turn.title': 'El modelo pausó un paso de larga duración (pause_turn)',
+  'finish.pause_turn.advice':
+    '{shown, select, yes {Se muestra lo recibido hasta entonces. } other {}}Esta aplicación no reanuda ese paso: vuelve a enviar la pregunta para empezarlo de nuevo.',
+
+  'storage.loadError':
+    '{error} No se ha cambiado nada de lo guardado, y esta pestaña no lo sobrescribirá: las conversaciones nuevas se guardan aparte. Al recargar la página puede que se lea bien.',
+  'storage.saveError':
+    '{error} Se reintenta automáticamente; hasta que funcione, recargar la página perdería los últimos mensajes.',
+  'unreadable.region': 'Datos guardados que no se pudieron leer',
+  'unreadable.conversations': '{n, plural, one {# conversación guardada} other {# conversaciones guardadas}}',
+  'unreadable.recordings': '{n, plural, one {# grabación} other {# grabaciones}}',
+  'unreadable.settings': '{n, plural, one {# registro de ajustes} other {# registros de ajustes}}',
+  'unreadable.summary':
+    '<strong>No se pudo leer: {count}.</strong> {n, plural, one {Se conserva tal cual en el almacenamiento de este navegador, sin sobrescribirse; todo lo demás se cargó. Descárgalo para guardar una copia o enviarlo al soporte.} other {Se conservan tal cual en el almacenamiento de este navegador, sin sobrescribirse; todo lo demás se cargó. Descárgalos para guardar una copia o enviarlos al soporte.}}',
+  'unreadable.resetSettings':
+    'Algunos ajustes guardados no se pudieron leer y volvieron a su valor predeterminado: {names}.',
+  'unreadable.whatIsWrong': 'Qué falla',
+  'unreadable.download': 'Descargar registros ilegibles',
+  'storage.legend': 'Almacenamiento en este navegador',
+  'storage.usage':
+    'Las conversaciones, grabaciones y ajustes se guardan solo en este navegador. {known, select, yes {En uso: {used} de los {quota} que permite.} other {Este navegador no indica cuánto espacio ocupan.}}',
+  'storage.persisted': 'Se conserva hasta que lo borres: el navegador no lo eliminará para liberar espacio.',
+  'storage.mayRemove': 'El navegador puede eliminarlo si se queda sin espacio.',
+  'storage.askKeep': 'Pedir al navegador que lo conserve',
+  'storage.unreadable': 'No se pudo leer: {count}; se conserva sin cambios.',
+
+  'settings.title': 'Ajustes',
+  'settings.language': 'Idioma',
+  'settings.language.auto': 'Automático (navegador)',
+  'settings.gateway': 'Gateway',
+  'settings.baseUrl':
+    'URL base del gateway (vacía: el /v1 de este servidor, el simulador o el proxy de desarrollo)',
+  'settings.baseUrl.invalid':
+    'Escribe una dirección http:// o https:// completa (como https://gateway.example.com/v1), o déjala vacía. El gateway en uso no ha cambiado.',
+  'settings.apiKey': 'Clave de API',
+  'settings.rememberKey':
+    'Recordar la clave de API en este navegador (si no, solo se guarda para esta pestaña)',
+  'settings.model': 'Modelo',
+  'settings.systemPrompt': 'Prompt del sistema',
+  'settings.maxOutputTokens': 'Máx. de tokens de salida',
+  'settings.temperature': 'Temperatura',
+  'settings.modelDefault': 'la del modelo',
+  'settings.offerTools': 'Ofrecer al modelo la herramienta de demostración (get_weather)',
+  'settings.budgets': 'Razonamiento: presupuestos',
+  'settings.budgets.help':
+    'El nivel de Razonamiento de la barra de herramientas se envía a Chat Completions y Responses como esfuerzo; Anthropic Messages razona dentro de un presupuesto de tokens, uno por nivel. Debe ser menor que «Máx. de tokens de salida» si lo defines (vacío: el presupuesto más 4096), y al razonar no admite Temperatura.',
+  'settings.budget':
+    '{effort, select, low {Presupuesto bajo (tokens)} medium {Presupuesto medio (tokens)} other {Presupuesto alto (tokens)}}',
+  'settings.budget.invalid': 'Un número entero de al menos {min, number}; se usa {value, number}.',
+  'settings.stalls': 'Bloqueos y reintentos',
+  'settings.stallSilent': 'Aviso de bloqueo tras (segundos sin salida)',
+  'settings.stallDead': 'Conexión caída tras (segundos sin ningún byte)',
+  'settings.autoRetry':
+    'Reintentar automáticamente si una solicitud falla antes de cualquier salida (429, 5xx)',
+
+  'sidebar.label': 'Conversaciones',
+  'sidebar.new': 'Nuevo chat',
+  'sidebar.empty': 'Aún no hay conversaciones.',
+  'sidebar.meta':
+    '{streaming, select, yes {recibiendo… · } other {}}{tokens, plural, one {# token} other {# tokens}} · {when}',
+  'sidebar.titleField': 'Título de la conversación',
+  'sidebar.export': 'Exportar',
+  'sidebar.export.label': 'Exportar {title}',
+  'sidebar.rename': 'Renombrar',
+  'sidebar.rename.label': 'Renombrar {title}',
+  'sidebar.delete': 'Eliminar',
+  'sidebar.delete.label': 'Eliminar {title}',
+  'export.as': 'Exportar como',
+  'export.markdown': 'Markdown',
+  'export.markdown.label': 'Exportar {title} como Markdown',
+  'export.json': 'JSON',
+  'export.json.label': 'Exportar {title} como JSON',
+  'search.label': 'Buscar conversaciones',
+  'search.placeholder': 'Buscar ({shortcut})',
+  'search.results': 'Resultados de la búsqueda',
+  'search.kind':
+    '{kind, select, user {Tú:} answer {Respuesta:} reasoning {Razonamiento:} refusal {Rechazo:} tool_call {Llamada a herramienta:} other {Resultado de herramienta:}}',
+  'search.none': 'Ninguna conversación coincide con «{query}».',
+  'search.found':
+    '{total, plural, one {# conversación coincide} other {# conversaciones coinciden}}{more, select, yes {; se muestran las primeras {shown, number}} other {}}.',
+
+  'usage.line':
+    '{input, number} entrada · {output, number} salida · {total, number} total{reasoning, plural, =0 {} other { · # razonamiento}}{cached, plural, =0 {} other { · # en caché}}',
+  'usage.title':
+    'Uso de tokens: {input, number} de entrada, {output, number} de salida, {total, number} en total{reasoning, plural, =0 {} other {, # de razonamiento}}{cached, plural, =0 {} other {, # en caché}}',
+  'usage.unknown': 'uso desconocido',
+  'usage.unknown.title': 'No se informó del uso de tokens',
+  'reasoning.thinking': 'Pensando…',
+  'reasoning.section': 'Razonamiento',
+  'reasoning.note.leftOut':
+    '{protocol} empieza sin el estado de razonamiento de las respuestas anteriores de {earlier}: las firmas de razonamiento y el razonamiento cifrado solo funcionan con el protocolo que los generó. Su razonamiento se sigue mostrando arriba.',
+  'reasoning.note.paused':
+    'Enviada sin razonamiento: esta respuesta continúa llamadas a herramientas hechas sin él, y Anthropic Messages razona durante todo un turno o nada. El siguiente mensaje vuelve a razonar.',
+  'tool.region': 'Llamada a herramienta {name}',
+  'tool.callId': 'ID de la llamada',
+  'tool.receiving': 'recibiendo…',
+  'tool.invalidJson': 'Los argumentos no son JSON válido (puede que la respuesta se cortara)',
+  'tool.resultFor': 'Resultado de {name}',
+  'tool.send': 'Enviar resultado',
+  'tool.resultSent': 'Resultado enviado',
+};

@@ -1,0 +1,256 @@
+import type { Catalog } from './en.ts';
+
+/** Japanese: です/ます in sentences, plain nouns and verbs on buttons, full-width punctuation. */
+export const ja: Catalog = {
+  'app.closeConversations': '会話一覧を閉じる',
+  'toolbar.conversations': '会話',
+  'toolbar.usage':
+    '<label>この会話：</label>入力 {input, number} · 出力 {output, number} · 合計 {total, number}',
+  'toolbar.usage.title': 'この会話で課金されたトークン数（すべての試行を含む）',
+  'toolbar.recordings': '記録',
+  'toolbar.recordings.title': '記録したストリームを読み込んで再生',
+  'toolbar.settings': '設定',
+  'protocol.label': 'プロトコル',
+  'model.label': 'モデル',
+  'model.loading': '{model}（モデルを読み込み中…）',
+  'model.withDescription': '{model} — {description}',
+  'model.reload': 'モデルを再読み込み',
+  'model.error.status': 'モデル一覧を読み込めませんでした（HTTP {status}）。',
+  'model.error.baseUrl': '設定のゲートウェイのベース URL が、完全な http(s) アドレスではありません。',
+  'model.error.policy':
+    'このサーバーのセキュリティポリシーでは {origin} に接続できません。管理者に HOPBASE_CONNECT_SRC への追加を依頼するか、ベース URL を空にしてください。',
+  'reasoning.label': '推論',
+  'reasoning.level': '{level, select, off {オフ} low {低} medium {中} high {高} other {{level}}}',
+  'reasoning.explain.off': '{protocol}：推論パラメーターなし（モデルの既定の動作）',
+  'reasoning.explain.chat': '{protocol}：reasoning_effort "{level}"',
+  'reasoning.explain.responses': '{protocol}：推論の強度 "{level}"（要約をストリーミング）',
+  'reasoning.explain.messages': '{protocol}：{budget, number} トークンの予算で思考（設定）',
+
+  'action.retry': '再試行',
+  'action.stop': '停止',
+  'action.close': '閉じる',
+  'action.save': '保存',
+  'action.dismiss': '閉じる',
+  'action.reload': '再読み込み',
+  'copy.copied': 'コピーしました',
+  'copy.failed': 'コピーできません',
+
+  'banner.lead': '<strong>{title}。</strong>{advice}',
+  'autoRetry.announce':
+    'リクエストは出力の前に失敗しました。まもなく自動で再試行します（{of} 回中 {attempt} 回目）。',
+  'autoRetry.countdown': '{seconds}後に自動で再試行します（{of} 回中 {attempt} 回目）。',
+  'autoRetry.cancel': '再試行を中止',
+  'stall.silent.announce':
+    'モデルの出力が止まっていますが、接続は生きています。待つ、再試行する、停止するのいずれかを選べます。',
+  'stall.dead.announce':
+    '接続が切れているようです。しばらく何も届いていません（keepalive も届いていません）。再試行するのが回答への近道です。',
+  'stall.silent.keepalive':
+    '<strong>モデルは {silent}間、何も出力していません。</strong>接続は生きています（最後の keepalive は {ago}前）。ゲートウェイは、黙ったままのモデルを 90～150 秒ほどで打ち切ります。',
+  'stall.silent.bytes':
+    '<strong>モデルは {silent}間、何も出力していません。</strong>接続は生きています（最後にデータを受信したのは {ago}前）。ゲートウェイは、黙ったままのモデルを 90～150 秒ほどで打ち切ります。',
+  'stall.dead':
+    '<strong>接続が切れているようです。</strong>{ago}間、何も届いていません（keepalive も届いていません。ゲートウェイは約 10 秒ごとに送信します）。再試行するのが回答への近道です。',
+  'interruption.text':
+    '<strong>{title}。</strong>{advice}{silence, select, none {} other {その前の {silence}間、モデルは何も出力していませんでした。}}{partial, select, yes {上の途中までの回答は残してあります。生成された分は課金されます。} other {}}',
+  'interruption.details': '詳細',
+  'interruption.requestId': 'リクエスト ID：{id}',
+  'interruption.retryIn': '{seconds}後に再試行できます',
+
+  'failure.http_400.title': 'ゲートウェイがリクエストを拒否しました',
+  'failure.http_400.advice':
+    'このモデルが受け付けないパラメーターか履歴があります。下の詳細を確認し、設定を変えてから送信し直してください。',
+  'failure.http_401.title': 'API キーが受け付けられませんでした',
+  'failure.http_401.advice': '設定を開いて API キーを確認してください。',
+  'failure.http_403.title': 'アクセスが拒否されました',
+  'failure.http_403.advice':
+    'このキーでは、このモデルまたはリージョンを利用できない可能性があります。設定でキーとモデルを確認してください。',
+  'failure.http_404.title': '見つかりません',
+  'failure.http_404.advice':
+    'このゲートウェイにそのモデルまたはパスはありません。別のモデルを選ぶか、設定でベース URL を確認してください。',
+  'failure.http_408.title': 'リクエストがタイムアウトしました',
+  'failure.http_408.advice': 'もう一度お試しください。',
+  'failure.http_413.title': 'リクエストが大きすぎます',
+  'failure.http_413.advice': 'プロンプトを短くするか、履歴の少ない新しい会話を始めてください。',
+  'failure.http_422.title': 'リクエストを処理できませんでした',
+  'failure.http_422.advice': '下の詳細を確認してください。',
+  'failure.http_429.title': 'レート制限に達しました',
+  'failure.http_429.advice': '現在リクエストが多すぎます。少し待ってから再試行してください。',
+  'failure.http_500.title': 'ゲートウェイで内部エラーが発生しました',
+  'failure.http_500.advice': '通常は一時的なものです。しばらくしてから再試行してください。',
+  'failure.http_502.title': 'ゲートウェイエラー',
+  'failure.http_502.advice':
+    'モデルの手前にあるプロキシでエラーが発生しました。しばらくしてから再試行してください。',
+  'failure.http_503.title': 'サービスを利用できません',
+  'failure.http_503.advice': 'モデルが過負荷か、一時的に停止しています。しばらくしてから再試行してください。',
+  'failure.http_504.title': 'ゲートウェイがタイムアウトしました',
+  'failure.http_504.advice':
+    'モデルが回答を始めるまでに時間がかかりすぎました。しばらくしてから再試行してください。',
+  'failure.http_529.title': 'モデルが過負荷です',
+  'failure.http_529.advice': 'Anthropic が高負荷の状態です。しばらくしてから再試行してください。',
+  'failure.http_status.title': 'ゲートウェイが HTTP {status} を返しました',
+  'failure.http_status.advice': '下の詳細を確認してください。',
+  'failure.http_status_retryable.title': 'ゲートウェイが HTTP {status} を返しました',
+  'failure.http_status_retryable.advice': 'しばらくしてから再試行してください。',
+  'failure.rate_limit_mid_answer.title': '回答の途中でレート制限に達しました',
+  'failure.rate_limit_mid_answer.advice':
+    'レート制限により回答が途中で切れました。少し待ってから、リクエスト全体を再試行してください。',
+  'failure.insufficient_quota.title': 'クォータを使い切りました',
+  'failure.insufficient_quota.advice':
+    'このアカウントには残りのクォータがありません。プランまたは支払いの問題が解決するまで、再試行しても成功しません。',
+  'failure.server_error.title': '回答の途中でモデルが失敗しました',
+  'failure.server_error.advice':
+    'サーバーエラーでストリームが途切れました。途中の出力から再開することはできないため、再試行するとリクエスト全体をもう一度送信します。',
+  'failure.invalid_prompt.title': 'プロンプトが拒否されました',
+  'failure.invalid_prompt.advice':
+    'モデルはこのままのプロンプトを受け付けません。メッセージを変更してから送信してください。変更せずに再試行しても再び失敗します。',
+  'failure.api_error.title': 'ストリームが中断されました',
+  'failure.api_error.advice':
+    '回答の途中でゲートウェイとモデルの接続が切れました。途中の出力から再開することはできないため、再試行するとリクエスト全体をもう一度送信します。',
+  'failure.overloaded_error.title': 'モデルが過負荷です',
+  'failure.overloaded_error.advice':
+    'モデルが過負荷のため、回答の途中で止まりました。しばらくしてから再試行してください。',
+  'failure.timeout_error.title': 'モデルがタイムアウトしました',
+  'failure.timeout_error.advice': 'リクエスト全体を再試行してください。',
+  'failure.malformed_event.title': 'ストリームが壊れていました',
+  'failure.malformed_event.advice':
+    'サーバーから読み取れないイベントが届きました。有効な JSON ではない、既知のイベントに必須のフィールドがない、または別の回答が混ざっている、のいずれかです（詳細に記載）。ゲートウェイか、その手前のプロキシがそのまま送ったもので、接続自体には問題ありません。リクエストを再試行してください。',
+  'failure.too_large.title': '回答が大きすぎるため保持できません',
+  'failure.too_large.advice':
+    'HopBase Chat が 1 つの回答に保持できる上限（テキスト・推論・ツール引数の合計 {answerChars, number} 文字、または 1 イベントで {eventChars, number} 文字）を超えたため、そこで読み取りを止めてリクエストを取り消しました。それまでに受信した内容はすべて残っています。再試行しても同じ上限に達するため、短い回答を求めてください。',
+  'failure.app_error.title': 'この回答の処理中に HopBase Chat でエラーが発生しました',
+  'failure.app_error.advice':
+    'ネットワークやゲートウェイではなく、アプリの不具合です。再試行すると同じリクエストをもう一度送信します。再び発生する場合は、記録をエクスポート（検査 → エクスポート）して報告してください。',
+  'failure.interrupted.title': '接続が途中で切れました',
+  'failure.interrupted.advice':
+    'ストリームが最後のイベントを受け取る前に終わりました。プロキシかネットワークで切断された可能性があります。再試行するとリクエスト全体をもう一度送信します。',
+  'failure.page_reloaded.title': '再読み込みにより中断されました',
+  'failure.page_reloaded.advice':
+    'この回答の受信中にページが閉じられました。再試行すると同じリクエストをもう一度送信します。',
+  'failure.aborted.title': '停止しました',
+  'failure.aborted.advice': 'この回答は停止されました。再試行すると同じリクエストをもう一度送信します。',
+  'failure.network_error.title': 'ゲートウェイに接続できませんでした',
+  'failure.network_error.advice': '接続と、設定のベース URL を確認してください。',
+  'failure.blocked_by_policy.title': 'このページからそのゲートウェイには接続できません',
+  'failure.blocked_by_policy.advice':
+    'サーバーのセキュリティポリシー（Content-Security-Policy の connect-src）に、ゲートウェイのオリジンが含まれていません。管理者に HOPBASE_CONNECT_SRC への追加を依頼するか、設定のベース URL を空にして、このサーバーの /v1 プロキシを使ってください。',
+  'failure.unexpected_response.title': '予期しない応答',
+  'failure.unexpected_response.advice':
+    'ゲートウェイがイベントストリームで応答しませんでした。設定のベース URL を確認してください。',
+  'failure.not_sent.title': '送信していません：この設定は API に拒否されます',
+  'failure.not_sent.advice': '{problem}',
+  'failure.stream_error.title': 'モデルがエラーを返しました',
+  'failure.stream_error.advice':
+    'ストリームがエラーで終了しました。再試行するとリクエスト全体をもう一度送信します。',
+
+  'finish.context_window.title': '会話がモデルのコンテキストウィンドウの上限に達しました',
+  'finish.context_window.advice':
+    '{shown, select, yes {それまでの内容は表示されています。} other {}}続けるには、新しい会話か、履歴の少ない会話を始めてください。',
+  'finish.output_limit.title':
+    '回答が出力トークンの上限に達しました{withRaw, select, yes {（{raw}）} other {}}',
+  'finish.output_limit.advice':
+    '{cut, select, yes {最後のツール呼び出しも途中で切れたため、実行できません。} other {}}設定で「最大出力トークン数」を増やして質問を送り直すか、続きを書くようモデルに頼んでください。',
+  'finish.content_filter.title':
+    'プロバイダーのコンテンツフィルターにより回答が止められました{withRaw, select, yes {（{raw}）} other {}}',
+  'finish.content_filter.advice':
+    '{shown, select, yes {それまでの内容は表示されています。} other {}}リクエストを言い換えると回答が得られるかもしれません。',
+  'finish.refusal.title': 'モデルが回答を断りました{withRaw, select, yes {（{raw}）} other {}}',
+  'finish.refusal.advice': '{shown, select, yes {それまでの内容は表示されています。} other {}}',
+  'finish.pause_turn.title': 'モデルが時間のかかる処理を一時停止しました（pause_turn）',
+  'finish.pause_turn.advice':
+    '{shown, select, yes {それまでの内容は表示されています。} other {}}このアプリはこの処理を再開しません。最初からやり直すには、質問を送り直してください。',
+
+  'storage.loadError':
+    '{error}保存済みのデータは何も変更されておらず、このタブが上書きすることもありません。新しい会話は別に保存されます。ページを再読み込みすると読み込めることがあります。',
+  'storage.saveError':
+    '{error}自動で再試行しています。成功するまでは、再読み込みすると最新のメッセージが失われます。',
+  'unreadable.region': '読み込めなかった保存データ',
+  'unreadable.conversations': '{n, plural, other {保存済みの会話 # 件}}',
+  'unreadable.recordings': '{n, plural, other {記録 # 件}}',
+  'unreadable.settings': '{n, plural, other {設定レコード # 件}}',
+  'unreadable.summary':
+    '<strong>{count}を読み込めませんでした。</strong>{n, plural, other {このブラウザーのストレージにそのまま残してあり、上書きはしません。それ以外はすべて読み込みました。コピーを保管するか、サポートに送るためにダウンロードできます。}}',
+  'unreadable.resetSettings': '保存済みの設定の一部を読み込めなかったため、既定値に戻しました：{names}。',
+  'unreadable.whatIsWrong': '問題の内容',
+  'unreadable.download': '読み込めなかったレコードをダウンロード',
+  'storage.legend': 'このブラウザーのストレージ',
+  'storage.usage':
+    '会話、記録、設定はこのブラウザーにのみ保存されます。{known, select, yes {使用量：{quota} 中 {used}。} other {このブラウザーは使用量を報告しません。}}',
+  'storage.persisted': '消去するまで保持されます。ブラウザーが空き容量のために削除することはありません。',
+  'storage.mayRemove': '空き容量が少なくなると、ブラウザーが削除することがあります。',
+  'storage.askKeep': '保持するようブラウザーに求める',
+  'storage.unreadable': '{count}を読み込めませんでした。変更せずに残してあります。',
+
+  'settings.title': '設定',
+  'settings.language': '言語',
+  'settings.language.auto': '自動（ブラウザーに合わせる）',
+  'settings.gateway': 'ゲートウェイ',
+  'settings.baseUrl':
+    'ゲートウェイのベース URL（空欄：このサーバーの /v1、つまりシミュレーターか開発用プロキシ）',
+  'settings.baseUrl.invalid':
+    '完全な http:// または https:// のアドレス（例：https://gateway.example.com/v1）を入力するか、空欄にしてください。使用中のゲートウェイは変わっていません。',
+  'settings.apiKey': 'API キー',
+  'settings.rememberKey': 'このブラウザーに API キーを保存する（保存しない場合はこのタブでのみ保持）',
+  'settings.model': 'モデル',
+  'settings.systemPrompt': 'システムプロンプト',
+  'settings.maxOutputTokens': '最大出力トークン数',
+  'settings.temperature': '温度',
+  'settings.modelDefault': 'モデルの既定値',
+  'settings.offerTools': 'デモ用ツール（get_weather）をモデルに提供する',
+  'settings.budgets': '推論：思考の予算',
+  'settings.budgets.help':
+    'ツールバーの推論レベルは、Chat Completions と Responses には推論の強度として送られます。Anthropic Messages は代わりにレベルごとのトークン予算の範囲で思考します。最大出力トークン数を設定した場合、予算はそれより小さくする必要があります（空欄の場合は予算 + 4,096）。また、思考中は温度を指定できません。',
+  'settings.budget':
+    '{effort, select, low {低の予算（トークン）} medium {中の予算（トークン）} other {高の予算（トークン）}}',
+  'settings.budget.invalid':
+    '{min, number} 以上の整数を入力してください。現在は {value, number} を使用しています。',
+  'settings.stalls': '停滞と再試行',
+  'settings.stallSilent': '停滞の警告までの秒数（出力なし）',
+  'settings.stallDead': '接続切れと判断するまでの秒数（受信なし）',
+  'settings.autoRetry': '出力の前にリクエストが失敗したら自動で再試行する（429、5xx）',
+
+  'sidebar.label': '会話',
+  'sidebar.new': '新しいチャット',
+  'sidebar.empty': '会話はまだありません。',
+  'sidebar.meta':
+    '{streaming, select, yes {受信中… · } other {}}{tokens, plural, other {# トークン}} · {when}',
+  'sidebar.titleField': '会話のタイトル',
+  'sidebar.export': 'エクスポート',
+  'sidebar.export.label': '「{title}」をエクスポート',
+  'sidebar.rename': '名前を変更',
+  'sidebar.rename.label': '「{title}」の名前を変更',
+  'sidebar.delete': '削除',
+  'sidebar.delete.label': '「{title}」を削除',
+  'export.as': '形式',
+  'export.markdown': 'Markdown',
+  'export.markdown.label': '「{title}」を Markdown でエクスポート',
+  'export.json': 'JSON',
+  'export.json.label': '「{title}」を JSON でエクスポート',
+  'search.label': '会話を検索',
+  'search.placeholder': '検索（{shortcut}）',
+  'search.results': '検索結果',
+  'search.kind':
+    '{kind, select, user {自分：} answer {回答：} reasoning {推論：} refusal {拒否：} tool_call {ツール呼び出し：} other {ツールの結果：}}',
+  'search.none': '「{query}」に一致する会話はありません。',
+  'search.found':
+    '{total, plural, other {# 件の会話が一致}}{more, select, yes {（最初の {shown, number} 件を表示）} other {}}。',
+
+  'usage.line':
+    '入力 {input, number} · 出力 {output, number} · 合計 {total, number}{reasoning, plural, =0 {} other { · 推論 #}}{cached, plural, =0 {} other { · キャッシュ #}}',
+  'usage.title':
+    'トークン使用量：入力 {input, number}、出力 {output, number}、合計 {total, number}{reasoning, plural, =0 {} other {、推論 #}}{cached, plural, =0 {} other {、キャッシュ #}}',
+  'usage.unknown': '使用量不明',
+  'usage.unknown.title': 'トークン使用量は報告されませんでした',
+  'reasoning.thinking': '思考中…',
+  'reasoning.section': '推論',
+  'reasoning.note.leftOut':
+    '{protocol} では、それ以前の {earlier} の回答の推論状態を引き継ぎません。思考の署名や暗号化された推論は、それを生成したプロトコルでしか使えないためです。推論の内容は引き続き上に表示されます。',
+  'reasoning.note.paused':
+    '思考なしで送信しました。この回答は思考なしで始めたツール呼び出しの続きで、Anthropic Messages は 1 ターン全体で思考するか、まったく思考しないかのどちらかです。次のメッセージからは再び思考します。',
+  'tool.region': 'ツール呼び出し {name}',
+  'tool.callId': '呼び出し ID',
+  'tool.receiving': '受信中…',
+  'tool.invalidJson': '引数が有効な JSON ではありません（回答が途中で切れた可能性があります）',
+  'tool.resultFor': '{name} の結果',
+  'tool.send': '結果を送信',
+  'tool.resultSent': '結果を送信済み',
+};

@@ -1,0 +1,126 @@
+import type { Locale } from './locales.ts';
+
+/**
+ * Numbers, durations, sizes and dates in one locale's conventions, through `Intl`: each helper is a pure
+ * function of its input (and of `now` for dates), made once per locale.
+ */
+export interface Formatters {
+  /** A count: `12,345` (en), `12.345` (es), `12,345` (zh-CN, ja). */
+  count(n: number): string;
+  /** A figure with `digits` decimals: a rate of tokens per second, `42.5` / `42,5`. */
+  decimal(n: number, digits: number): string;
+  /** Whole or fractional seconds: `3 s`, `3,2 s`, `3.2秒`, `3.2 秒`. */
+  seconds(seconds: number): string;
+  /** A duration in milliseconds: `850 ms` below a second, `3.2 s` below a minute, then `1 min 5 s`. */
+  duration(ms: number): string;
+  /** A size in decimal units, as browsers report storage: `999 bytes`, `1.5 MB`. */
+  bytes(n: number): string;
+  /** A list of items: `a, b and c`, `a, b y c`, `a、b和c`, `a、b、c`. */
+  list(items: readonly string[]): string;
+  /** When something last happened: the time today, "yesterday", the day this year, or the date. */
+  when(epochMs: number, now: number): string;
+}
+
+/**
+ * The app's English writes the SI symbols (`3 s`, `1 min 5 s`) where CLDR's short English units say
+ * `sec`, and lists without the serial comma, as it always has.
+ */
+const englishSymbols: Readonly<Record<string, string>> = { sec: 's', secs: 's' };
+
+/** How each language joins a minute and seconds: CLDR's narrow lists, except Japanese, spaced like its units. */
+const durationJoin: Readonly<Record<Locale, Intl.ListFormatStyle>> = {
+  en: 'narrow',
+  es: 'narrow',
+  'zh-CN': 'narrow',
+  ja: 'short',
+};
+
+const byteUnits = ['kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+
+/** Calendar days since 1970 of `epochMs` as seen in `timeZone` (the browser's when undefined). */
+function dayNumber(epochMs: number, timeZone: string | undefined): number {
+  const parts = new Intl.DateTimeFormat('en', {
+    timeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+  }).formatToParts(epochMs);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return Date.UTC(part('year'), part('month') - 1, part('day')) / 86_400_000;
+}
+
+/** `timeZone`: for tests; the browser's own zone otherwise. */
+export function createFormatters(locale: Locale, timeZone?: string): Formatters {
+  const counts = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+  const decimals = new Map<number, Intl.NumberFormat>();
+  const unit = (name: string, digits: number, unitDisplay: 'short' | 'long' = 'short') => {
+    const format = new Intl.NumberFormat(locale, {
+      style: 'unit',
+      unit: name,
+      unitDisplay,
+      maximumFractionDigits: digits,
+    });
+    if (locale !== 'en') return (n: number) => format.format(n);
+    return (n: number) =>
+      format
+        .formatToParts(n)
+        .map((part) => (part.type === 'unit' ? (englishSymbols[part.value] ?? part.value) : part.value))
+        .join('');
+  };
+  const wholeSeconds = unit('second', 0);
+  const tenthsOfSeconds = unit('second', 1);
+  const minutes = unit('minute', 0);
+  const milliseconds = unit('millisecond', 0);
+  const byteCount = unit('byte', 0, 'long');
+  const largeBytes = byteUnits.map((name) => [unit(name, 0), unit(name, 1)] as const);
+  const joinDuration = new Intl.ListFormat(locale, { type: 'unit', style: durationJoin[locale] });
+  const list = new Intl.ListFormat(locale === 'en' ? 'en-GB' : locale, { type: 'conjunction' });
+  const time = new Intl.DateTimeFormat(locale, { timeZone, hour: 'numeric', minute: '2-digit' });
+  const dayThisYear = new Intl.DateTimeFormat(locale, { timeZone, month: 'short', day: 'numeric' });
+  const date = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium' });
+  const relativeDay = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const year = new Intl.DateTimeFormat('en', { timeZone, year: 'numeric' });
+
+  return {
+    count: (n) => counts.format(n),
+    decimal(n, digits) {
+      let format = decimals.get(digits);
+      if (!format) {
+        format = new Intl.NumberFormat(locale, {
+          minimumFractionDigits: digits,
+          maximumFractionDigits: digits,
+        });
+        decimals.set(digits, format);
+      }
+      return format.format(n);
+    },
+    seconds: (s) => tenthsOfSeconds(s),
+    duration(ms) {
+      if (ms < 1000) return milliseconds(Math.round(ms));
+      if (ms < 59_950) return ms < 10_000 ? tenthsOfSeconds(ms / 1000) : wholeSeconds(Math.round(ms / 1000));
+      const total = Math.round(ms / 1000);
+      const rest = total % 60;
+      const parts = [minutes(Math.floor(total / 60))];
+      if (rest > 0) parts.push(wholeSeconds(rest));
+      return joinDuration.format(parts);
+    },
+    bytes(n) {
+      if (n < 1000) return byteCount(n);
+      let value = n / 1000;
+      let index = 0;
+      while (value >= 1000 && index < byteUnits.length - 1) {
+        value /= 1000;
+        index++;
+      }
+      const [whole, tenths] = largeBytes[index]!;
+      return value >= 100 ? whole(value) : tenths(value);
+    },
+    list: (items) => list.format(items),
+    when(epochMs, now) {
+      const days = dayNumber(now, timeZone) - dayNumber(epochMs, timeZone);
+      if (days === 0) return time.format(epochMs);
+      if (days === 1) return relativeDay.format(-1, 'day');
+      return year.format(epochMs) === year.format(now) ? dayThisYear.format(epochMs) : date.format(epochMs);
+    },
+  };
+}
