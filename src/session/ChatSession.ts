@@ -12,6 +12,12 @@ import {
   type TurnRequest,
 } from '../core/index.ts';
 import type { AppStores } from '../state/appStores.ts';
+import {
+  type AttachmentBlobs,
+  attachmentUses,
+  memoryAttachments,
+  type NewAttachment,
+} from '../state/attachmentBlobs.ts';
 import { pathTo, shownBranch } from '../state/branches.ts';
 import {
   type AnswerNotes,
@@ -21,7 +27,15 @@ import {
 } from '../state/conversationStore.ts';
 import { newId } from '../state/ids.ts';
 import { emptyRecording } from '../state/recordings.ts';
-import type { AnswerSource, AssistantMessage, Attempt, ChatMessage, SentRequest } from '../state/types.ts';
+import type {
+  AnswerSource,
+  AssistantMessage,
+  AttachmentRef,
+  Attempt,
+  ChatMessage,
+  SentRequest,
+} from '../state/types.ts';
+import { bodyWithAttachments } from './attachmentData.ts';
 import { type BlockedConnections, watchBlockedConnections } from './blockedConnections.ts';
 import {
   createFrameScheduler,
@@ -39,6 +53,8 @@ export interface ChatSessionOptions {
   fetch?: typeof fetch;
   /** Jitter for automatic retries; tests pass a fixed one. */
   random?: () => number;
+  /** Where attached files' bytes are kept (the app's database); in memory when not given. */
+  attachments?: AttachmentBlobs;
   /**
    * The page: its visibility decides between animation frames and timers, and it reports the
    * connections its security policy refused.
@@ -91,6 +107,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  */
 export class ChatSession {
   private readonly stores: AppStores;
+  /** The bytes of attached files, read again for each request that carries them (and to show them). */
+  readonly attachments: AttachmentBlobs;
   private readonly fetch: typeof fetch;
   private readonly random: (() => number) | undefined;
   private readonly frames: FrameScheduler;
@@ -104,6 +122,7 @@ export class ChatSession {
 
   constructor(options: ChatSessionOptions) {
     this.stores = options.stores;
+    this.attachments = options.attachments ?? memoryAttachments();
     this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.random = options.random;
     this.frames = createFrameScheduler(options.page);
@@ -133,10 +152,17 @@ export class ChatSession {
     return this.refused.blocked(url);
   }
 
-  send(text: string, protocol: Protocol): Promise<void> {
+  send(text: string, protocol: Protocol, attachments: readonly NewAttachment[] = []): Promise<void> {
     const store = this.stores.conversations.getState();
     const conversationId = store.activeId ?? store.newConversation();
-    store.addUserMessage(conversationId, text);
+    // The request reads the blobs back after this write (a database runs its transactions in order); one
+    // that could not be stored is reported then, on the answer.
+    this.attachments.put(attachments).catch(() => {});
+    store.addUserMessage(
+      conversationId,
+      text,
+      attachments.map((a) => a.ref),
+    );
     return this.continueConversation(conversationId, protocol);
   }
 
@@ -362,6 +388,11 @@ export class ChatSession {
     });
   }
 
+  /** An attachment as the messages that carry it name it. */
+  private attachmentRef(id: string): AttachmentRef | undefined {
+    return attachmentUses(Object.values(this.stores.conversations.getState().conversations)).get(id)?.ref;
+  }
+
   /** The gateway in Settings, with the credentials of the moment each attempt is sent. */
   private gateway(protocol: Protocol, request: SentRequest): Origin {
     return {
@@ -374,11 +405,12 @@ export class ChatSession {
           crossOrigin,
         );
         return {
-          open: (signal) =>
+          open: async (signal) =>
             this.fetch(request.url, {
               method: 'POST',
               headers: { ...request.headers, ...credentials },
-              body: JSON.stringify(request.body),
+              // Stored with placeholders: each attachment's bytes go in now, the same every time.
+              body: await bodyWithAttachments(request.body, (id) => this.attachmentRef(id), this.attachments),
               signal,
             }),
           sentHeaders: { ...request.headers, ...redactedCredentials(credentials) },

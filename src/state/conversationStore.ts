@@ -8,12 +8,14 @@ import {
   reasoningStateOf,
   type Turn,
 } from '../core/index.ts';
+import { placeholderContent } from './attachmentPlaceholders.ts';
 import { chooseVersion, nextParentId, parentOf, shownBranch, withParents } from './branches.ts';
 import { newId } from './ids.ts';
 import type { SettingsStore } from './settingsStore.ts';
 import type {
   AnswerSource,
   AssistantMessage,
+  AttachmentRef,
   Attempt,
   ChatMessage,
   Conversation,
@@ -36,7 +38,7 @@ export interface ConversationState {
   renameConversation(id: string, title: string): void;
   deleteConversation(id: string): void;
   /** The person's message, after the last message shown. */
-  addUserMessage(conversationId: string, text: string): void;
+  addUserMessage(conversationId: string, text: string, attachments?: AttachmentRef[]): void;
   /**
    * An edit of the person's message `messageId`: a new version beside it (its attachments carried over),
    * shown from now on; the earlier version and what followed it stay. Returns its id (null: nothing to edit).
@@ -88,7 +90,8 @@ function touch(conversation: Conversation, messages: ChatMessage[]): Conversatio
 /** The title the shown branch's first message gives. */
 function titleOf(conversation: Conversation): string {
   const first = shownBranch(conversation).find((m) => m.role === 'user');
-  return first ? titleFrom(first.text) : untitled;
+  // A message of files alone is named after them.
+  return first ? titleFrom(first.text || (first.attachments ?? []).map((a) => a.name).join(', ')) : untitled;
 }
 
 /**
@@ -186,7 +189,7 @@ export function createConversationStore(): ConversationStore {
         });
       },
 
-      addUserMessage(conversationId, text) {
+      addUserMessage(conversationId, text, attachments) {
         patch(conversationId, (c) =>
           place(c, {
             id: newId('msg'),
@@ -194,6 +197,7 @@ export function createConversationStore(): ConversationStore {
             text,
             createdAt: Date.now(),
             parentId: nextParentId(c),
+            ...(attachments?.length && { attachments }),
           }),
         );
       },
@@ -314,7 +318,12 @@ export function currentTurn(message: AssistantMessage): Turn | undefined {
 export function toConversationMessages(messages: ChatMessage[], protocol?: Protocol): ConversationMessage[] {
   const out: ConversationMessage[] = [];
   for (const m of messages) {
-    if (m.role === 'user') out.push({ role: 'user', text: m.text });
+    if (m.role === 'user')
+      out.push({
+        role: 'user',
+        text: m.text,
+        ...(m.attachments?.length && { attachments: m.attachments.map(placeholderContent) }),
+      });
     else if (m.role === 'tool')
       out.push({ role: 'tool', toolCallId: m.toolCallId, name: m.name, content: m.content });
     // A replayed recording is not something this model said: it is never sent as history.

@@ -247,6 +247,16 @@ function readSource(value: unknown, attempts: Attempt[], path: string): AnswerSo
   return fail(`${path}.kind`, 'gateway or replay');
 }
 
+/** A user message's attachments: references to blobs stored apart (`attachmentBlobs.ts`). */
+function readAttachmentRefs(value: unknown, path: string): void {
+  array(value, path).forEach((item, i) => {
+    const ref = object(item, `${path}[${i}]`);
+    for (const key of ['id', 'name', 'mimeType']) string(ref[key], `${path}[${i}].${key}`);
+    number(ref.size, `${path}[${i}].size`);
+    if (ref.kind !== 'image' && ref.kind !== 'text') fail(`${path}[${i}].kind`, 'image or text');
+  });
+}
+
 function readMessage(value: unknown, path: string): ChatMessage {
   const message = object(value, path);
   const id = string(message.id, `${path}.id`);
@@ -255,6 +265,7 @@ function readMessage(value: unknown, path: string): ChatMessage {
   if (message.parentId !== undefined) stringOrNull(message.parentId, `${path}.parentId`);
   switch (message.role) {
     case 'user':
+      if (message.attachments !== undefined) readAttachmentRefs(message.attachments, `${path}.attachments`);
       return { ...message, id, role: 'user', text: string(message.text, `${path}.text`), createdAt };
     case 'tool':
       return {
