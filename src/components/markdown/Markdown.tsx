@@ -16,6 +16,8 @@ import { type BlockScan, scanMarkdownBlocks } from './blocks.ts';
 import { CodeBlock, LiveBlock, PreFromMarkdown } from './CodeBlock.tsx';
 import { splitChunks } from './codeChunks.ts';
 import { fencedCode } from './fence.ts';
+import { type MathRenderer, useMathRenderer } from './mathLoader.ts';
+import { hasFormulas } from './mathSyntax.ts';
 import { MAX_NESTING, tooDeepAt } from './nesting.ts';
 import { safeUrl, toHast } from './processor.ts';
 import { tableRows, tableTree } from './table.ts';
@@ -100,21 +102,25 @@ function TooDeep({ source }: { source: string }) {
 }
 
 /** A table, parsed in groups of rows (table.ts): while it streams, only its last group is parsed again. */
-function TableBlock({ source }: { source: string }) {
+function TableBlock({ source, math }: { source: string; math: MathRenderer | null }) {
   const cache = useRef(new Map<string, HastRoot>()).current;
   const table = tableRows(source);
-  const tree = table && tableTree(table, toHast, cache);
-  return <>{toReact(tree ?? toHast(source))}</>;
+  const tree = table && tableTree(table, (group) => toHast(group, math), cache);
+  return <>{toReact(tree ?? toHast(source, math))}</>;
 }
 
-/** One block's markdown, parsed; nesting past the limit is shown as plain text instead of parsed. */
-function markdownOf(source: string): ReactNode {
-  if (tableRows(source)) return <TableBlock source={source} />;
+/**
+ * One block's markdown, parsed, its formulas rendered with `math` when given; nesting past the limit is
+ * shown as plain text instead of parsed.
+ */
+function markdownOf(source: string, math: MathRenderer | null): ReactNode {
+  // Made again when KaTeX arrives: the groups parsed without it are parsed again with it.
+  if (tableRows(source)) return <TableBlock key={math ? 'math' : 'tex'} source={source} math={math} />;
   const deep = tooDeepAt(source);
-  if (deep === -1) return toReact(toHast(source));
+  if (deep === -1) return toReact(toHast(source, math));
   return (
     <>
-      {deep > 0 ? toReact(toHast(source.slice(0, deep))) : null}
+      {deep > 0 ? toReact(toHast(source.slice(0, deep), math)) : null}
       <TooDeep source={source.slice(deep)} />
     </>
   );
@@ -127,8 +133,9 @@ function markdownOf(source: string): ReactNode {
  */
 const Block = memo(function Block({ source, live }: { source: string; live: boolean }) {
   const fence = fencedCode(source);
+  const math = useMathRenderer(!fence && hasFormulas(source));
   if (fence) return <CodeBlock language={fence.language} code={fence.code} live={live && !fence.closed} />;
-  return <LiveBlock.Provider value={live}>{markdownOf(source)}</LiveBlock.Provider>;
+  return <LiveBlock.Provider value={live}>{markdownOf(source, math)}</LiveBlock.Provider>;
 });
 
 /**
@@ -161,11 +168,12 @@ function prefixIds(node: Nodes, prefix: string): void {
 /** A whole answer in one parse (so its definitions resolve), its footnote ids its own. */
 const WholeAnswer = memo(function WholeAnswer({ source }: { source: string }) {
   const prefix = `${useId()}-`;
+  const math = useMathRenderer(hasFormulas(source));
   const content = useMemo(() => {
-    const tree = toHast(source);
+    const tree = toHast(source, math);
     prefixIds(tree, prefix);
     return toReact(tree);
-  }, [source, prefix]);
+  }, [source, prefix, math]);
   return <div className="md">{content}</div>;
 });
 

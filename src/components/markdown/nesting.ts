@@ -9,7 +9,7 @@ const ORDERED = /^\d{1,9}[.)](?=[ \t]|$)/;
 const FENCE = /^(`{3,}|~{3,})/;
 
 /** The fence marks a line opens or closes with, after any quote or list markers and indentation. */
-function fenceMarks(line: string): string | undefined {
+export function fenceMarks(line: string): string | undefined {
   let i = 0;
   while (i < line.length && ' \t>*+-.)0123456789'.includes(line[i]!)) i++;
   return FENCE.exec(line.slice(i, i + 64))?.[1];

@@ -3,23 +3,46 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
+import type { MathRenderer } from './mathLoader.ts';
+import { placeMath } from './mathNodes.ts';
+import { extractMath } from './mathSyntax.ts';
 import { remarkHtmlAsText } from './remarkHtmlAsText.ts';
 
 /**
  * The markdown pipeline, built once (on first use) and reused for every block of every answer:
  * react-markdown built a new processor on each render, and with it re-registered the highlighter's 37
  * grammars. Highlighting is not part of it: code blocks are highlighted once closed, off the main thread.
+ * Formulas are rendered by a second pipeline, the same plus KaTeX, built once KaTeX has been fetched.
  */
-function build() {
-  return unified().use(remarkParse).use(remarkGfm).use(remarkHtmlAsText).use(remarkRehype).freeze();
+function build(math: MathRenderer | null) {
+  const pipeline = unified().use(remarkParse).use(remarkGfm).use(remarkHtmlAsText).use(remarkRehype);
+  return (math ? pipeline.use(math.rehypeKatex, math.katexOptions) : pipeline).freeze();
 }
 
-let processor: ReturnType<typeof build> | null = null;
+type Pipeline = ReturnType<typeof build>;
+let plainPipeline: Pipeline | null = null;
+let mathPipeline: Pipeline | null = null;
 
-/** Markdown source to an HTML syntax tree (raw HTML already turned into text). */
-export function toHast(source: string): HastRoot {
-  processor ??= build();
-  return processor.runSync(processor.parse(source)) as HastRoot;
+function pipelineFor(math: MathRenderer | null): Pipeline {
+  if (math) {
+    mathPipeline ??= build(math);
+    return mathPipeline;
+  }
+  plainPipeline ??= build(null);
+  return plainPipeline;
+}
+
+/**
+ * Markdown source to an HTML syntax tree (raw HTML already turned into text). Formulas are rendered with
+ * `math` (KaTeX) when given, else left as their TeX in `code` elements of class `math-inline`/`math-display`.
+ */
+export function toHast(source: string, math: MathRenderer | null = null): HastRoot {
+  const formulas = extractMath(source);
+  const pipeline = pipelineFor(formulas && math);
+  const tree = pipeline.parse(formulas ? formulas.text : source);
+  // Before the pipeline's own steps: raw HTML must become text with its formulas as written.
+  if (formulas) placeMath(tree, formulas.formulas);
+  return pipeline.runSync(tree) as HastRoot;
 }
 
 const SAFE_PROTOCOL = /^(https?|ircs?|mailto|xmpp)$/i;
