@@ -50,6 +50,39 @@ export function demoAnswer(userText: string): string {
   ].join('\n');
 }
 
+/** Asked for a formula (the word in the message): an answer with formulas, for rendering math. */
+function asksForFormulas(userText: string): boolean {
+  return /\bformulas?\b/i.test(userText);
+}
+
+/** Formulas in all four notations, prices that must stay text, and TeX that cannot be read. */
+function mathAnswer(userText: string): string {
+  return [
+    `## Formulas for *${oneLine(userText, 60)}*`,
+    '',
+    'Mass and energy: $E = mc^2$. For small angles, \\(\\sin\\theta \\approx \\theta\\).',
+    '',
+    'The Gaussian integral:',
+    '',
+    '$$',
+    '\\int_{-\\infty}^{\\infty} e^{-x^2}\\,dx = \\sqrt{\\pi}',
+    '$$',
+    '',
+    'And the roots of $ax^2 + bx + c = 0$:',
+    '',
+    '\\[ x = \\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a} \\]',
+    '',
+    'Prices stay prices: the book costs $5 and the course $10, between $3 and $4 million in all.',
+    '',
+    'TeX that cannot be read shows as written: $\\frac{1}{2$.',
+  ].join('\n');
+}
+
+/** What `sim-echo` says: formulas when asked for them, else the markdown demo. */
+export function echoAnswer(userText: string): string {
+  return asksForFormulas(userText) ? mathAnswer(userText) : demoAnswer(userText);
+}
+
 const LONG_TOPICS = [
   'Context',
   'Constraints',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { demoAnswer, toolResultAnswer } from './answer.ts';
+import { demoAnswer, echoAnswer, toolResultAnswer } from './answer.ts';
 import type { Conversation } from './conversation.ts';
 import { planResponse, SCENARIOS, scenarioFor } from './scenarios.ts';
 import { countTokens, type Step } from './script.ts';
@@ -54,6 +54,15 @@ describe('answers', () => {
     expect(text).toContain('\n- **Words:** 4\n');
     expect(text).toContain('| 1 | compare | 7 |');
     expect(text).toContain('const message = "compare | pipes and \\u0060ticks\\u0060";');
+  });
+
+  it('answers with formulas when asked for one, with the markdown demo otherwise', () => {
+    const math = echoAnswer('Show me a Formula');
+    expect(math).toContain('$E = mc^2$');
+    expect(math).toContain('\\[ x = \\frac{-b');
+    expect(math).toContain('$$\n\\int_');
+    expect(math).toContain('costs $5 and the course $10');
+    expect(echoAnswer('formulation')).toBe(demoAnswer('formulation'));
   });
 
   it('quotes a tool result inside a fence it cannot close', () => {

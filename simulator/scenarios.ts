@@ -1,4 +1,4 @@
-import { demoAnswer, longAnswer, oneLine, reasoningText, toolPreamble, toolResultAnswer } from './answer.ts';
+import { echoAnswer, longAnswer, oneLine, reasoningText, toolPreamble, toolResultAnswer } from './answer.ts';
 import { describeReceived } from './attachments.ts';
 import type { Conversation } from './conversation.ts';
 import { countTokens, type FinishReason, INTERRUPTED_MESSAGE, type Step } from './script.ts';
@@ -127,7 +127,7 @@ function answer(conv: Conversation, scenario: Scenario): { steps: Step[]; reason
     steps.push(...splitFragments(args).map((piece): Step => ({ kind: 'tool_args', piece })));
     return { steps, reason: 'tool_calls' };
   }
-  const text = scenario.long ? longAnswer(userText) : demoAnswer(userText);
+  const text = scenario.long ? longAnswer(userText) : echoAnswer(userText);
   // What arrived with the message comes first, so a client can check its attachments got through.
   const seen = turn.kind === 'user' ? describeReceived(turn.received) : '';
   steps.push(...pieces('text', seen ? `${seen}\n\n${text}` : text));
