@@ -7,6 +7,9 @@ import { precompiledMessages } from './src/i18n/precompileMessages.ts';
 // or by proxying to a real gateway when HOPBASE_BASE_URL is set.
 export default defineConfig({
   plugins: [react(), hopbaseGateway(), precompiledMessages()],
+  // Never inline an asset as a data: URL: the page's CSP loads fonts and images from 'self' only (a KaTeX
+  // font under 4 kB was inlined and would have been refused).
+  build: { assetsInlineLimit: 0 },
   server: { port: Number(process.env.PORT ?? 5173), strictPort: true },
   preview: { port: Number(process.env.PORT ?? 4173), strictPort: true },
   test: {
