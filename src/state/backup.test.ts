@@ -573,7 +573,7 @@ describe('reading a backup', () => {
         reason: 'items[0]: expected a recorded event or comment',
       },
       { entry: 'conversation 4', reason: 'expected an object' },
-      { entry: 'attachment 1', reason: 'this version of HopBase Chat cannot restore attachments' },
+      { entry: 'attachment 1 (photo.png)', reason: 'type: expected a string' },
       { entry: 'setting temperature', reason: 'of the wrong type' },
     ]);
     expect(result.summary).toMatch(/^Restored 2 conversations, 3 recordings; 5 entries could not be read\. /);
@@ -611,6 +611,7 @@ describe('reading a backup', () => {
       appVersion: null,
       conversations: Array.from({ length: 12 }, (_, i) => conversation(i)),
       recordings: 3,
+      attachments: [],
       settings: null,
       problems: [{ entry: 'conversation 13', reason: 'expected an object' }],
     };

@@ -1,5 +1,12 @@
 import type { UseStore } from 'idb-keyval';
 import { version as appVersion } from '../../package.json';
+import {
+  type AttachmentUse,
+  attachmentUses,
+  readAttachmentBlobs,
+  writeMissingAttachments,
+} from './attachmentBlobs.ts';
+import { fromBase64, toBase64 } from './base64.ts';
 import { redactAttempt, withoutUserInfo } from './conversationExport.ts';
 import { mergeConversation } from './merge.ts';
 import { type RestoreOutcome, readEverything, type StoredEverything, writeRestored } from './persistence.ts';
@@ -27,9 +34,9 @@ export const backupFormat = 'hopbase-chat-backup';
 export const backupVersion = 1;
 
 /**
- * The place for attachments (files and images sent with a message), once the app has them: each one
- * apart from its conversation, its bytes in base64, so that conversations stay small to read. Version 1
- * writes an empty list; a restore that finds any reports each one as not restorable by this version.
+ * The files and images sent with messages: each one apart from its conversation (where its message holds
+ * only a reference), its bytes in base64, so that conversations stay small to read. Named by where it was
+ * first sent; an edited message shares its original's.
  */
 interface BackupAttachment {
   id: string;
@@ -50,6 +57,7 @@ export interface BackupDocument {
   app: { name: 'hopbase-chat'; version: string };
   /** Every conversation, each attempt's recording (`trace.items`, `trace.raw`) inside it. */
   conversations: Conversation[];
+  /** The bytes of every attachment the conversations refer to. */
   attachments: BackupAttachment[];
   /** Every setting but the secret ones (`secretSettings`), a gateway URL without user or password. */
   settings: Partial<Settings>;
@@ -91,6 +99,9 @@ export interface BackupFile {
   text: string;
   conversations: number;
   recordings: number;
+  attachments: number;
+  /** Attachments a conversation refers to whose bytes this browser no longer holds, so are not in the file. */
+  missingAttachments: number;
   /** Saved records that could not be read, so are not in the file (they stay in this browser). */
   leftOut: number;
 }
@@ -100,11 +111,20 @@ export function backupFileName(now: number): string {
   return `${backupFormat}-${new Date(now).toISOString().slice(0, 10)}.json`;
 }
 
+/** The attachments to back up, as read: each one's bytes, or null when they are no longer stored. */
+type StoredAttachments = Map<string, { use: AttachmentUse; bytes: Uint8Array | null }>;
+
 /**
  * The backup of what was read: JSON, compact (recordings make it large). Credentials are redacted from
- * every request as in a conversation export, and the API key in use is scrubbed from every string.
+ * every request as in a conversation export, and the API key in use is scrubbed from every string but an
+ * attachment's bytes, which are kept exactly.
  */
-export function createBackup(stored: StoredEverything, apiKey: string, now: number): BackupFile {
+export function createBackup(
+  stored: StoredEverything,
+  apiKey: string,
+  now: number,
+  files: StoredAttachments = new Map(),
+): BackupFile {
   const conversations = [...stored.conversations]
     .sort((a, b) => b.updatedAt - a.updatedAt)
     .map((c) => ({
@@ -113,38 +133,74 @@ export function createBackup(stored: StoredEverything, apiKey: string, now: numb
         m.role === 'assistant' ? { ...m, attempts: m.attempts.map(redactAttempt) } : m,
       ),
     }));
+  const attachments: BackupAttachment[] = [];
+  for (const [id, { use, bytes }] of files)
+    if (bytes)
+      attachments.push({
+        id,
+        conversationId: use.conversationId,
+        messageId: use.messageId,
+        name: use.ref.name,
+        type: use.ref.mimeType,
+        size: bytes.length,
+        data: toBase64(bytes),
+      });
   const document: BackupDocument = {
     format: backupFormat,
     version: backupVersion,
     createdAt: new Date(now).toISOString(),
     app: { name: 'hopbase-chat', version: appVersion },
     conversations,
-    attachments: [],
+    attachments,
     settings: settingsForBackup(stored.settings),
   };
-  const text = JSON.stringify(document, (_key, value: unknown) =>
-    typeof value === 'string' ? scrub(value, apiKey) : value,
-  );
+  const exact = new Set<unknown>(attachments);
+  const text = JSON.stringify(document, function (this: unknown, key, value: unknown) {
+    if (typeof value !== 'string' || (key === 'data' && exact.has(this))) return value;
+    return scrub(value, apiKey);
+  });
   return {
     name: backupFileName(now),
     text: `${text}\n`,
     conversations: conversations.length,
     recordings: countRecordings(conversations),
+    attachments: attachments.length,
+    missingAttachments: files.size - attachments.length,
     leftOut: stored.unreadable.length,
   };
 }
 
-/** Reads everything this browser stores and makes the backup of it. Throws if the database cannot be read. */
-export async function backUp(db: UseStore, apiKey: string, now = Date.now()): Promise<BackupFile> {
-  return createBackup(await readEverything(db), apiKey, now);
+/** The bytes of every attachment the conversations refer to, read from the database. */
+async function readAttachments(
+  db: UseStore,
+  conversations: readonly Conversation[],
+): Promise<StoredAttachments> {
+  const uses = attachmentUses(conversations);
+  const blobs = await readAttachmentBlobs(db, [...uses.keys()]);
+  const out: StoredAttachments = new Map();
+  for (const [id, use] of uses) {
+    const blob = blobs.get(id);
+    out.set(id, { use, bytes: blob ? new Uint8Array(await blob.arrayBuffer()) : null });
+  }
+  return out;
 }
 
-/** "Backed up 12 conversations, 3 recordings and the settings (not the API key)." */
+/** Reads everything this browser stores and makes the backup of it. Throws if the database cannot be read. */
+export async function backUp(db: UseStore, apiKey: string, now = Date.now()): Promise<BackupFile> {
+  const stored = await readEverything(db);
+  return createBackup(stored, apiKey, now, await readAttachments(db, stored.conversations));
+}
+
+/** "Backed up 12 conversations, 3 recordings, 2 attachments and the settings (not the API key)." */
 export function backupSummary(file: BackupFile): string {
   const left = file.leftOut
     ? ` ${plural(file.leftOut, 'saved record')} could not be read and ${file.leftOut === 1 ? 'is' : 'are'} not in it (still kept in this browser).`
     : '';
-  return `Backed up ${plural(file.conversations, 'conversation')}, ${plural(file.recordings, 'recording')} and the settings (not the API key) to ${file.name}.${left}`;
+  const missing = file.missingAttachments
+    ? ` ${plural(file.missingAttachments, 'attachment')} ${file.missingAttachments === 1 ? 'is' : 'are'} no longer stored in this browser, so not in it.`
+    : '';
+  const attachments = file.attachments ? `, ${plural(file.attachments, 'attachment')}` : '';
+  return `Backed up ${plural(file.conversations, 'conversation')}, ${plural(file.recordings, 'recording')}${attachments} and the settings (not the API key) to ${file.name}.${left}${missing}`;
 }
 
 // ---- Reading a backup ---------------------------------------------------------------------------------
@@ -164,10 +220,18 @@ export type BackupRead =
       /** Checked as records are on load, duplicates in the file joined; recordings inside. */
       conversations: Conversation[];
       recordings: number;
+      /** The attachments the conversations refer to, their bytes checked against their stated size. */
+      attachments: RestoredAttachment[];
       /** Settings to apply (never the secret ones); null when the file has none. */
       settings: Partial<Settings> | null;
       problems: BackupProblem[];
     };
+
+/** An attachment read from a backup: what the app database stores under its id. */
+interface RestoredAttachment {
+  id: string;
+  blob: Blob;
+}
 
 type Plain = Record<string, unknown>;
 
@@ -261,6 +325,33 @@ function readEntry(entry: unknown, index: number, problems: BackupProblem[]): Co
   };
 }
 
+/**
+ * One attachment of the file, as the blob to store: its bytes must be the base64 of its stated size, and a
+ * conversation of the file must refer to it (one nobody refers to would be stored for nothing).
+ */
+function readAttachmentEntry(
+  entry: unknown,
+  index: number,
+  used: ReadonlySet<string>,
+  problems: BackupProblem[],
+): RestoredAttachment | null {
+  const name = isPlain(entry) && typeof entry.name === 'string' ? entry.name : '';
+  const refuse = (reason: string) => {
+    problems.push({ entry: `attachment ${index + 1}${name ? ` (${name})` : ''}`, reason });
+    return null;
+  };
+  if (!isPlain(entry)) return refuse('expected an object');
+  const { id, type, size, data } = entry;
+  if (typeof id !== 'string' || id === '') return refuse('id: expected a string');
+  if (typeof type !== 'string') return refuse('type: expected a string');
+  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
+    return refuse('size: expected a number of bytes');
+  const bytes = typeof data === 'string' ? fromBase64(data) : null;
+  if (bytes?.length !== size) return refuse(`data: expected the base64 of ${size} bytes`);
+  if (!used.has(id)) return refuse('no conversation in this backup refers to it');
+  return { id, blob: new Blob([bytes], { type }) };
+}
+
 /** The settings of the file this version knows and may apply: the secret ones never. */
 function readSettings(value: unknown, problems: BackupProblem[]): Partial<Settings> | null {
   if (value === undefined) return null;
@@ -310,22 +401,24 @@ export function readBackup(text: string): BackupRead {
     // The same conversation twice in one file (edited by hand, or joined from two): both copies joined.
     byId.set(conversation.id, twin ? mergeConversation(twin, conversation) : conversation);
   });
-  const attachments = document.attachments === undefined ? [] : document.attachments;
-  if (!Array.isArray(attachments)) problems.push({ entry: 'attachments', reason: 'expected a list' });
-  else
-    for (let index = 0; index < attachments.length; index++)
-      problems.push({
-        entry: `attachment ${index + 1}`,
-        reason: 'this version of HopBase Chat cannot restore attachments',
-      });
-  const settings = readSettings(document.settings, problems);
   const conversations = [...byId.values()];
+  const entries = document.attachments === undefined ? [] : document.attachments;
+  const used = new Set(attachmentUses(conversations).keys());
+  const attachments: RestoredAttachment[] = [];
+  if (!Array.isArray(entries)) problems.push({ entry: 'attachments', reason: 'expected a list' });
+  else
+    entries.forEach((entry, index) => {
+      const read = readAttachmentEntry(entry, index, used, problems);
+      if (read) attachments.push(read);
+    });
+  const settings = readSettings(document.settings, problems);
   return {
     ok: true,
     createdAt: typeof document.createdAt === 'string' ? document.createdAt : null,
     appVersion: app,
     conversations,
     recordings: countRecordings(conversations),
+    attachments,
     settings,
     problems,
   };
@@ -333,20 +426,32 @@ export function readBackup(text: string): BackupRead {
 
 // ---- Restoring ----------------------------------------------------------------------------------------
 
+/** Attachments a restore wrote, and those this database held already. */
+interface RestoredFiles {
+  written: number;
+  kept: number;
+}
+
 export type RestoreResult =
   | { ok: false; message: string }
-  | { ok: true; outcome: RestoreOutcome; problems: BackupProblem[]; summary: string };
+  | { ok: true; outcome: RestoreOutcome; files: RestoredFiles; problems: BackupProblem[]; summary: string };
 
 /** "Restored 12 conversations, 3 recordings; 1 entry could not be read." and what changed here. */
-export function restoreSummary(read: Extract<BackupRead, { ok: true }>, outcome: RestoreOutcome): string {
+export function restoreSummary(
+  read: Extract<BackupRead, { ok: true }>,
+  outcome: RestoreOutcome,
+  files: RestoredFiles = { written: 0, kept: 0 },
+): string {
   const problems = read.problems.length
     ? `; ${plural(read.problems.length, 'entry', 'entries')} could not be read`
     : '';
-  const headline = `Restored ${plural(read.conversations.length, 'conversation')}, ${plural(read.recordings, 'recording')}${problems}.`;
+  const attachments = read.attachments.length ? `, ${plural(read.attachments.length, 'attachment')}` : '';
+  const headline = `Restored ${plural(read.conversations.length, 'conversation')}, ${plural(read.recordings, 'recording')}${attachments}${problems}.`;
   const { added, revived, joined } = outcome;
   const wrote =
     added.length + revived.length + joined.length > 0 ||
     outcome.recordingsWritten > 0 ||
+    files.written > 0 ||
     outcome.settings === 'applied';
   if (!wrote) return `${headline} All of it was here already: nothing changed.`;
   const parts = [
@@ -362,8 +467,9 @@ export function restoreSummary(read: Extract<BackupRead, { ok: true }>, outcome:
         ? ' Settings as in the backup already.'
         : '';
   const conversations = parts.length ? ` Conversations: ${parts.join(', ')}.` : '';
+  const newFiles = files.written ? ` Attachments: ${files.written} new here.` : '';
   const reload = outcome.announced ? '' : ' Reload the page to see them.';
-  return `${headline}${conversations}${settings}${reload}`;
+  return `${headline}${conversations}${newFiles}${settings}${reload}`;
 }
 
 /**
@@ -378,11 +484,19 @@ export async function restoreBackup(
 ): Promise<RestoreResult> {
   const read = readBackup(text);
   if (!read.ok) return read;
+  // The bytes first: a conversation that shows its attachments finds them stored.
+  const files = await writeMissingAttachments(db, read.attachments);
   const outcome = await writeRestored(
     db,
     { conversations: read.conversations, settings: read.settings },
     channel,
     now,
   );
-  return { ok: true, outcome, problems: read.problems, summary: restoreSummary(read, outcome) };
+  return {
+    ok: true,
+    outcome,
+    files,
+    problems: read.problems,
+    summary: restoreSummary(read, outcome, files),
+  };
 }

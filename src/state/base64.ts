@@ -9,7 +9,7 @@ export function toBase64(bytes: Uint8Array): string {
 }
 
 /** The bytes of standard base64; null when the text is not base64. */
-export function fromBase64(text: string): Uint8Array | null {
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> | null {
   let binary: string;
   try {
     binary = atob(text);
