@@ -1,6 +1,7 @@
 import { useStore } from 'zustand';
 import type { ConversationState } from '../state/conversationStore.ts';
 import type { LiveState } from '../state/liveStore.ts';
+import type { RecordingLoads } from '../state/recordings.ts';
 import type { SettingsState } from '../state/settingsStore.ts';
 import type { StorageStatus } from '../state/storageStatus.ts';
 import { useServices } from './appContext.tsx';
@@ -21,4 +22,9 @@ export function useLive<T>(selector: (state: LiveState) => T): T {
 
 export function useStorageStatus<T>(selector: (state: StorageStatus) => T): T {
   return useStore(useServices().stores.storage, selector);
+}
+
+/** Recordings kept in the database that were asked for, and how reading them goes. */
+export function useRecordingLoads<T>(selector: (state: RecordingLoads) => T): T {
+  return useStore(useServices().stores.recordings, selector);
 }

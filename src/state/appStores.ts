@@ -1,5 +1,6 @@
 import { type ConversationStore, createConversationStore } from './conversationStore.ts';
 import { createLiveStore, type LiveStore } from './liveStore.ts';
+import { createRecordingLoadsStore, type RecordingLoadsStore } from './recordings.ts';
 import { createSettingsStore, type SettingsStore } from './settingsStore.ts';
 import { createStorageStatusStore, type StorageStatusStore } from './storageStatus.ts';
 
@@ -9,6 +10,8 @@ export interface AppStores {
   settings: SettingsStore;
   live: LiveStore;
   storage: StorageStatusStore;
+  /** Recordings kept apart in the database that the inspector asked for. */
+  recordings: RecordingLoadsStore;
 }
 
 export function createAppStores(): AppStores {
@@ -17,5 +20,6 @@ export function createAppStores(): AppStores {
     settings: createSettingsStore(),
     live: createLiveStore(),
     storage: createStorageStatusStore(),
+    recordings: createRecordingLoadsStore(),
   };
 }

@@ -14,6 +14,7 @@ import {
 } from './backup.ts';
 import { exportConversationJson } from './conversationExport.ts';
 import { loadState, type RestoreOutcome, readEverything, startPersisting } from './persistence.ts';
+import { recordingKeptApart } from './recordings.ts';
 import { defaultSettings } from './settingsStore.ts';
 import type { TabChannel } from './tabSync.ts';
 import type { AssistantMessage, Attempt, Conversation, TraceItem } from './types.ts';
@@ -169,6 +170,15 @@ function answerOf(c: Conversation | undefined): AssistantMessage {
 
 const byId = (list: Conversation[]) => [...list].sort((a, b) => a.id.localeCompare(b.id));
 
+/** Asks for every recording a tab keeps apart, as the inspector asks for one. */
+function wantRecordings(stores: AppStores): void {
+  for (const conversation of Object.values(stores.conversations.getState().conversations))
+    for (const message of conversation.messages)
+      if (message.role === 'assistant')
+        for (const attempt of message.attempts)
+          if (recordingKeptApart(attempt)) stores.recordings.getState().want(attempt.id);
+}
+
 function collectingChannel(): TabChannel & { posted: unknown[] } {
   const channel = new BroadcastChannel(channelName);
   const posted: unknown[] = [];
@@ -281,12 +291,12 @@ describe('restore', () => {
     expect(after.settings).not.toHaveProperty('apiKey');
     expect(after.settings).not.toHaveProperty('rememberKey');
 
-    // And the app loads it: every answer and every recording.
-    const stores = createAppStores();
-    await loadState(db, stores);
-    const loaded = stores.conversations.getState();
-    expect(loaded.order).toEqual(['conv_3', 'conv_2', 'conv_1']);
-    expect(byId(Object.values(loaded.conversations))).toEqual(byId(before.conversations));
+    // And the app loads it: every answer, and every recording when asked for.
+    const { stores } = await openTab(false);
+    const loaded = () => stores.conversations.getState();
+    expect(loaded().order).toEqual(['conv_3', 'conv_2', 'conv_1']);
+    wantRecordings(stores);
+    await expect.poll(() => byId(Object.values(loaded().conversations))).toEqual(byId(before.conversations));
     expect(stores.settings.getState().settings.systemPrompt).toBe('Answer in haiku');
   });
 
@@ -361,8 +371,11 @@ describe('restore', () => {
       'Conversations: 1 brought back after being deleted, 2 joined with the copy here.',
     );
 
-    const stores = createAppStores();
-    await loadState(db, stores);
+    const { stores } = await openTab(false);
+    wantRecordings(stores);
+    await expect
+      .poll(() => answerOf(stores.conversations.getState().conversations.conv_3).attempts[1]?.trace.items)
+      .toEqual(items('Answer 3'));
     const all = stores.conversations.getState().conversations;
     expect(Object.keys(all).sort()).toEqual(['conv_1', 'conv_2', 'conv_3', id4].sort());
     // Joined: the message asked here stays, nothing is doubled, the name given here wins.
@@ -375,7 +388,6 @@ describe('restore', () => {
       'Asked after the backup',
     ]);
     expect(texts(all.conv_2)).toEqual(['Question 2', 'First try 2|Answer 2', 'tool']);
-    expect(answerOf(all.conv_3).attempts[1]?.trace.items).toEqual(items('Answer 3'));
     expect(texts(all[id4])).toEqual(['Not in the backup']);
     // Revisions move past what was stored, so every tab takes the restored records; the tombstone is gone.
     expect(await get('deleted:conv_2', db)).toBeUndefined();
@@ -434,7 +446,8 @@ describe('restore', () => {
         .poll(() => Object.keys(tab.stores.conversations.getState().conversations).sort())
         .toEqual(['conv_1', 'conv_2']);
       await expect.poll(() => tab.stores.settings.getState().settings.systemPrompt).toBe('Answer in haiku');
-      // The recordings, fetched for the inspector.
+      // The recordings, when the inspector asks.
+      wantRecordings(tab.stores);
       await expect
         .poll(
           () => answerOf(tab.stores.conversations.getState().conversations.conv_1).attempts[1]?.trace.items,

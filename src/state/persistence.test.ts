@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { createStore, entries, get, keys, set, type UseStore } from 'idb-keyval';
+import { createStore, del, entries, get, keys, set, type UseStore } from 'idb-keyval';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyTurn } from '../core/index.ts';
 import { type AppStores, createAppStores } from './appStores.ts';
@@ -321,26 +321,137 @@ describe('recordings', () => {
 
   beforeEach(() => {
     traceKeys = [];
+    reads.length = 0;
   });
 
-  it('are stored apart from their conversation and joined again on load', async () => {
+  const attemptOf = (conversation: Conversation | undefined) =>
+    (conversation?.messages[1] as AssistantMessage | undefined)?.attempts[0];
+  const loads = () => stores.recordings.getState().loads;
+
+  type Query = IDBValidKey | IDBKeyRange | null | undefined;
+  /** The database, wrapped to list every key and key range a transaction reads (none: the whole store). */
+  const reads: Query[] = [];
+  /** Whether any read covered the record with this key. */
+  const readKey = (key: string) =>
+    reads.some((query) =>
+      query instanceof IDBKeyRange ? query.includes(key) : query === key || query == null,
+    );
+  const listing: UseStore = (mode, callback) =>
+    db(mode, (store) => {
+      for (const method of [
+        'get',
+        'getAll',
+        'getAllKeys',
+        'getKey',
+        'openCursor',
+        'openKeyCursor',
+      ] as const) {
+        const original = store[method].bind(store) as (
+          query?: IDBValidKey | IDBKeyRange | null,
+        ) => IDBRequest;
+        (store as unknown as Record<string, unknown>)[method] = (
+          query?: IDBValidKey | IDBKeyRange | null,
+        ) => {
+          reads.push(query);
+          return original(query);
+        };
+      }
+      return callback(store);
+    });
+
+  it('are stored apart from their conversation, which keeps their figures', async () => {
     stop = startPersisting(watching, stores, 5);
     const conversation = recorded(3, 'complete');
     put(conversation);
     await finish();
     const stored = (await get('conversation:conv_streaming', db)) as Conversation;
-    const storedAttempt = (stored.messages[1] as AssistantMessage).attempts[0]!;
+    const storedAttempt = attemptOf(stored)!;
     expect(storedAttempt.trace.items).toEqual([]);
     expect(storedAttempt.trace.raw).toBe('');
-    expect(storedAttempt.trace.bytes).toBe(30);
+    expect(storedAttempt.trace).toMatchObject({ bytes: 30, outputEvents: 0, endedAt: null });
     expect(await get('trace:att_1', db)).toEqual({
-      items: (conversation.messages[1] as AssistantMessage).attempts[0]!.trace.items,
-      raw: (conversation.messages[1] as AssistantMessage).attempts[0]!.trace.raw,
+      items: attemptOf(conversation)!.trace.items,
+      raw: attemptOf(conversation)!.trace.raw,
     });
+  });
+
+  it('are not read at startup: the answers load with their figures, the recordings stay in the database', async () => {
+    stop = startPersisting(db, stores, 5);
+    put(recorded(3, 'complete'));
+    await finish();
 
     resetStores();
-    await loadState(db, stores);
-    expect(conversations().conversations.conv_streaming).toEqual(conversation);
+    const loaded = await loadState(listing, stores);
+    stop = startPersisting(listing, stores, 5, 2000, { loaded });
+    expect(readKey('conversation:conv_streaming')).toBe(true);
+    expect(readKey('trace:att_1')).toBe(false);
+    const attempt = attemptOf(conversations().conversations.conv_streaming)!;
+    expect(attempt.turn.text).toBe('Half of the ans');
+    expect(attempt.trace).toMatchObject({ bytes: 30, items: [], raw: '' });
+  });
+
+  it('are read when the inspector asks, and put into their attempt', async () => {
+    const conversation = recorded(3, 'complete');
+    stop = startPersisting(db, stores, 5);
+    put(conversation);
+    await finish();
+
+    resetStores();
+    const loaded = await loadState(listing, stores);
+    stop = startPersisting(listing, stores, 5, 2000, { loaded });
+    stores.recordings.getState().want('att_1');
+    expect(loads()).toEqual({ att_1: 'loading' });
+    await expect
+      .poll(() => attemptOf(conversations().conversations.conv_streaming)?.trace.items)
+      .toHaveLength(3);
+    expect(readKey('trace:att_1')).toBe(true);
+    expect(attemptOf(conversations().conversations.conv_streaming)).toEqual(attemptOf(conversation));
+    expect(loads()).toEqual({});
+    // Read from the database, it is not written back.
+    await finish();
+    expect(traceWrites()).toBe(0);
+  });
+
+  it('asked for but not in the database, or unreadable there, say so and are listed with the records that cannot be read', async () => {
+    stop = startPersisting(db, stores, 5);
+    const conversation = recorded(3, 'complete');
+    const missing = { ...attemptOf(conversation)!, id: 'att_missing' };
+    const message = conversation.messages[1] as AssistantMessage;
+    put({
+      ...conversation,
+      messages: [conversation.messages[0]!, { ...message, attempts: [...message.attempts, missing] }],
+    });
+    await finish();
+    await set('trace:att_1', { items: 'nope', raw: '' }, db);
+    await del('trace:att_missing', db);
+
+    resetStores();
+    const loaded = await loadState(db, stores);
+    expect(stores.storage.getState().unreadable).toEqual([]);
+    stop = startPersisting(db, stores, 5, 2000, { loaded });
+    stores.recordings.getState().want('att_1');
+    stores.recordings.getState().want('att_missing');
+    await expect.poll(loads).toEqual({ att_1: 'unreadable', att_missing: 'missing' });
+    expect(stores.storage.getState().unreadable.map((r) => [r.key, r.what, r.reason])).toEqual([
+      ['trace:att_1', 'recording', 'items: expected a list'],
+    ]);
+    // The unreadable record is left as it is.
+    expect(await get('trace:att_1', db)).toEqual({ items: 'nope', raw: '' });
+  });
+
+  it('kept apart are never overwritten by an empty copy when their conversation is written', async () => {
+    stop = startPersisting(db, stores, 5);
+    put(recorded(3, 'complete'));
+    await finish();
+
+    resetStores();
+    const loaded = await loadState(db, stores);
+    stop = startPersisting(watching, stores, 5, 2000, { loaded });
+    conversations().renameConversation('conv_streaming', 'Renamed');
+    await finish();
+    expect(traceWrites()).toBe(0);
+    expect(((await get('trace:att_1', db)) as { items: unknown[] }).items).toHaveLength(3);
+    expect(((await get('conversation:conv_streaming', db)) as Conversation).title).toBe('Renamed');
   });
 
   it('are written at most every traceDelayMs while they grow, and in full when they end', async () => {
@@ -427,7 +538,7 @@ describe('records that cannot be read', () => {
     expect(await get(`conversation:${id}`, db)).toMatchObject({ messages: [{ text: 'Third' }] });
   });
 
-  it('include recordings and settings records of the wrong shape', async () => {
+  it('include settings records of the wrong shape (recordings: when they are asked for)', async () => {
     const conversation = streamingConversation();
     await set('conversation:conv_streaming', conversation, db);
     await set('trace:att_1', { items: 'nope', raw: '' }, db);
@@ -436,7 +547,6 @@ describe('records that cannot be read', () => {
     expect(conversations().order).toEqual(['conv_streaming']);
     expect(settings().settings).toEqual(defaultSettings);
     expect(stores.storage.getState().unreadable.map((r) => [r.key, r.what, r.reason])).toEqual([
-      ['trace:att_1', 'recording', 'items: expected a list'],
       ['settings', 'settings', 'not a settings record'],
     ]);
   });

@@ -4,6 +4,12 @@ import { withoutUserInfo } from './conversationExport.ts';
 import { clearJournal, type Journal, readJournal, writeJournal } from './journal.ts';
 import { mergeConversation, sameContent } from './merge.ts';
 import {
+  type RecordingLoad,
+  type RecordingLoads,
+  recordingKeptApart,
+  withFiguresKept,
+} from './recordings.ts';
+import {
   activeKey,
   conversationPrefix,
   deletedPrefix,
@@ -28,8 +34,10 @@ import type { Attempt, AttemptTrace, Conversation } from './types.ts';
  *
  * - **Records**: each conversation is its own record, written only when changed; the recordings of
  *   attempts (up to megabytes each) are records of their own, written when they change and, while they
- *   still grow, at most every `traceDelayMs`. Every record is validated on load (`records.ts`): an
- *   unreadable one is left exactly as it is, reported, and offered for download; the others load.
+ *   still grow, at most every `traceDelayMs`. A load reads the conversation records only: a recording is
+ *   read when the inspector asks for it (`stores.recordings`), its figures being in its conversation's
+ *   record. Every record is validated when read (`records.ts`): an unreadable one is left exactly as it
+ *   is, reported, and offered for download; the others load.
  * - **When**: a change that adds or removes something (a sent message, a new, renamed or deleted
  *   conversation, an answer that ends, a setting) is written at once; a streaming answer at most every
  *   `delayMs`. On `pagehide` what is not yet committed is also kept synchronously in `sessionStorage`
@@ -96,7 +104,7 @@ function withoutRecordings(conversation: Conversation): Conversation {
     ...conversation,
     messages: conversation.messages.map((m) =>
       m.role === 'assistant'
-        ? { ...m, attempts: m.attempts.map((a) => ({ ...a, trace: { ...a.trace, items: [], raw: '' } })) }
+        ? { ...m, attempts: m.attempts.map((a) => ({ ...a, trace: withFiguresKept(a) })) }
         : m,
     ),
   };
@@ -121,12 +129,6 @@ function withRecordings(conversation: Conversation, traces: Map<string, StoredTr
 
 function attemptsOf(conversation: Conversation): Attempt[] {
   return conversation.messages.flatMap((m) => (m.role === 'assistant' ? m.attempts : []));
-}
-
-/** A recording known only by its figures (another tab wrote it; its events are in a trace record). */
-function isHollow(attempt: Attempt): boolean {
-  const { trace, turn } = attempt;
-  return turn.status !== 'streaming' && trace.bytes > 0 && trace.items.length === 0 && trace.raw === '';
 }
 
 function errorText(error: unknown): string {
@@ -163,16 +165,38 @@ function readSessionKey(): string {
 }
 
 /**
- * Loads what this browser stored into `stores`. Never throws: records that cannot be read are left in the
- * database and listed in `stores.storage` (`unreadable`); a database that cannot be read at all is
- * reported there (`loadError`). Changes this tab had not committed before a reload are joined in.
+ * The records a load reads, in one transaction: conversations, tombstones, records set aside, settings and
+ * the active conversation. Not the recordings (megabytes each: read when the inspector asks) nor anything
+ * else kept in the database.
+ */
+function readLoadRecords(db: UseStore): Promise<[IDBValidKey, unknown][]> {
+  return db('readonly', (store) => {
+    const ranges = [conversationPrefix, deletedPrefix, setAsidePrefix].map((prefix) => {
+      const range = IDBKeyRange.bound(prefix, `${prefix}\uffff`);
+      return { keys: store.getAllKeys(range), values: store.getAll(range) };
+    });
+    const singles = [settingsKey, activeKey].map((key) => ({ key, request: store.get(key) }));
+    return promisifyRequest(store.transaction).then(() => [
+      ...ranges.flatMap(({ keys, values }) =>
+        keys.result.map((key, i): [IDBValidKey, unknown] => [key, values.result[i]]),
+      ),
+      ...singles.map(({ key, request }): [IDBValidKey, unknown] => [key, request.result]),
+    ]);
+  });
+}
+
+/**
+ * Loads what this browser stored into `stores`, recordings apart (`readLoadRecords`). Never throws: records
+ * that cannot be read are left in the database and listed in `stores.storage` (`unreadable`); a database
+ * that cannot be read at all is reported there (`loadError`). Changes this tab had not committed before a
+ * reload are joined in.
  */
 export async function loadState(db: UseStore, stores: AppStores): Promise<LoadedState> {
   const journal = readJournal();
   let all: [IDBValidKey, unknown][] = [];
   let ok = true;
   try {
-    all = await entries<IDBValidKey, unknown>(db);
+    all = await readLoadRecords(db);
   } catch (error) {
     ok = false;
     stores.storage.setState({
@@ -181,18 +205,13 @@ export async function loadState(db: UseStore, stores: AppStores): Promise<Loaded
   }
 
   const unreadable: UnreadableRecord[] = [];
-  const traces = new Map<string, StoredTrace>();
   const records: [string, unknown][] = [];
   const bases = new Map<string, Base>();
   let settingsValue: unknown;
   let active: unknown;
   for (const [key, value] of all) {
     if (typeof key !== 'string') continue;
-    if (key.startsWith(tracePrefix)) {
-      const trace = readTraceRecord(value);
-      if (typeof trace === 'string') unreadable.push({ key, what: 'recording', reason: trace, value });
-      else traces.set(key.slice(tracePrefix.length), trace);
-    } else if (key.startsWith(conversationPrefix)) records.push([key, value]);
+    if (key.startsWith(conversationPrefix)) records.push([key, value]);
     else if (key.startsWith(deletedPrefix))
       bases.set(key.slice(deletedPrefix.length), { revision: recordRevision(value), conversation: null });
     else if (key === settingsKey) settingsValue = value;
@@ -213,13 +232,13 @@ export async function loadState(db: UseStore, stores: AppStores): Promise<Loaded
     const { id } = read.conversation;
     // A tombstone beside a record: the deletion wins.
     if (bases.get(id)?.conversation === null) continue;
-    const conversation = settleInterrupted(withRecordings(read.conversation, traces));
+    const conversation = settleInterrupted(read.conversation);
     bases.set(id, { revision: read.revision, conversation });
     loaded.set(id, conversation);
   }
 
   const unsavedTraces = new Set<string>();
-  if (journal) restoreJournal(journal, bases, loaded, traces, unsavedTraces);
+  if (journal) restoreJournal(journal, bases, loaded, unsavedTraces);
 
   const storedActive = typeof active === 'string' ? active : null;
   const activeId = journal?.activeId !== undefined ? journal.activeId : storedActive;
@@ -253,7 +272,6 @@ function restoreJournal(
   journal: Journal,
   bases: Map<string, Base>,
   loaded: Map<string, Conversation>,
-  traces: Map<string, StoredTrace>,
   unsavedTraces: Set<string>,
 ) {
   const journalTraces = new Map<string, StoredTrace>();
@@ -270,7 +288,7 @@ function restoreJournal(
     if (read.kind !== 'conversation') continue;
     const base = bases.get(id);
     if (base?.conversation === null) continue;
-    let restored = withRecordings(withRecordings(read.conversation, traces), journalTraces);
+    let restored = withRecordings(read.conversation, journalTraces);
     const current = loaded.get(id);
     if (current && base?.revision !== entry.baseRevision)
       restored = mergeConversation(restored, current, { title: entry.baseTitle ?? current.title });
@@ -332,8 +350,8 @@ export function startPersisting(
       sentTraces.set(attempt.id, { trace: attempt.trace, at: 0 });
       committedTraces.set(attempt.id, attempt.trace);
     }
-  /** Recordings another tab wrote that this tab has asked the database for already. */
-  const fetchedTraces = new Set<string>();
+  /** Recordings being read for `stores.recordings` now. */
+  const reading = new Set<string>();
 
   let journalKept = loaded?.journal ?? false;
   let stopped = false;
@@ -400,7 +418,8 @@ export function startPersisting(
     const out: { attempt: Attempt; entry: { trace: AttemptTrace; at: number } }[] = [];
     for (const attempt of attemptsOf(conversation)) {
       const previous = sentTraces.get(attempt.id);
-      if (previous?.trace === attempt.trace) continue;
+      // Not in memory: the database holds it, and an empty copy must never replace it there.
+      if (previous?.trace === attempt.trace || recordingKeptApart(attempt)) continue;
       // A recording that still grows is written now and then; the final one always.
       if (!force && previous && attempt.turn.status === 'streaming' && now - previous.at < traceDelayMs)
         continue;
@@ -615,30 +634,65 @@ export function startPersisting(
       sentTraces.set(attempt.id, { trace: attempt.trace, at: now });
       committedTraces.set(attempt.id, attempt.trace);
     }
-    const hollow = fromDatabase.filter((a) => isHollow(a) && !fetchedTraces.has(a.id));
-    if (hollow.length) void fetchTraces(hollow.map((a) => a.id));
   }
 
-  /** Reads the events of recordings another tab stored, for the inspector and exports. */
-  async function fetchTraces(ids: string[]) {
-    for (const id of ids) fetchedTraces.add(id);
-    let found: Map<string, StoredTrace>;
+  // ---- Recordings, when asked for ---------------------------------------------------------------
+
+  function onRecordingLoads({ loads }: RecordingLoads) {
+    const wanted = Object.keys(loads).filter((id) => loads[id] === 'loading' && !reading.has(id));
+    if (wanted.length) void readRecordings(wanted);
+  }
+
+  /**
+   * Reads the events of recordings kept apart (this tab's from an earlier visit, or another tab's), for
+   * the inspector and exports, and puts them into their attempts; `stores.recordings` then says what
+   * became of each: gone from it once in memory, else why not.
+   */
+  async function readRecordings(ids: string[]) {
+    for (const id of ids) reading.add(id);
+    const found = new Map<string, StoredTrace>();
+    const failed = new Map<string, RecordingLoad>();
+    const unreadable: UnreadableRecord[] = [];
     try {
-      found = await db('readonly', (store) => {
-        const out = new Map<string, StoredTrace>();
+      await db('readonly', (store) => {
         for (const id of ids) {
-          const request = store.get(tracePrefix + id);
+          const key = tracePrefix + id;
+          const request = store.get(key);
           request.onsuccess = () => {
-            const trace = request.result === undefined ? null : readTraceRecord(request.result);
-            if (trace && typeof trace !== 'string') out.set(id, trace);
+            const value: unknown = request.result;
+            const trace = value === undefined ? null : readTraceRecord(value);
+            if (trace === null) failed.set(id, 'missing');
+            else if (typeof trace !== 'string') found.set(id, trace);
+            else {
+              failed.set(id, 'unreadable');
+              unreadable.push({ key, what: 'recording', reason: trace, value });
+            }
           };
         }
-        return promisifyRequest(store.transaction).then(() => out);
+        return promisifyRequest(store.transaction);
       });
     } catch {
-      return;
+      for (const id of ids) failed.set(id, 'failed');
+    } finally {
+      for (const id of ids) reading.delete(id);
     }
-    if (!found.size || stopped) return;
+    if (stopped) return;
+    if (found.size) fillRecordings(found);
+    const listed = new Set(storage.getState().unreadable.map((r) => r.key));
+    const fresh = unreadable.filter((r) => !listed.has(r.key));
+    if (fresh.length) storage.setState((s) => ({ unreadable: [...s.unreadable, ...fresh] }));
+    stores.recordings.setState((s) => {
+      const loads = { ...s.loads };
+      for (const id of ids) {
+        const problem = failed.get(id);
+        if (problem) loads[id] = problem;
+        else delete loads[id];
+      }
+      return { loads };
+    });
+  }
+
+  function fillRecordings(found: Map<string, StoredTrace>) {
     const filled: Attempt[] = [];
     conversationStore.setState((state) => {
       let conversations = state.conversations;
@@ -647,7 +701,7 @@ export function startPersisting(
           conversation,
           new Map(
             attemptsOf(conversation)
-              .filter((a) => found.has(a.id) && isHollow(a))
+              .filter((a) => found.has(a.id) && recordingKeptApart(a))
               .map((a) => [a.id, found.get(a.id)!]),
           ),
         );
@@ -902,12 +956,15 @@ export function startPersisting(
   globalThis.addEventListener?.('pageshow', onShow);
   globalThis.document?.addEventListener('visibilitychange', onVisibility);
   channel?.addEventListener('message', onMessage);
+  const stopRecordings = stores.recordings.subscribe(onRecordingLoads);
+  onRecordingLoads(stores.recordings.getState());
   // Changes made before persisting started (restored from a reload's journal) are written at once.
   if (isDirty()) runSoon();
 
   return async () => {
     stopConversations();
     stopSettings();
+    stopRecordings();
     globalThis.removeEventListener?.('pagehide', onHide);
     globalThis.removeEventListener?.('pageshow', onShow);
     globalThis.document?.removeEventListener('visibilitychange', onVisibility);

@@ -3,7 +3,17 @@
  * received, the items in number and in characters of data.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyRecording, Recorder, recordingLimits } from './recordings.ts';
+import { emptyTurn } from '../core/index.ts';
+import {
+  createRecordingLoadsStore,
+  emptyRecording,
+  Recorder,
+  recordingKeptApart,
+  recordingLimits,
+  silenceBeforeEndOf,
+  withFiguresKept,
+} from './recordings.ts';
+import type { Attempt, AttemptTrace } from './types.ts';
 
 const encoder = new TextEncoder();
 const chunkOf = (text: string) => [encoder.encode(text).byteLength, text] as const;
@@ -88,5 +98,64 @@ describe('Recorder', () => {
 
   it('bounds a whole recording to about 8 MB of stream', () => {
     expect(recordingLimits.rawBytes + recordingLimits.itemChars).toBeLessThanOrEqual(8_000_000);
+  });
+});
+
+describe('a recording kept apart (its events in the database only)', () => {
+  const interrupted = (trace: Partial<AttemptTrace>): Attempt => ({
+    id: 'att',
+    startedAt: 0,
+    request: { url: '', path: '', headers: {}, body: {} },
+    sentHeaders: {},
+    turn: { ...emptyTurn, status: 'interrupted', error: { code: 'interrupted', message: 'cut' } },
+    httpError: null,
+    trace: { ...emptyRecording(), ...trace },
+  });
+  /** 30 s of keepalives only after the last event, then the cut. */
+  const silent = interrupted({
+    headersAt: 10,
+    endedAt: 30_100,
+    bytes: 120,
+    items: [
+      { t: 100, kind: 'event', event: 'message', data: '{}' },
+      { t: 10_100, kind: 'comment', event: '', data: 'hopbase-keepalive' },
+    ],
+    raw: 'data: {}\n\n: hopbase-keepalive\n\n',
+  });
+
+  it('is stored with its figures and the silence before its end, without its events', () => {
+    const stored = withFiguresKept(silent);
+    expect(stored).toEqual({ ...silent.trace, items: [], raw: '', silenceBeforeEndMs: 30_000 });
+    const reloaded = { ...silent, trace: stored };
+    expect(recordingKeptApart(reloaded)).toBe(true);
+    expect(silenceBeforeEndOf(reloaded)).toBe(30_000);
+    // Written again while kept apart, it keeps that figure.
+    expect(withFiguresKept(reloaded)).toEqual(stored);
+  });
+
+  it('claims no silence when its record kept none (an older record)', () => {
+    const older = { ...silent, trace: { ...silent.trace, items: [], raw: '' } };
+    expect(silenceBeforeEndOf(older)).toBe(0);
+    expect(withFiguresKept(older)).not.toHaveProperty('silenceBeforeEndMs');
+  });
+
+  it('is not one while streaming, nor when nothing was received', () => {
+    expect(
+      recordingKeptApart({ ...silent, trace: { ...silent.trace, items: [], raw: '' }, turn: emptyTurn }),
+    ).toBe(false);
+    expect(recordingKeptApart(interrupted({}))).toBe(false);
+    expect(recordingKeptApart(silent)).toBe(false);
+  });
+
+  it('is asked for once while it is being read, and again after a failure', () => {
+    const store = createRecordingLoadsStore();
+    const changes: unknown[] = [];
+    store.subscribe((state) => changes.push(state.loads));
+    store.getState().want('att');
+    store.getState().want('att');
+    expect(changes).toEqual([{ att: 'loading' }]);
+    store.setState({ loads: { att: 'failed' } });
+    store.getState().want('att');
+    expect(store.getState().loads).toEqual({ att: 'loading' });
   });
 });

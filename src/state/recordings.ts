@@ -1,4 +1,6 @@
-import type { AttemptTrace, TraceItem } from './types.ts';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { silenceBeforeEnd } from '../core/index.ts';
+import type { Attempt, AttemptTrace, TraceItem } from './types.ts';
 
 /**
  * One attempt's recording: what came down the wire, for the inspector, exports and persistence. The
@@ -126,4 +128,59 @@ export class Recorder {
     }
     this.latest = null;
   }
+}
+
+/**
+ * Whether an attempt's recording is kept apart: in the database, its events not in memory. Conversations
+ * load without their recordings (megabytes each, wanted only by the inspector and exports), and another
+ * tab's arrive the same way; `RecordingLoads` brings one in when asked.
+ */
+export function recordingKeptApart({ trace, turn }: Attempt): boolean {
+  return turn.status !== 'streaming' && trace.bytes > 0 && trace.items.length === 0 && trace.raw === '';
+}
+
+/**
+ * How long the model had been silent when the attempt ended (`silenceBeforeEnd`), from its events when
+ * they are in memory, else as its record stored it (`withFiguresKept`): the answer's banner needs it
+ * without the recording.
+ */
+export function silenceBeforeEndOf(attempt: Attempt): number {
+  const stored = attempt.trace.silenceBeforeEndMs;
+  if (typeof stored === 'number') return stored;
+  return recordingKeptApart(attempt) ? 0 : silenceBeforeEnd(attempt.trace);
+}
+
+/**
+ * A recording as a conversation record stores it: its figures without its events and raw stream (those
+ * go to a record of their own), the silence before its end among them when there was one.
+ */
+export function withFiguresKept(attempt: Attempt): AttemptTrace {
+  const silence = silenceBeforeEndOf(attempt);
+  const { silenceBeforeEndMs: _, ...trace } = attempt.trace;
+  return { ...trace, items: [], raw: '', ...(silence > 0 ? { silenceBeforeEndMs: silence } : {}) };
+}
+
+/** Where a recording asked for stands: being read, or why it is not there. */
+export type RecordingLoad = 'loading' | 'missing' | 'unreadable' | 'failed';
+
+/**
+ * Recordings kept apart that someone asked for (the inspector), by attempt id, until they are in memory:
+ * persistence reads them from the database (`startPersisting`) and puts them into their attempts.
+ */
+export interface RecordingLoads {
+  loads: Readonly<Record<string, RecordingLoad>>;
+  /** Asks for the recording of an attempt (again, after a failure); nothing while it is being read. */
+  want(attemptId: string): void;
+}
+
+export type RecordingLoadsStore = StoreApi<RecordingLoads>;
+
+export function createRecordingLoadsStore(): RecordingLoadsStore {
+  return createStore<RecordingLoads>()((set, get) => ({
+    loads: {},
+    want(attemptId) {
+      if (get().loads[attemptId] === 'loading') return;
+      set((s) => ({ loads: { ...s.loads, [attemptId]: 'loading' } }));
+    },
+  }));
 }

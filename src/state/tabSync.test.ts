@@ -255,17 +255,19 @@ describe('two tabs', () => {
     expect(b.posted).toEqual([]);
   });
 
-  it('show the other tab’s finished recordings, and never write them back', async () => {
+  it('show the other tab’s finished recordings when the inspector asks, and never write them back', async () => {
     const a = await openTab();
     const b = await openTab();
     const id = state(a).newConversation();
     state(a).addUserMessage(id, 'Record this');
     const messageId = state(a).addAssistantMessage(id, 'chat', 'm');
     state(a).addAttempt(id, messageId, attempt('att_rec', 'Done', 'complete', 3));
-    const inB = () =>
-      (state(b).conversations[id]?.messages[1] as AssistantMessage | undefined)?.attempts[0]?.trace.items
-        .length;
-    await expect.poll(inB).toBe(3);
+    const inB = () => (state(b).conversations[id]?.messages[1] as AssistantMessage | undefined)?.attempts[0];
+    // B has the answer and its figures; the events stay in the database until asked for.
+    await expect.poll(() => inB()?.turn.status).toBe('complete');
+    expect(inB()?.trace.items).toEqual([]);
+    b.stores.recordings.getState().want('att_rec');
+    await expect.poll(() => inB()?.trace.items.length).toBe(3);
     // B changes the conversation; A's recording in the database stays A's.
     state(b).renameConversation(id, 'Renamed');
     await settled();

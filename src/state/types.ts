@@ -24,6 +24,11 @@ export interface AttemptTrace {
   raw: string;
   /** Set when the per-attempt cap was reached and later items were not kept. */
   truncated: boolean;
+  /**
+   * The model's silence before the end (ms), as the conversation record keeps it when there was one: the
+   * items it is measured from stay apart until the inspector asks (`silenceBeforeEndOf`).
+   */
+  silenceBeforeEndMs?: number;
 }
 
 /** The exact request of an attempt: retry sends this body again, byte for byte. */

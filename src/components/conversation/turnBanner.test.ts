@@ -82,6 +82,20 @@ describe('bannerFor', () => {
       { kind: 'interruption', silentBeforeMs: 30_000, canRetry: true },
     ],
     [
+      'reloaded: the silence its record kept, its events still in the database',
+      attempt(cut, { endedAt: 30_100, bytes: 900, silenceBeforeEndMs: 30_000 }),
+      undefined,
+      gateway,
+      { kind: 'interruption', silentBeforeMs: 30_000, canRetry: true },
+    ],
+    [
+      'reloaded without that figure (an older record): no silence claimed from missing events',
+      attempt(cut, { headersAt: 50, endedAt: 30_100, bytes: 900 }),
+      undefined,
+      gateway,
+      { kind: 'interruption', silentBeforeMs: undefined, canRetry: true },
+    ],
+    [
       'a replay cannot be retried',
       attempt(cut, silentThenCut),
       undefined,

@@ -1,5 +1,6 @@
-import { adviseFailure, silenceBeforeEnd, type WatchState } from '../../core/index.ts';
+import { adviseFailure, type WatchState } from '../../core/index.ts';
 import type { LiveStream } from '../../state/liveStore.ts';
+import { silenceBeforeEndOf } from '../../state/recordings.ts';
 import type { AnswerSource, Attempt } from '../../state/types.ts';
 
 /** The one banner an answer shows below its content, if any. */
@@ -32,12 +33,13 @@ export function bannerFor(
       of: live.retryOf ?? 3,
     };
   }
-  const { turn, httpError, trace } = attempt;
+  const { turn, httpError } = attempt;
   if (turn.status === 'streaming') return live ? { kind: 'stall', watch: live.watch } : { kind: 'none' };
   if (!adviseFailure(turn, httpError)) return { kind: 'none' };
   // An HTTP error came before any stream: there was no silence to speak of.
   const failedMidStream = !httpError && (turn.status === 'error' || turn.status === 'interrupted');
-  const silentMs = failedMidStream ? silenceBeforeEnd(trace) : 0;
+  // From the recording's events, or its stored figure when they are kept apart (after a reload).
+  const silentMs = failedMidStream ? silenceBeforeEndOf(attempt) : 0;
   return {
     kind: 'interruption',
     silentBeforeMs: silentMs >= silentModelMs ? silentMs : undefined,

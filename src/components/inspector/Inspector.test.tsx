@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Protocol, readTurn, type Turn } from '../../core/index.ts';
 import { fixtureBytes, fixtureText, streamFromBytes, streamFromChunks } from '../../core/testing/fixtures.ts';
 import { type AttemptOutcome, runAttempt } from '../../session/runAttempt.ts';
+import { withFiguresKept } from '../../state/recordings.ts';
 import type { JsonTrace } from '../../state/traceExport.ts';
 import type { AssistantMessage, AttemptTrace, SentRequest } from '../../state/types.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
@@ -395,6 +396,66 @@ describe('Inspector exports while an answer streams', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Export' }));
     expect(downloads[0]).toMatch(/-capped\.sse$/);
     expect(await blobs[0]!.text()).toBe(events.slice(0, 3).join(''));
+  });
+});
+
+describe('Inspector on a recording kept in the database (after a reload, or from another tab)', () => {
+  const wire = fixtureText('synthetic/chat/hopbase-keepalive-parallel-tools.sse');
+
+  /** A finished answer whose recording is in the database only, as a reload leaves it. */
+  async function reloadedAnswer() {
+    app.setFetch(
+      async () =>
+        new Response(streamFromBytes(encoder.encode(wire)), {
+          headers: { 'content-type': 'text/event-stream' },
+        }),
+    );
+    await app.session.send('Weather?', 'chat');
+    const { activeId, conversations } = app.stores.conversations.getState();
+    const message = conversations[activeId!]!.messages[1] as AssistantMessage;
+    const attempt = message.attempts[0]!;
+    const setTrace = (trace: AttemptTrace) =>
+      app.stores.conversations
+        .getState()
+        .updateAttempt(activeId!, message.id, attempt.id, (a) => ({ ...a, trace }));
+    setTrace(withFiguresKept(attempt));
+    app.render(<Inspector target={{ conversationId: activeId!, messageId: message.id }} onClose={vi.fn()} />);
+    return { attemptId: attempt.id, recording: attempt.trace, setTrace };
+  }
+
+  it('asks for it and says so, exports waiting; then shows it, and exports it byte for byte', async () => {
+    const { attemptId, recording, setTrace } = await reloadedAnswer();
+    expect(screen.getByRole('status')).toHaveTextContent('Loading recording…');
+    expect(app.stores.recordings.getState().loads).toEqual({ [attemptId]: 'loading' });
+    expect(screen.getByRole('button', { name: 'Export' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'JSON trace' })).toBeDisabled();
+    expect(screen.queryByRole('region', { name: 'Events' })).toBeNull();
+
+    // What persistence does once it has read the record.
+    setTrace(recording);
+    app.stores.recordings.setState({ loads: {} });
+    expect(await screen.findByRole('region', { name: 'Events' })).toBeInTheDocument();
+    expect(screen.queryByText('Loading recording…')).toBeNull();
+    expect(screen.getByTestId('figure-keepalives')).toHaveTextContent(/^4$/);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Export' }));
+    expect(await blobs[0]!.text()).toBe(wire);
+  });
+
+  it('says when it is not stored, and offers to try again when it could not be read', async () => {
+    const { attemptId } = await reloadedAnswer();
+    app.stores.recordings.setState({ loads: { [attemptId]: 'missing' } });
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'This recording is not stored in this browser',
+    );
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+
+    app.stores.recordings.setState({ loads: { [attemptId]: 'failed' } });
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'This recording could not be read from this browser’s storage.',
+    );
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
+    expect(app.stores.recordings.getState().loads).toEqual({ [attemptId]: 'loading' });
+    expect(screen.getByRole('status')).toHaveTextContent('Loading recording…');
   });
 });
 

@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { traceFigures } from '../../core/index.ts';
 import { useServices } from '../../hooks/appContext.tsx';
-import { useConversations, useSettings } from '../../hooks/useStores.ts';
-import { recordingLimits } from '../../state/recordings.ts';
+import { useConversations, useRecordingLoads, useSettings } from '../../hooks/useStores.ts';
+import { type RecordingLoad, recordingKeptApart, recordingLimits } from '../../state/recordings.ts';
 import { exportFileName, exportJsonTrace, exportSse, isPartial, scrub } from '../../state/traceExport.ts';
 import type { AssistantMessage, Attempt } from '../../state/types.ts';
 import { EventList } from './EventList.tsx';
@@ -27,12 +27,28 @@ function download(name: string, text: string, type: string) {
 
 const megabytes = (n: number) => `${(n / 1_000_000).toLocaleString('en-US')} MB`;
 
+/** What the inspector says while a recording kept in the database is being read, or why it is not there. */
+const loadNotes: Record<RecordingLoad, string> = {
+  loading: 'Loading recording…',
+  missing: 'This recording is not stored in this browser: only the answer and its usage are.',
+  unreadable:
+    'This recording could not be read. It is left as it is in this browser’s storage and can be downloaded from the notice about records that could not be read.',
+  failed: 'This recording could not be read from this browser’s storage.',
+};
+
 function AttemptView({ message, conversationId }: { message: AssistantMessage; conversationId: string }) {
   const [chosen, setChosen] = useState<number | null>(null);
   const apiKey = useSettings((s) => s.settings.apiKey);
   const { session, stores } = useServices();
   const index = chosen ?? message.attempts.length - 1;
   const attempt = message.attempts[index];
+  // Kept in the database until now (after a reload, or from another tab): asked for, read in a moment.
+  const keptApart = attempt !== undefined && recordingKeptApart(attempt);
+  const attemptId = attempt?.id ?? '';
+  const load = useRecordingLoads((s) => s.loads[attemptId]);
+  useEffect(() => {
+    if (keptApart) stores.recordings.getState().want(attemptId);
+  }, [keptApart, attemptId, stores.recordings]);
   if (!attempt) return <p>No attempt recorded yet.</p>;
   const { trace, turn, request } = attempt;
   const figures = traceFigures(trace, turn.usage?.outputTokens ?? null, trace.outputEvents);
@@ -71,8 +87,25 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
           ))}
         </fieldset>
       ) : null}
-      <Figures figures={figures} />
-      <Timeline items={trace.items} endedAt={trace.endedAt} />
+      {keptApart ? (
+        <div className="recording-load">
+          <p role="status">{loadNotes[load ?? 'loading']}</p>
+          {load === 'failed' ? (
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => stores.recordings.getState().want(attempt.id)}
+            >
+              Try again
+            </button>
+          ) : null}
+        </div>
+      ) : (
+        <>
+          <Figures figures={figures} />
+          <Timeline items={trace.items} endedAt={trace.endedAt} />
+        </>
+      )}
       {trace.truncated ? (
         <p className="cap-note" role="note">
           Recording capped at {recordingLimits.items.toLocaleString('en-US')} events,{' '}
@@ -91,6 +124,7 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
         <button
           type="button"
           className="btn btn-small"
+          disabled={keptApart}
           onClick={() => {
             const now = current();
             download(
@@ -105,6 +139,7 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
         <button
           type="button"
           className="btn btn-small"
+          disabled={keptApart}
           onClick={() => {
             const now = current();
             download(
@@ -127,7 +162,7 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
         </pre>
         <pre>{scrub(JSON.stringify(request.body, null, 2), apiKey)}</pre>
       </details>
-      <EventList items={trace.items} />
+      {keptApart ? null : <EventList items={trace.items} />}
     </>
   );
 }
