@@ -7,6 +7,7 @@ import { Inspector, type InspectorTarget } from '../components/inspector/Inspect
 import { preloadMarkdown } from '../components/markdown/LazyMarkdown.tsx';
 import { SettingsDialog } from '../components/settings/SettingsDialog.tsx';
 import { ConversationList } from '../components/sidebar/ConversationList.tsx';
+import { useServices } from '../hooks/appContext.tsx';
 import { useProtocolStream } from '../hooks/useProtocolStream.ts';
 import { useConversations, useLive, useSettings } from '../hooks/useStores.ts';
 import { useMediaQuery } from './useMediaQuery.ts';
@@ -51,6 +52,22 @@ export function App() {
     const { stream, conversationId } = latest.current;
     if (conversationId) void stream.retry(conversationId, messageId);
   }, []);
+  const onRegenerate = useCallback((messageId: string) => {
+    const { stream, conversationId } = latest.current;
+    if (conversationId) void stream.regenerate(conversationId, messageId);
+  }, []);
+  const onEdit = useCallback((messageId: string, text: string) => {
+    const { stream, conversationId } = latest.current;
+    if (conversationId) void stream.edit(conversationId, messageId, text);
+  }, []);
+  const { conversations: conversationStore } = useServices().stores;
+  const onSelectVersion = useCallback(
+    (messageId: string) => {
+      const { conversationId } = latest.current;
+      if (conversationId) conversationStore.getState().selectVersion(conversationId, messageId);
+    },
+    [conversationStore],
+  );
   const onStop = useCallback((messageId: string) => latest.current.stream.stop(messageId), []);
   const onToolResult = useCallback((toolCallId: string, name: string, content: string) => {
     const { stream, conversationId } = latest.current;
@@ -94,6 +111,9 @@ export function App() {
         <ConversationView
           conversation={conversation}
           onRetry={onRetry}
+          onRegenerate={onRegenerate}
+          onEdit={onEdit}
+          onSelectVersion={onSelectVersion}
           onStop={onStop}
           onToolResult={onToolResult}
           onExample={send}

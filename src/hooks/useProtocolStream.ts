@@ -6,12 +6,15 @@ export interface ProtocolStream {
   send(text: string): Promise<void>;
   submitToolResult(conversationId: string, toolCallId: string, name: string, content: string): Promise<void>;
   retry(conversationId: string, messageId: string): Promise<void>;
+  regenerate(conversationId: string, messageId: string): Promise<void>;
+  edit(conversationId: string, messageId: string, text: string): Promise<void>;
   stop(messageId: string): void;
 }
 
 /**
  * Streaming in one protocol, keyed by it: the session's shared reader with that protocol's adapter.
- * Retry and Stop act on a message in the protocol it was sent with, whatever `protocol` is now.
+ * Retry, Regenerate and Stop act on a message in the protocol it was sent with, whatever `protocol` is
+ * now; an edit is answered in `protocol`, like a message sent.
  */
 export function useProtocolStream(protocol: Protocol): ProtocolStream {
   const { session } = useServices();
@@ -21,6 +24,8 @@ export function useProtocolStream(protocol: Protocol): ProtocolStream {
       submitToolResult: (conversationId, toolCallId, name, content) =>
         session.submitToolResult(conversationId, toolCallId, name, content, protocol),
       retry: (conversationId, messageId) => session.retry(conversationId, messageId),
+      regenerate: (conversationId, messageId) => session.regenerate(conversationId, messageId),
+      edit: (conversationId, messageId, text) => session.edit(conversationId, messageId, text, protocol),
       stop: (messageId) => session.stop(messageId),
     }),
     [session, protocol],

@@ -168,6 +168,37 @@ describe('exportConversationMarkdown', () => {
     else expect(markdown).not.toContain('⚠️');
   });
 
+  it('writes the branch shown, each message saying which version it is; the tokens billed count them all', () => {
+    const single = (id: string, minute: number, text: string, tokens: number) =>
+      answer(id, minute, 'sim-echo', [
+        attempt(`${id}_a`, minute, {
+          text,
+          usage: { inputTokens: tokens, outputTokens: 0, totalTokens: tokens },
+        }),
+      ]);
+    const versions: Conversation = {
+      ...conversation,
+      messages: [
+        { id: 'q1', role: 'user', text: 'Capital of France?', createdAt: at(1), parentId: null },
+        { ...single('r1', 2, 'Paris', 10), parentId: 'q1' },
+        { id: 'q2', role: 'user', text: 'Capital of Italy?', createdAt: at(3), parentId: null },
+        { ...single('r2', 4, 'Rome', 20), parentId: 'q2' },
+        { ...single('r3', 5, 'Rome, since 1871', 30), parentId: 'q2' },
+      ],
+      selected: { q2: 'r2' },
+    };
+    const markdown = exportConversationMarkdown(versions, '', now, english);
+    expect(markdown).toContain(
+      '· 2 messages · 60 tokens billed (every attempt) · 3 messages of other versions left out_',
+    );
+    expect(markdown).toContain('## You · 2025-10-02 20:03 UTC · version 2 of 2\n\nCapital of Italy?');
+    expect(markdown).toContain(
+      '## Answer · sim-echo · Chat Completions · 2025-10-02 20:04 UTC · version 1 of 2\n\nRome',
+    );
+    expect(markdown).not.toContain('Paris');
+    expect(markdown).not.toContain('since 1871');
+  });
+
   it('never holds the API key', () => {
     const withKey = {
       ...conversation,

@@ -6,10 +6,10 @@ import {
   finishNotice,
   type Turn,
 } from '../core/index.ts';
-import { currentAttempt } from './conversationStore.ts';
+import { shownBranch, versionOf } from './branches.ts';
+import { conversationUsage, currentAttempt } from './conversationStore.ts';
 import { scrub } from './traceExport.ts';
 import type { AssistantMessage, Attempt, Conversation, SentRequest, ToolResultMessage } from './types.ts';
-import { sumUsage } from './usage.ts';
 
 /**
  * One conversation as files a person keeps: Markdown to read (every message and answer as a section, with
@@ -164,11 +164,13 @@ function earlierAttempts(message: AssistantMessage): string | null {
   return [`Shown: attempt ${total} of ${total}. Earlier attempts:`, '', ...lines].join('\n');
 }
 
-function answerSection(message: AssistantMessage, explain: ExportExplanations): string {
+function answerSection(message: AssistantMessage, explain: ExportExplanations, version: string): string {
   const attempt = currentAttempt(message);
   const when = formatTime(attempt?.startedAt ?? message.createdAt);
   const source = message.source.kind === 'replay' ? ` · replayed from \`${message.source.file}\`` : '';
-  const blocks = [`## Answer · ${message.model} · ${adapters[message.protocol].label} · ${when}${source}`];
+  const blocks = [
+    `## Answer · ${message.model} · ${adapters[message.protocol].label} · ${when}${source}${version}`,
+  ];
   if (!attempt) {
     blocks.push('_No attempt was made._');
     return blocks.join('\n\n');
@@ -196,6 +198,12 @@ function answerSection(message: AssistantMessage, explain: ExportExplanations): 
   return blocks.join('\n\n');
 }
 
+/** ` · version 2 of 3` for a message with other versions, else nothing. */
+function versionLabel(conversation: Conversation, messageId: string): string {
+  const { position, count } = versionOf(conversation, messageId);
+  return count > 1 ? ` · version ${position} of ${count}` : '';
+}
+
 function toolResultSection(message: ToolResultMessage): string {
   const result = prettyJson(message.content);
   return [
@@ -209,6 +217,8 @@ function toolResultSection(message: ToolResultMessage): string {
  * The conversation as a Markdown document: its title as the heading, then each user message and answer as
  * a section (who, model and protocol, time). Reasoning is quoted, tool calls show their arguments as JSON
  * code blocks and their results follow, and an answer that failed or is incomplete says so at its top.
+ * Of a conversation with versions, the branch shown, each message saying which version it is; the tokens
+ * billed count every version.
  */
 export function exportConversationMarkdown(
   conversation: Conversation,
@@ -216,15 +226,20 @@ export function exportConversationMarkdown(
   now: number,
   explain: ExportExplanations,
 ): string {
-  const usage = sumUsage(conversation.messages.flatMap((m) => (m.role === 'assistant' ? m.attempts : [])));
+  const usage = conversationUsage(conversation);
+  const shown = shownBranch(conversation);
+  const others = conversation.messages.length - shown.length;
   const sections = [
     `# ${conversation.title.replace(/\s+/g, ' ').trim() || 'Untitled conversation'}`,
-    `_Exported from HopBase Chat on ${formatTime(now)} · started ${formatTime(conversation.createdAt)} · ${conversation.messages.length} messages · ${usage.total.toLocaleString('en-US')} tokens billed (every attempt)_`,
+    `_Exported from HopBase Chat on ${formatTime(now)} · started ${formatTime(conversation.createdAt)} · ${shown.length} messages · ${usage.total.toLocaleString('en-US')} tokens billed (every attempt)${others > 0 ? ` · ${others} messages of other versions left out` : ''}_`,
   ];
-  for (const message of conversation.messages) {
+  for (const message of shown) {
+    const version = versionLabel(conversation, message.id);
     if (message.role === 'user') {
-      sections.push(`## You · ${formatTime(message.createdAt)}\n\n${message.text.trim() || '_(empty)_'}`);
-    } else if (message.role === 'assistant') sections.push(answerSection(message, explain));
+      sections.push(
+        `## You · ${formatTime(message.createdAt)}${version}\n\n${message.text.trim() || '_(empty)_'}`,
+      );
+    } else if (message.role === 'assistant') sections.push(answerSection(message, explain, version));
     else sections.push(toolResultSection(message));
   }
   return scrub(`${sections.join('\n\n')}\n`, apiKey);

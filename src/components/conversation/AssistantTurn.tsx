@@ -1,6 +1,7 @@
 import { memo, useContext, useEffect, useRef, useState } from 'react';
 import { adapters, argumentsComplete, type Turn } from '../../core/index.ts';
 import { useLive, useSettings } from '../../hooks/useStores.ts';
+import type { Version } from '../../state/branches.ts';
 import { currentAttempt } from '../../state/conversationStore.ts';
 import type { AssistantMessage, Attempt } from '../../state/types.ts';
 import { sumUsage } from '../../state/usage.ts';
@@ -16,6 +17,7 @@ import { ToolCallCard } from '../turn/ToolCallCard.tsx';
 import { UsageLine } from '../turn/UsageLine.tsx';
 import { RenderQueueContext } from './renderQueueContext.ts';
 import { bannerFor, isWaitingForOutput } from './turnBanner.ts';
+import { VersionSwitch } from './VersionSwitch.tsx';
 
 export interface AssistantTurnProps {
   message: AssistantMessage;
@@ -27,8 +29,10 @@ export interface AssistantTurnProps {
    * and every protocol rejects that.
    */
   canAnswerTools: boolean;
-  /** Whether this is the conversation's last message: a finished one may then be generated again. */
-  isLast: boolean;
+  /** False while an answer of this conversation streams: Regenerate would start a second one. */
+  canRegenerate: boolean;
+  /** Its place among the answers to the same request: null when it is the only one. */
+  version: Version | null;
   /**
    * Render the markdown only once the answer comes near the view (a long conversation opening): until
    * then its text shows as plain text, offscreen.
@@ -36,6 +40,8 @@ export interface AssistantTurnProps {
   deferMarkdown?: boolean;
   /** Each takes the id of the message it acts on. */
   onRetry(messageId: string): void;
+  onRegenerate(messageId: string): void;
+  onSelectVersion(messageId: string): void;
   onStop(messageId: string): void;
   onToolResult(toolCallId: string, name: string, content: string): void;
   onInspect?(messageId: string): void;
@@ -118,11 +124,23 @@ function AssistantTurnView(props: AssistantTurnProps) {
         {statusLabel(turn) ? (
           <span className={`status status-${turn.status}`}>{statusLabel(turn)}</span>
         ) : null}
+        {props.version ? (
+          <VersionSwitch
+            version={props.version}
+            label="Versions of this answer"
+            onSelect={props.onSelectVersion}
+          />
+        ) : null}
         <span className="turn-actions">
           {turn.text ? <CopyButton text={turn.text} label="Copy answer" className="btn btn-small" /> : null}
-          {props.isLast && turn.status === 'complete' && message.source.kind === 'gateway' ? (
-            // The same request again, as a new attempt: the earlier answer stays listed, and billed.
-            <button type="button" className="btn btn-small" onClick={retry}>
+          {turn.status === 'complete' && message.source.kind === 'gateway' ? (
+            // The same request again, as a new version beside this one: both stay, and both are billed.
+            <button
+              type="button"
+              className="btn btn-small"
+              disabled={!props.canRegenerate}
+              onClick={() => props.onRegenerate(message.id)}
+            >
               Regenerate
             </button>
           ) : null}
@@ -220,17 +238,21 @@ function AssistantTurnView(props: AssistantTurnProps) {
   );
 }
 
+function sameVersion(a: Version | null, b: Version | null): boolean {
+  return a === b || (a !== null && b !== null && a.position === b.position && a.count === b.count);
+}
+
 /**
  * While one answer streams, the others must not re-render on every frame: a turn re-renders when its
- * message, whether it may answer its tool calls, whether it is the last, or the results of its own tool
- * calls change. Callbacks
- * are not compared: they always act on the message they are given.
+ * message, whether it may answer its tool calls or be regenerated, its versions, or the results of its own
+ * tool calls change. Callbacks are not compared: they always act on the message they are given.
  */
 function sameTurn(previous: AssistantTurnProps, next: AssistantTurnProps): boolean {
   if (
     previous.message !== next.message ||
     previous.canAnswerTools !== next.canAnswerTools ||
-    previous.isLast !== next.isLast ||
+    previous.canRegenerate !== next.canRegenerate ||
+    !sameVersion(previous.version, next.version) ||
     previous.deferMarkdown !== next.deferMarkdown ||
     Boolean(previous.onInspect) !== Boolean(next.onInspect)
   )

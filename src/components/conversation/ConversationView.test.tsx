@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Protocol, Turn } from '../../core/index.ts';
@@ -23,6 +23,9 @@ function renderView(conversation: Conversation | null) {
   const props: ConversationViewProps = {
     conversation,
     onRetry: vi.fn(),
+    onRegenerate: vi.fn(),
+    onEdit: vi.fn(),
+    onSelectVersion: vi.fn(),
     onStop: vi.fn(),
     onToolResult: vi.fn(),
     onExample: vi.fn(),
@@ -122,28 +125,23 @@ describe('ConversationView', () => {
     expect(within(turns[2]!).getByRole('button', { name: 'Copied' })).toBeInTheDocument();
   });
 
-  it('offers to regenerate only the last answer, once it is finished, and never a replay', async () => {
+  it('offers to regenerate a finished answer, never while one streams, and never a replay', async () => {
     const done = answer('a3', {
       status: 'complete',
       text: 'Hi',
       parts: [{ kind: 'text', key: 'c', text: 'Hi' }],
     });
     const asked = { id: 'u3', role: 'user' as const, text: 'Hello', createdAt: 0 };
-    const { onRetry, rerender, user } = renderView({
+    const { onRegenerate, onRetry, rerender, user } = renderView({
       ...conversation,
       messages: [...conversation.messages, asked, done],
     });
-    const regenerate = screen.getAllByRole('button', { name: 'Regenerate' });
-    expect(regenerate).toHaveLength(1);
-    expect(
-      within(screen.getAllByTestId('assistant-turn')[2]!).getByRole('button', { name: 'Regenerate' }),
-    ).toBe(regenerate[0]);
-    await user.click(regenerate[0]!);
-    expect(onRetry).toHaveBeenCalledWith('a3');
-
-    // A new question after it, the same answer object unchanged (as in the app): no longer the last.
-    rerender({ ...conversation, messages: [...conversation.messages, asked, done, { ...asked, id: 'u4' }] });
-    expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull();
+    // The first answer (tool calls) and the last one finished; the failed one gets Retry instead.
+    const turns = () => screen.getAllByTestId('assistant-turn');
+    expect(within(turns()[1]!).queryByRole('button', { name: 'Regenerate' })).toBeNull();
+    await user.click(within(turns()[2]!).getByRole('button', { name: 'Regenerate' }));
+    expect(onRegenerate).toHaveBeenCalledWith('a3');
+    expect(onRetry).not.toHaveBeenCalled();
 
     // While it streams there is Stop instead.
     const streaming = answer('a3', {
@@ -152,7 +150,7 @@ describe('ConversationView', () => {
       parts: [{ kind: 'text', key: 'c', text: 'H' }],
     });
     rerender({ ...conversation, messages: [...conversation.messages, asked, streaming] });
-    expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull();
+    expect(within(turns()[2]!).queryByRole('button', { name: 'Regenerate' })).toBeNull();
 
     // A replayed recording has no request to send again.
     const replayed = answer('a3', { status: 'complete', text: 'Hi', parts: done.attempts[0]!.turn.parts });
@@ -164,8 +162,8 @@ describe('ConversationView', () => {
         { ...replayed, source: { kind: 'replay', file: 'turn.sse' } },
       ],
     });
-    expect(screen.getAllByTestId('assistant-turn')).toHaveLength(3);
-    expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull();
+    expect(turns()).toHaveLength(3);
+    expect(within(turns()[2]!).queryByRole('button', { name: 'Regenerate' })).toBeNull();
   });
 
   it('offers a tool result form only on the last answer: an older call can no longer be answered', () => {
@@ -295,6 +293,120 @@ describe('ConversationView', () => {
     });
     expect(scroller.scrollTop).toBe(5_000);
     expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
+  });
+});
+
+describe('versions', () => {
+  const done = (id: string, text: string) =>
+    answer(id, { status: 'complete', text, parts: [{ kind: 'text', key: 'c', text }] });
+  /** A question (q1) edited once (q2), the edit's answer regenerated once (b2 beside b1). */
+  const versions: Conversation = {
+    id: 'conv_v',
+    title: 'Versions',
+    createdAt: 0,
+    updatedAt: 0,
+    messages: [
+      { id: 'q1', role: 'user', text: 'Capital of France?', createdAt: 0, parentId: null },
+      { ...done('a1', 'Paris'), parentId: 'q1' },
+      { id: 'q2', role: 'user', text: 'Capital of Italy?', createdAt: 1, parentId: null },
+      { ...done('b1', 'Rome'), parentId: 'q2' },
+      { ...done('b2', 'Rome, since 1871'), parentId: 'q2' },
+    ],
+  };
+  const question = () => screen.getByRole('group', { name: 'Versions of your message' });
+  const answerVersions = () => screen.getByRole('group', { name: 'Versions of this answer' });
+
+  it('shows the branch chosen, and where each message stands among its versions', async () => {
+    const { onSelectVersion, rerender, user } = renderView(versions);
+    expect(screen.getAllByTestId('user-message').map((m) => m.textContent)).toEqual(['Capital of Italy?']);
+    expect(screen.getByTestId('turn-text')).toHaveTextContent('Rome, since 1871');
+    expect(question()).toHaveTextContent('Version 2 of 2');
+    expect(answerVersions()).toHaveTextContent('Version 2 of 2');
+
+    // At the last version, Next stays focusable but does nothing.
+    const next = within(question()).getByRole('button', { name: 'Next version' });
+    expect(next).toHaveAttribute('aria-disabled', 'true');
+    await user.click(next);
+    expect(onSelectVersion).not.toHaveBeenCalled();
+
+    const previous = within(question()).getByRole('button', { name: 'Previous version' });
+    await user.click(previous);
+    expect(onSelectVersion).toHaveBeenCalledWith('q1');
+    rerender({ ...versions, selected: { '': 'q1' } });
+    expect(screen.getAllByTestId('user-message').map((m) => m.textContent)).toEqual(['Capital of France?']);
+    expect(screen.getByTestId('turn-text')).toHaveTextContent('Paris');
+    expect(question()).toHaveTextContent('Version 1 of 2');
+    // The same switch, still where the keyboard was.
+    expect(within(question()).getByRole('button', { name: 'Previous version' })).toBe(previous);
+    expect(previous).toHaveFocus();
+    // An answer with no other version shows no switch.
+    expect(screen.queryByRole('group', { name: 'Versions of this answer' })).toBeNull();
+  });
+
+  it('moves between the versions of an answer', async () => {
+    const { onSelectVersion, user } = renderView(versions);
+    await user.click(within(answerVersions()).getByRole('button', { name: 'Previous version' }));
+    expect(onSelectVersion).toHaveBeenCalledWith('b1');
+  });
+
+  it('edits a message: Enter sends the new text, Shift+Enter adds a line', async () => {
+    const { onEdit, user } = renderView(versions);
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    const box = screen.getByRole('textbox', { name: 'Edit message' });
+    expect(box).toHaveValue('Capital of Italy?');
+    expect(box).toHaveFocus();
+    await user.clear(box);
+    await user.type(box, 'Capital of Spain?{Shift>}{Enter}{/Shift}Briefly.');
+    await user.keyboard('{Enter}');
+    expect(onEdit).toHaveBeenCalledWith('q2', 'Capital of Spain?\nBriefly.');
+    expect(screen.queryByRole('textbox', { name: 'Edit message' })).toBeNull();
+    expect(screen.getByTestId('user-message')).toHaveFocus();
+  });
+
+  it('cancels an edit with Escape or Cancel, back on Edit, and sends no empty message', async () => {
+    const { onEdit, user } = renderView(versions);
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    await user.type(screen.getByRole('textbox', { name: 'Edit message' }), ' And Spain?');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('textbox', { name: 'Edit message' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Edit' })).toHaveFocus();
+
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    const box = screen.getByRole('textbox', { name: 'Edit message' });
+    expect(box).toHaveValue('Capital of Italy?');
+    await user.clear(box);
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await user.keyboard('{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(onEdit).not.toHaveBeenCalled();
+    expect(screen.getByTestId('user-message')).toHaveTextContent('Capital of Italy?');
+  });
+
+  it('keeps an unsent edit when the conversation is shown again', async () => {
+    const { user } = renderView(versions);
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    await user.type(screen.getByRole('textbox', { name: 'Edit message' }), ' Or Rome?');
+    cleanup();
+    renderView(versions);
+    expect(screen.getByRole('textbox', { name: 'Edit message' })).toHaveValue('Capital of Italy? Or Rome?');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Cancel' }));
+    cleanup();
+    renderView(versions);
+    expect(screen.queryByRole('textbox', { name: 'Edit message' })).toBeNull();
+  });
+
+  it('offers neither Edit nor Regenerate while an answer of the conversation streams', () => {
+    app.stores.live.getState().put('other', {
+      conversationId: 'conv_v',
+      attemptId: 'other_att',
+      watch: { startedAt: 0, lastOutputAt: null, lastByteAt: null, lastKeepaliveAt: null },
+      retryAt: null,
+    });
+    renderView(versions);
+    expect(screen.getByRole('button', { name: 'Edit' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Regenerate' })).toBeDisabled();
+    // Moving between versions changes nothing that streams: it stays possible.
+    expect(within(question()).getByRole('button', { name: 'Previous version' })).toBeEnabled();
   });
 });
 

@@ -1,15 +1,25 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useLive } from '../../hooks/useStores.ts';
+import { shownBranch, type Version, versionOf } from '../../state/branches.ts';
 import type { ChatMessage, Conversation } from '../../state/types.ts';
 import { AssistantTurn } from './AssistantTurn.tsx';
 import { createRenderQueue } from './renderQueue.ts';
 import { RenderQueueContext } from './renderQueueContext.ts';
 import { TurnErrorBoundary } from './TurnErrorBoundary.tsx';
+import { UserMessage } from './UserMessage.tsx';
 import { useFollowStream } from './useFollowStream.ts';
 import './conversation.css';
 
 export interface ConversationViewProps {
   conversation: Conversation | null;
+  /** Retry after a failure: a new attempt of the same answer. */
   onRetry(messageId: string): void;
+  /** A new version of a finished answer, to the same request. */
+  onRegenerate(messageId: string): void;
+  /** A new version of the person's message, with the text given, and its answer. */
+  onEdit(messageId: string, text: string): void;
+  /** Shows that version of a message, and the branch through it. */
+  onSelectVersion(messageId: string): void;
   onStop(messageId: string): void;
   onToolResult(toolCallId: string, name: string, content: string): void;
   onInspect?(messageId: string): void;
@@ -53,6 +63,12 @@ function answerAwaitingTools(messages: readonly ChatMessage[]): string | null {
   return last?.role === 'assistant' ? last.id : null;
 }
 
+/** A message's place among its versions, when it has more than one. */
+function versionsOf(conversation: Conversation | null, message: ChatMessage): Version | null {
+  const version = conversation && versionOf(conversation, message.id);
+  return version && version.count > 1 ? version : null;
+}
+
 /** How many messages around where a conversation opens render their markdown at once; the rest as they near. */
 const EAGER_BEFORE = 2;
 const EAGER_AFTER = 4;
@@ -86,13 +102,17 @@ interface EagerWindow {
  * person is at the bottom (see useFollowStream), and renders finished answers far from the view lazily.
  */
 export function ConversationView(props: ConversationViewProps) {
-  const { conversation, onRetry, onStop, onToolResult, onInspect, onExample } = props;
+  const { conversation, onRetry, onRegenerate, onEdit, onSelectVersion, onStop, onToolResult } = props;
+  const { onInspect, onExample } = props;
   const key = conversation?.id ?? null;
   const scroll = useFollowStream(key);
   const [queue] = useState(() => createRenderQueue(() => scroll.scrollerRef.current));
   useEffect(() => () => queue.dispose(), [queue]);
 
-  const messages = conversation?.messages ?? [];
+  // The branch shown: what the person reads, and what the next request sends.
+  const messages = conversation ? shownBranch(conversation) : [];
+  // No edit or regenerate while an answer of this conversation streams: each would start a second one.
+  const answering = useLive((s) => Object.values(s.streams).some((stream) => stream.conversationId === key));
 
   // Which messages render at once: around where this conversation opens (its end, or where it was left).
   const [eager, setEager] = useState<EagerWindow | null>(null);
@@ -110,8 +130,9 @@ export function ConversationView(props: ConversationViewProps) {
     setEager(opened);
   }
 
-  // A message the person just sent: show it and follow the answer, wherever the pane was.
-  const lastUserId = messages.findLast((m) => m.role === 'user')?.id;
+  // A message the person just sent (or an edit): show it and follow the answer, wherever the pane was.
+  // The newest one made, not the last one shown: moving between versions does not move the view.
+  const lastUserId = conversation?.messages.findLast((m) => m.role === 'user')?.id;
   const seenUser = useRef({ key, id: lastUserId });
   useLayoutEffect(() => {
     const seen = seenUser.current;
@@ -136,24 +157,35 @@ export function ConversationView(props: ConversationViewProps) {
               <EmptyState onExample={onExample} />
             ) : null}
             {messages.map((m, index) => {
+              // Keyed by its place (the message before it), not its id: switching versions keeps the
+              // switch mounted, and the keyboard on it.
+              const place = `after:${messages[index - 1]?.id ?? ''}`;
               if (m.role === 'user') {
                 return (
-                  <div key={m.id} className="user-message" data-testid="user-message" data-message-id={m.id}>
-                    <p>{m.text}</p>
-                  </div>
+                  <UserMessage
+                    key={place}
+                    message={m}
+                    version={versionsOf(conversation, m)}
+                    canEdit={!answering}
+                    onEdit={onEdit}
+                    onSelectVersion={onSelectVersion}
+                  />
                 );
               }
               if (m.role === 'tool') return null;
               const deferMarkdown = index < opened.countAtOpen && (index < opened.from || index > opened.to);
               return (
-                <TurnErrorBoundary key={m.id} resetKey={m}>
+                <TurnErrorBoundary key={place} resetKey={m}>
                   <AssistantTurn
                     message={m}
                     toolResults={toolResults}
                     canAnswerTools={m.id === awaitingTools}
-                    isLast={m === messages[messages.length - 1]}
+                    canRegenerate={!answering}
+                    version={versionsOf(conversation, m)}
                     deferMarkdown={deferMarkdown}
                     onRetry={onRetry}
+                    onRegenerate={onRegenerate}
+                    onSelectVersion={onSelectVersion}
                     onStop={onStop}
                     onToolResult={onToolResult}
                     onInspect={onInspect}

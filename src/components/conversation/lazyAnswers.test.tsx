@@ -62,7 +62,15 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('a long conversation renders lazily', () => {
-  const props = { onRetry: vi.fn(), onStop: vi.fn(), onToolResult: vi.fn(), onExample: vi.fn() };
+  const props = {
+    onRetry: vi.fn(),
+    onRegenerate: vi.fn(),
+    onEdit: vi.fn(),
+    onSelectVersion: vi.fn(),
+    onStop: vi.fn(),
+    onToolResult: vi.fn(),
+    onExample: vi.fn(),
+  };
 
   it('renders the answers near where it opens at once, the rest as plain text until they come near', async () => {
     app.render(<ConversationView {...props} conversation={longConversation()} />);
