@@ -118,27 +118,34 @@ test('a reload keeps the conversation intact', async ({ page }) => {
   await expect(page.getByRole('navigation', { name: 'Conversations' })).toContainText(text.slice(0, 20));
 });
 
-test('regenerate sends the same request again and keeps both answers, both billed', async ({ page }) => {
+test('regenerate sends the same request again into a new version of the answer; both kept, both billed', async ({
+  page,
+}) => {
   await openApp(page);
   await choose(page, 'responses', 'sim-echo');
   const text = uniqueText('Once more');
   const turn = await waitForAnswer(await send(page, text));
   const usage = await turn.getByTestId('turn-usage').innerText();
   await turn.getByRole('button', { name: 'Regenerate' }).click();
-  await expect(turn.getByText('Attempt 2 of 2')).toBeVisible();
+  const versions = turn.getByRole('group', { name: 'Versions of this answer' });
+  await expect(versions).toContainText('Version 2 of 2');
   await waitForAnswer(turn);
   await expect(turn.getByTestId('turn-text')).toContainText(text);
 
   const requests = await requestsContaining(page, text);
   expect(requests).toHaveLength(2);
   expect(requests[1]?.rawSha256).toBe(requests[0]?.rawSha256);
-  // The same answer again costs the same again: billed over both attempts, twice the tokens of one.
+  // The same answer again costs the same again: the conversation is billed twice the tokens of one.
   const [input, output] = [...usage.matchAll(/([\d,]+) (in|out)/g)].map((m) =>
     Number(m[1]!.replace(/,/g, '')),
   );
-  await expect(turn.getByText(/^Billed over 2 attempts/)).toHaveText(
-    `Billed over 2 attempts: ${(2 * input!).toLocaleString('en-US')} in · ${(2 * output!).toLocaleString('en-US')} out`,
+  await expect(page.getByTestId('conversation-usage')).toContainText(
+    `${(2 * input!).toLocaleString('en-US')} in · ${(2 * output!).toLocaleString('en-US')} out`,
   );
+  // The first answer is kept, one step back.
+  await versions.getByRole('button', { name: 'Previous version' }).click();
+  await expect(versions).toContainText('Version 1 of 2');
+  await expect(turn.getByTestId('turn-usage')).toHaveText(usage);
 });
 
 for (const protocol of protocolKeys) {
