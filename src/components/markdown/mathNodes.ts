@@ -10,7 +10,7 @@ interface MdNode {
 
 /**
  * A formula as remark-math makes it: a `code` element of class `math-inline` or `math-display`, which
- * rehype-katex renders (until KaTeX is here, the TeX shows as it is).
+ * `rehypeFormulas` renders with KaTeX (until KaTeX is here, the TeX shows as it is).
  */
 function mathNode({ tex, display }: Formula): MdNode {
   return {

@@ -16,7 +16,7 @@ import { remarkHtmlAsText } from './remarkHtmlAsText.ts';
  */
 function build(math: MathRenderer | null) {
   const pipeline = unified().use(remarkParse).use(remarkGfm).use(remarkHtmlAsText).use(remarkRehype);
-  return (math ? pipeline.use(math.rehypeKatex, math.katexOptions) : pipeline).freeze();
+  return (math ? pipeline.use(math.rehypeFormulas) : pipeline).freeze();
 }
 
 type Pipeline = ReturnType<typeof build>;
