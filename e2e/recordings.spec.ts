@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import {
+  artifactsDir,
   choose,
   openApp,
   type ProtocolKey,
   protocolKeys,
   send,
+  storedAttempts,
   turns,
   uniqueText,
   waitForAnswer,
@@ -115,4 +118,93 @@ test('Export while the answer streams says partial, in the file name and the ins
   // The partial file is the beginning of the whole recording, byte for byte.
   expect(whole.bytes.subarray(0, partial.bytes.length).equals(partial.bytes)).toBe(true);
   expect(whole.bytes.length).toBe(await figure(inspector, 'bytes-received'));
+});
+
+test('after a reload, the inspector reads a recording when it opens: the same events, the same export', async ({
+  page,
+}, testInfo) => {
+  await openApp(page);
+  await choose(page, 'responses', 'sim-echo');
+  const text = uniqueText('Recorded before a reload');
+  const turn = await waitForAnswer(await send(page, text));
+  await turn.getByRole('button', { name: 'Inspect' }).click();
+  const inspector = page.getByRole('complementary', { name: 'Inspector' });
+  const exportButton = inspector.getByRole('button', { name: 'Export', exact: true });
+  const before = await download(page, exportButton, testInfo.outputPath('before.sse'));
+  const events = await figure(inspector, 'events');
+  await expect
+    .poll(() => storedAttempts(page, text))
+    .toEqual([expect.objectContaining({ status: 'complete' })]);
+
+  // The reload loads the conversation without its recording; opening the inspector reads it.
+  await page.reload();
+  const reloaded = turns(page).last();
+  await expect(reloaded.getByTestId('turn-text')).not.toBeEmpty();
+  await reloaded.getByRole('button', { name: 'Inspect' }).click();
+  await expect(inspector.getByRole('region', { name: 'Events' })).toBeVisible();
+  await expect(inspector.getByText('Loading recording…')).toHaveCount(0);
+  expect(await figure(inspector, 'events')).toBe(events);
+  const after = await download(page, exportButton, testInfo.outputPath('after.sse'));
+  expect(after.bytes.equals(before.bytes)).toBe(true);
+  expect(after.name).toBe(before.name);
+});
+
+/** Replaces every stored recording with a record of the wrong shape, as a damaged database could hold. */
+function damageRecordings(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('hopbase-chat');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    try {
+      return await new Promise<number>((resolve, reject) => {
+        const tx = db.transaction('state', 'readwrite');
+        const store = tx.objectStore('state');
+        const keys = store.getAllKeys(IDBKeyRange.bound('trace:', 'trace:\uffff'));
+        keys.onsuccess = () => {
+          for (const key of keys.result) store.put({ items: 'damaged', raw: '' }, key);
+        };
+        tx.oncomplete = () => resolve(keys.result.length);
+        tx.onerror = () => reject(tx.error);
+      });
+    } finally {
+      db.close();
+    }
+  });
+}
+
+test('a recording that cannot be read says so in the inspector, and the answer still shows (phone, dark)', async ({
+  page,
+}) => {
+  await openApp(page);
+  await choose(page, 'chat', 'sim-echo');
+  const text = uniqueText('Recording damaged later');
+  const turn = await waitForAnswer(await send(page, text));
+  const answer = await turn.getByTestId('turn-text').textContent();
+  await expect
+    .poll(() => storedAttempts(page, text))
+    .toEqual([expect.objectContaining({ status: 'complete' })]);
+  expect(await damageRecordings(page)).toBe(1);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  const reloaded = turns(page).last();
+  await expect(reloaded.getByTestId('turn-text')).toHaveText(answer ?? '');
+  await reloaded.getByRole('button', { name: 'Inspect' }).click();
+  const inspector = page.getByRole('complementary', { name: 'Inspector' });
+  await expect(inspector.getByRole('status')).toHaveText(/^This recording could not be read\./);
+  await expect(inspector.getByRole('button', { name: 'Export', exact: true })).toBeDisabled();
+  // Listed with the records that could not be read, to download as they are.
+  await expect(page.getByText(/recording.* could not be read/i).first()).toBeVisible();
+  const { violations } = await new AxeBuilder({ page })
+    .include('[aria-label="Inspector"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(violations.map((v) => v.id)).toEqual([]);
+  await page.screenshot({ path: `${artifactsDir}/inspector-recording-unreadable-phone.png` });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: `${artifactsDir}/inspector-recording-unreadable.png` });
 });
