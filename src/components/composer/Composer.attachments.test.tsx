@@ -1,0 +1,164 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Composer } from './Composer.tsx';
+
+const png = (name = 'photo.png') =>
+  new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])], name, {
+    type: 'image/png',
+  });
+const markdown = (name = 'notes.md', text = '# Notes\n') => new File([text], name, { type: 'text/markdown' });
+const pdf = () =>
+  new File([new Uint8Array([0x25, 0x50, 0x44, 0x46, 0, 0xe2])], 'report.pdf', { type: 'application/pdf' });
+
+// jsdom has no object URLs: each one made is counted, and each one let go.
+const made: string[] = [];
+const revoked: string[] = [];
+beforeEach(() => {
+  sessionStorage.clear();
+  made.length = 0;
+  revoked.length = 0;
+  URL.createObjectURL = vi.fn(() => {
+    made.push(`blob:test/${made.length}`);
+    return made.at(-1)!;
+  });
+  URL.revokeObjectURL = vi.fn((url: string) => void revoked.push(url));
+});
+afterEach(() => vi.restoreAllMocks());
+
+function setup(draftKey = 'conv_1') {
+  const onSend = vi.fn();
+  const view = render(<Composer draftKey={draftKey} streaming={false} onSend={onSend} onStop={vi.fn()} />);
+  return {
+    onSend,
+    user: userEvent.setup(),
+    box: screen.getByRole('textbox', { name: 'Message' }),
+    picker: screen.getByLabelText('Files to attach'),
+    ...view,
+  };
+}
+
+const pending = () => screen.getByRole('list', { name: 'Attachments to send' });
+/** Waits until the image `name` shows as a thumbnail among the files to send. */
+const shownThumbnail = (name: string) =>
+  waitFor(() =>
+    expect(within(pending()).getByRole('img', { name })).toHaveAttribute(
+      'src',
+      expect.stringMatching(/^blob:/),
+    ),
+  );
+/** The list of files to send, once the files given have been read. */
+const pendingSoon = () => screen.findByRole('list', { name: 'Attachments to send' });
+
+describe('Composer attachments', () => {
+  it('attaches an image and a text file from the picker, shows them, and sends them with the text', async () => {
+    const { onSend, user, box, picker } = setup();
+    await user.type(box, 'What are these?');
+    await user.upload(picker, [png(), markdown()]);
+    await shownThumbnail('photo.png');
+    expect(within(pending()).getByRole('img', { name: 'photo.png' })).toHaveAttribute('src', 'blob:test/0');
+    expect(within(pending()).getByText('notes.md')).toBeVisible();
+    expect(within(pending()).getByText('8 B')).toBeVisible();
+
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledTimes(1);
+    const [text, attachments] = onSend.mock.calls[0]!;
+    expect(text).toBe('What are these?');
+    expect(attachments.map((a: { ref: unknown }) => a.ref)).toEqual([
+      {
+        id: expect.stringMatching(/^file_/),
+        name: 'photo.png',
+        mimeType: 'image/png',
+        size: 12,
+        kind: 'image',
+      },
+      {
+        id: expect.stringMatching(/^file_/),
+        name: 'notes.md',
+        mimeType: 'text/markdown',
+        size: 8,
+        kind: 'text',
+      },
+    ]);
+    expect(await attachments[1].blob.text()).toBe('# Notes\n');
+    expect(screen.queryByRole('list', { name: 'Attachments to send' })).toBeNull();
+    // The thumbnail is gone, and so is its object URL.
+    expect(revoked).toEqual(made);
+  });
+
+  it('sends files without text', async () => {
+    const { onSend, user, picker } = setup();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await user.upload(picker, png());
+    await shownThumbnail('photo.png');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledWith('', [
+      expect.objectContaining({ ref: expect.objectContaining({ kind: 'image' }) }),
+    ]);
+  });
+
+  it('removes a file with its Remove button, keeping the others and the text', async () => {
+    const { user, box, picker } = setup();
+    await user.type(box, 'Draft');
+    await user.upload(picker, [png(), markdown()]);
+    await user.click(await screen.findByRole('button', { name: 'Remove photo.png' }));
+    expect(within(pending()).queryByRole('img')).toBeNull();
+    expect(within(pending()).getByText('notes.md')).toBeVisible();
+    expect(box).toHaveValue('Draft');
+    expect(box).toHaveFocus();
+  });
+
+  it('says in an alert, naming the file, what cannot be attached, and keeps what was typed', async () => {
+    const { user, box, picker } = setup();
+    await user.type(box, 'Keep me');
+    await user.upload(picker, [pdf(), markdown()]);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'report.pdf cannot be attached: only images (PNG, JPEG, WebP, GIF) and text or code files (UTF-8) can.',
+    );
+    expect(within(pending()).getByText('notes.md')).toBeVisible();
+    expect(box).toHaveValue('Keep me');
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('refuses the files past the limit of a message, by name', async () => {
+    const { user, picker } = setup();
+    await user.upload(
+      picker,
+      Array.from({ length: 11 }, (_, i) => markdown(`note-${i + 1}.md`)),
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'note-11.md was not attached: a message can carry at most 10 files.',
+    );
+    expect(within(pending()).getAllByRole('listitem')).toHaveLength(10);
+  });
+
+  it('attaches a pasted image, without pasting anything into the text', async () => {
+    const { box } = setup();
+    fireEvent.paste(box, { clipboardData: { files: [png('image.png')], types: ['Files'] } });
+    await shownThumbnail('image.png');
+    expect(box).toHaveValue('');
+  });
+
+  it('shows where to drop files while they are dragged over it, and attaches them when dropped', async () => {
+    const { container } = setup();
+    const form = container.querySelector('form')!;
+    const dataTransfer = { types: ['Files'], files: [markdown()], dropEffect: 'none' };
+    fireEvent.dragOver(form, { dataTransfer });
+    expect(screen.getByText('Drop files to attach them')).toBeVisible();
+    fireEvent.drop(form, { dataTransfer });
+    expect(screen.queryByText('Drop files to attach them')).toBeNull();
+    expect(await within(await pendingSoon()).findByText('notes.md')).toBeVisible();
+  });
+
+  it('keeps each conversation’s files to itself', async () => {
+    const { user, picker, rerender } = setup('conv_1');
+    await user.upload(picker, markdown());
+    await within(pending()).findByText('notes.md');
+    const props = { streaming: false, onSend: vi.fn(), onStop: vi.fn() };
+    rerender(<Composer draftKey="conv_2" {...props} />);
+    expect(screen.queryByRole('list', { name: 'Attachments to send' })).toBeNull();
+    rerender(<Composer draftKey="conv_1" {...props} />);
+    expect(within(pending()).getByText('notes.md')).toBeVisible();
+  });
+});

@@ -1,0 +1,60 @@
+import type { NewAttachment } from '../../state/attachmentBlobs.ts';
+import {
+  admitFiles,
+  classifyFile,
+  isUtf8Text,
+  notTextProblem,
+  sniffBytes,
+} from '../../state/attachmentFiles.ts';
+import { newId } from '../../state/ids.ts';
+
+export interface ReadAttachments {
+  added: NewAttachment[];
+  /** One sentence per file refused, naming it. */
+  problems: string[];
+}
+
+/** The bytes of a file, or why they could not be read (a file moved or deleted since it was picked). */
+async function bytesOf(blob: Blob, name: string): Promise<Uint8Array | string> {
+  try {
+    return new Uint8Array(await blob.arrayBuffer());
+  } catch (error) {
+    return `${name} could not be read: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** One file as an attachment, or why it cannot be one: its first bytes decide its kind, a text file is read whole. */
+async function readOne(file: File): Promise<NewAttachment | string> {
+  const head = await bytesOf(file.slice(0, sniffBytes), file.name);
+  if (typeof head === 'string') return head;
+  const kind = classifyFile(file, head);
+  if (!kind.ok) return kind.problem;
+  if (kind.kind === 'text' && file.size > head.length) {
+    const all = await bytesOf(file, file.name);
+    if (typeof all === 'string') return all;
+    if (!isUtf8Text(all)) return notTextProblem(file);
+  }
+  return {
+    ref: { id: newId('file'), name: file.name, mimeType: kind.mimeType, size: file.size, kind: kind.kind },
+    // Typed as what its bytes are: an image goes to the API with this type.
+    blob: file.slice(0, file.size, kind.mimeType),
+  };
+}
+
+/**
+ * Reads picked, pasted or dropped files: those that may be attached beside `current()` (the files already
+ * attached when the reading is done), and a sentence for each one refused.
+ */
+export async function readAttachments(
+  files: readonly File[],
+  current: () => readonly NewAttachment[],
+): Promise<ReadAttachments> {
+  const read = await Promise.all(files.map(readOne));
+  const problems = read.filter((r): r is string => typeof r === 'string');
+  const candidates = read.filter((r): r is NewAttachment => typeof r !== 'string');
+  const { admitted, problems: refused } = admitFiles(
+    current().map((a) => a.ref),
+    candidates.map((c) => ({ ...c.ref, attachment: c })),
+  );
+  return { added: admitted.map((a) => a.attachment), problems: [...problems, ...refused] };
+}
