@@ -10,6 +10,8 @@ import { ConversationList } from '../components/sidebar/ConversationList.tsx';
 import { useServices } from '../hooks/appContext.tsx';
 import { useProtocolStream } from '../hooks/useProtocolStream.ts';
 import { useConversations, useLive, useSettings } from '../hooks/useStores.ts';
+import type { NewAttachment } from '../state/attachmentBlobs.ts';
+import { useI18n } from '../i18n/I18nProvider.tsx';
 import { useMediaQuery } from './useMediaQuery.ts';
 import { useVisualViewportHeight } from './useVisualViewportHeight.ts';
 import './app.css';
@@ -21,6 +23,7 @@ export function App() {
   // The dropdown's protocol keys the stream that sends the next message.
   const protocol = useSettings((s) => s.settings.protocol);
   const stream = useProtocolStream(protocol);
+  const { t } = useI18n();
   const conversation = useConversations((s) => (s.activeId ? (s.conversations[s.activeId] ?? null) : null));
   const streamingMessageId = useLive(
     (s) =>
@@ -39,9 +42,9 @@ export function App() {
   const appRef = useRef<HTMLDivElement>(null);
   useVisualViewportHeight(appRef);
   // The markdown renderer is fetched when the first answer is about to need it, not at startup.
-  const send = (text: string) => {
+  const send = (text: string, attachments?: NewAttachment[]) => {
     void preloadMarkdown();
-    return stream.send(text);
+    return stream.send(text, attachments);
   };
 
   // Answers are memoized and keep the callbacks they first got: those read the current protocol's
@@ -95,7 +98,7 @@ export function App() {
         <button
           type="button"
           className="sidebar-backdrop"
-          aria-label="Close conversations"
+          aria-label={t('app.closeConversations')}
           onClick={() => setSidebarOpen(false)}
         />
       ) : null}

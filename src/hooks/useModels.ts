@@ -10,6 +10,19 @@ export interface ModelInfo {
   description?: string;
 }
 
+/** Why the model list could not be had, for the UI to put in words (a network failure stays a TypeError). */
+export type ModelListProblem =
+  | { kind: 'status'; status: number }
+  | { kind: 'base-url' }
+  | { kind: 'policy'; origin: string };
+
+export class ModelListError extends Error {
+  constructor(readonly reason: ModelListProblem) {
+    super(`The model list could not be loaded: ${JSON.stringify(reason)}`);
+    this.name = 'ModelListError';
+  }
+}
+
 /**
  * A short, non-reversible tag of the API key (FNV-1a, 32 bits): the query cache is keyed per key without
  * holding the key itself (query keys show up in devtools and cache dumps).
@@ -35,13 +48,11 @@ async function fetchModels(
     response = await fetch(url, { headers });
   } catch (error) {
     if (await refusedByPolicy(url)) {
-      throw new Error(
-        `This server's security policy does not allow connecting to ${new URL(url).origin}: ask the operator to add it to HOPBASE_CONNECT_SRC, or leave the base URL empty.`,
-      );
+      throw new ModelListError({ kind: 'policy', origin: new URL(url).origin });
     }
     throw error;
   }
-  if (!response.ok) throw new Error(`The model list could not be loaded (HTTP ${response.status}).`);
+  if (!response.ok) throw new ModelListError({ kind: 'status', status: response.status });
   const body = (await response.json()) as { data?: { id: string; description?: string }[] };
   return (body.data ?? []).map(({ id, description }) => ({ id, description }));
 }
@@ -63,7 +74,7 @@ export function useModels() {
     queryFn: () => {
       // The settings only store usable addresses; an older stored one is refused rather than called.
       if (!isUsableBaseUrl(baseUrl)) {
-        throw new Error('The gateway base URL in Settings is not a complete http(s) address.');
+        throw new ModelListError({ kind: 'base-url' });
       }
       const crossOrigin = isCrossOrigin(base);
       return fetchModels(base, authHeaders(credentials, apiKey, crossOrigin), (url) =>

@@ -37,14 +37,9 @@ const durationJoin: Readonly<Record<Locale, Intl.ListFormatStyle>> = {
 
 const byteUnits = ['kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
 
-/** Calendar days since 1970 of `epochMs` as seen in `timeZone` (the browser's when undefined). */
-function dayNumber(epochMs: number, timeZone: string | undefined): number {
-  const parts = new Intl.DateTimeFormat('en', {
-    timeZone,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-  }).formatToParts(epochMs);
+/** Calendar days since 1970 of `epochMs` as `calendar` (numeric year, month and day) sees it. */
+function dayNumber(epochMs: number, calendar: Intl.DateTimeFormat): number {
+  const parts = calendar.formatToParts(epochMs);
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   return Date.UTC(part('year'), part('month') - 1, part('day')) / 86_400_000;
 }
@@ -80,6 +75,12 @@ export function createFormatters(locale: Locale, timeZone?: string): Formatters 
   const date = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium' });
   const relativeDay = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   const year = new Intl.DateTimeFormat('en', { timeZone, year: 'numeric' });
+  const calendar = new Intl.DateTimeFormat('en', {
+    timeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+  });
 
   return {
     count: (n) => counts.format(n),
@@ -117,7 +118,7 @@ export function createFormatters(locale: Locale, timeZone?: string): Formatters 
     },
     list: (items) => list.format(items),
     when(epochMs, now) {
-      const days = dayNumber(now, timeZone) - dayNumber(epochMs, timeZone);
+      const days = dayNumber(now, calendar) - dayNumber(epochMs, calendar);
       if (days === 0) return time.format(epochMs);
       if (days === 1) return relativeDay.format(-1, 'day');
       return year.format(epochMs) === year.format(now) ? dayThisYear.format(epochMs) : date.format(epochMs);

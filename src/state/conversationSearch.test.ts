@@ -6,7 +6,6 @@ import {
   fold,
   highlightRanges,
   markdownToPlain,
-  outcomeSummary,
   type Range,
   snippet,
 } from './conversationSearch.ts';
@@ -122,19 +121,6 @@ describe('markdownToPlain', () => {
     ['~~gone~~ __strong__', 'gone strong'],
   ])('%j → %j', (markdown, plain) => {
     expect(markdownToPlain(markdown)).toBe(plain);
-  });
-});
-
-describe('outcomeSummary', () => {
-  const results = (n: number) =>
-    Array.from({ length: n }, (_, i) => ({ id: `c${i}`, title: { text: '', ranges: [] }, snippet: null }));
-  it.each([
-    [0, 0, ' café ', 'No conversation matches “café”.'],
-    [1, 1, 'x', '1 conversation matches.'],
-    [3, 3, 'x', '3 conversations match.'],
-    [1200, 50, 'x', '1,200 conversations match, the first 50 shown.'],
-  ])('%i found, %i shown → %j', (total, shown, query, words) => {
-    expect(outcomeSummary({ total, results: results(shown) }, query)).toBe(words);
   });
 });
 

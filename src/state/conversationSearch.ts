@@ -273,13 +273,6 @@ export function markdownToPlain(markdown: string): string {
   return out.join('\n');
 }
 
-/** What a search found, in words (for the sidebar's status line, read out by screen readers). */
-export function outcomeSummary({ total, results }: SearchOutcome, query: string): string {
-  if (total === 0) return `No conversation matches “${query.trim()}”.`;
-  const count = `${total.toLocaleString('en-US')} ${total === 1 ? 'conversation matches' : 'conversations match'}`;
-  return total > results.length ? `${count}, the first ${results.length} shown.` : `${count}.`;
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // The index
 

@@ -1,17 +1,19 @@
 import { adapters, type Protocol, protocols } from '../../core/index.ts';
 import { useChoose } from '../../hooks/useChoices.ts';
 import { useSettings } from '../../hooks/useStores.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 
 /** Switching protocol at any point: the next request converts the whole history to it. */
 export function ProtocolSelect() {
   const protocol = useSettings((s) => s.settings.protocol);
   const choose = useChoose();
+  const { t } = useI18n();
   return (
     <label className="toolbar-field">
-      <span>Protocol</span>
+      <span>{t('protocol.label')}</span>
       <select
         className="select"
-        aria-label="Protocol"
+        aria-label={t('protocol.label')}
         value={protocol}
         onChange={(e) => choose({ protocol: e.target.value as Protocol })}
       >

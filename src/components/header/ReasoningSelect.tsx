@@ -1,16 +1,13 @@
-import { adapters, type ReasoningLevel, reasoningLevels } from '../../core/index.ts';
+import { adapters, type Protocol, type ReasoningLevel, reasoningLevels } from '../../core/index.ts';
 import { useChoose } from '../../hooks/useChoices.ts';
 import { useSettings } from '../../hooks/useStores.ts';
-
-const labels: Record<ReasoningLevel, string> = { off: 'Off', low: 'Low', medium: 'Medium', high: 'High' };
+import { useI18n } from '../../i18n/I18nProvider.tsx';
+import type { I18n } from '../../i18n/i18n.tsx';
 
 /** What the level sends on the protocol in use, for the tooltip. */
-function explain(level: ReasoningLevel, protocol: keyof typeof adapters, budget: number): string {
-  const on = adapters[protocol].label;
-  if (level === 'off') return `${on}: no reasoning parameter (the model's own default)`;
-  if (protocol === 'chat') return `${on}: reasoning_effort "${level}"`;
-  if (protocol === 'responses') return `${on}: reasoning effort "${level}" with its summary streamed`;
-  return `${on}: thinking with a budget of ${budget.toLocaleString('en-US')} tokens (Settings)`;
+function explain({ t }: I18n, level: ReasoningLevel, protocol: Protocol, budget: number): string {
+  const values = { protocol: adapters[protocol].label, level, budget };
+  return t(level === 'off' ? 'reasoning.explain.off' : `reasoning.explain.${protocol}`, values);
 }
 
 /**
@@ -22,19 +19,20 @@ export function ReasoningSelect() {
   const protocol = useSettings((s) => s.settings.protocol);
   const budget = useSettings((s) => (level === 'off' ? 0 : s.settings.thinkingBudgets[level]));
   const choose = useChoose();
+  const i18n = useI18n();
   return (
     <label className="toolbar-field toolbar-field-compact">
-      <span>Reasoning</span>
+      <span>{i18n.t('reasoning.label')}</span>
       <select
         className="select"
-        aria-label="Reasoning"
+        aria-label={i18n.t('reasoning.label')}
         value={level}
-        title={explain(level, protocol, budget)}
+        title={explain(i18n, level, protocol, budget)}
         onChange={(e) => choose({ reasoning: e.target.value as ReasoningLevel })}
       >
         {reasoningLevels.map((l) => (
           <option key={l} value={l}>
-            {labels[l]}
+            {i18n.t('reasoning.level', { level: l })}
           </option>
         ))}
       </select>

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { conversationUsage } from '../../state/conversationStore.ts';
 import type { Conversation } from '../../state/types.ts';
 import { ModelSelect } from './ModelSelect.tsx';
@@ -15,6 +17,9 @@ export interface ToolbarProps {
   onOpenReplay(): void;
 }
 
+/** "Conversation:" before the total, which a narrow toolbar leaves out (toolbar.css). */
+const usageLabel = (chunks: ReactNode[]) => <span className="usage-label">{chunks}</span>;
+
 export function Toolbar({
   conversation,
   sidebarId,
@@ -23,6 +28,7 @@ export function Toolbar({
   onOpenSettings,
   onOpenReplay,
 }: ToolbarProps) {
+  const { t, rich } = useI18n();
   const usage = conversation ? conversationUsage(conversation) : null;
   return (
     <header className="toolbar">
@@ -33,7 +39,7 @@ export function Toolbar({
         aria-controls={sidebarId}
         onClick={onToggleSidebar}
       >
-        Conversations
+        {t('toolbar.conversations')}
       </button>
       <ProtocolSelect />
       <ModelSelect />
@@ -43,22 +49,16 @@ export function Toolbar({
         <span
           className="conversation-usage"
           data-testid="conversation-usage"
-          title="Tokens billed in this conversation, every attempt included"
+          title={t('toolbar.usage.title')}
         >
-          <span className="usage-label">Conversation:</span> {usage.input.toLocaleString('en-US')} in ·{' '}
-          {usage.output.toLocaleString('en-US')} out · {usage.total.toLocaleString('en-US')} total
+          {rich('toolbar.usage', { ...usage, label: usageLabel })}
         </span>
       ) : null}
-      <button
-        type="button"
-        className="btn"
-        title="Import and replay a recorded stream"
-        onClick={onOpenReplay}
-      >
-        Recordings
+      <button type="button" className="btn" title={t('toolbar.recordings.title')} onClick={onOpenReplay}>
+        {t('toolbar.recordings')}
       </button>
       <button type="button" className="btn" onClick={onOpenSettings}>
-        Settings
+        {t('toolbar.settings')}
       </button>
     </header>
   );

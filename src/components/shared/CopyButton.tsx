@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import './copyButton.css';
 
 type CopyState = 'idle' | 'copied' | 'failed';
@@ -9,6 +10,7 @@ type CopyState = 'idle' | 'copied' | 'failed';
  */
 export function CopyButton({ text, label, className }: { text: string; label: string; className: string }) {
   const [state, setState] = useState<CopyState>('idle');
+  const { t } = useI18n();
 
   useEffect(() => {
     if (state === 'idle') return;
@@ -34,7 +36,7 @@ export function CopyButton({ text, label, className }: { text: string; label: st
       onClick={copy}
       aria-live="polite"
     >
-      {state === 'idle' ? label : state === 'copied' ? 'Copied' : 'Copy failed'}
+      {state === 'idle' ? label : t(state === 'copied' ? 'copy.copied' : 'copy.failed')}
     </button>
   );
 }

@@ -1,12 +1,14 @@
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useConversations, useLive } from '../../hooks/useStores.ts';
-import { createConversationSearch, outcomeSummary } from '../../state/conversationSearch.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
+import { createConversationSearch } from '../../state/conversationSearch.ts';
 import { conversationUsage } from '../../state/conversationStore.ts';
 import type { Conversation } from '../../state/types.ts';
 import { ExportPanel } from './ExportPanel.tsx';
 import { SearchBox } from './SearchBox.tsx';
 import { SearchResults } from './SearchResults.tsx';
+import { outcomeSummary } from './searchSummary.ts';
 import { useDebouncedValue } from './useDebouncedValue.ts';
 import './sidebar.css';
 
@@ -15,6 +17,7 @@ const searchDelayMs = 150;
 
 function RenameForm({ id, title, onDone }: { id: string; title: string; onDone(): void }) {
   const rename = useConversations((s) => s.renameConversation);
+  const { t } = useI18n();
   const [value, setValue] = useState(title);
   return (
     <form
@@ -26,7 +29,7 @@ function RenameForm({ id, title, onDone }: { id: string; title: string; onDone()
       }}
     >
       <input
-        aria-label="Conversation title"
+        aria-label={t('sidebar.titleField')}
         value={value}
         // biome-ignore lint/a11y/noAutofocus: the person just asked to rename this conversation
         autoFocus
@@ -34,7 +37,7 @@ function RenameForm({ id, title, onDone }: { id: string; title: string; onDone()
         onKeyDown={(e) => e.key === 'Escape' && onDone()}
       />
       <button type="submit" className="btn btn-small">
-        Save
+        {t('action.save')}
       </button>
     </form>
   );
@@ -73,6 +76,9 @@ const ConversationRow = memo(function ConversationRow({
   onNavigate,
 }: RowProps) {
   const title = useConversations((s) => s.conversations[id]?.title);
+  // To the minute, as it is shown: a streaming answer's saves do not re-render the row each time.
+  const updatedMinute = useConversations((s) => Math.floor((s.conversations[id]?.updatedAt ?? 0) / 60_000));
+  const { t, format } = useI18n();
   const total = useConversations((s) => {
     const conversation = s.conversations[id];
     return conversation ? tokenTotal(conversation) : 0;
@@ -100,8 +106,11 @@ const ConversationRow = memo(function ConversationRow({
           >
             <span className="conversation-title">{title}</span>
             <span className="conversation-meta">
-              {streaming ? 'streaming… · ' : ''}
-              {total.toLocaleString('en-US')} tokens
+              {t('sidebar.meta', {
+                streaming: streaming ? 'yes' : 'no',
+                tokens: total,
+                when: format.when(updatedMinute * 60_000, Date.now()),
+              })}
             </span>
           </button>
           <span className="conversation-actions">
@@ -109,10 +118,10 @@ const ConversationRow = memo(function ConversationRow({
               ref={exportButton}
               type="button"
               className="btn btn-small"
-              aria-label={`Export ${title}`}
+              aria-label={t('sidebar.export.label', { title })}
               aria-expanded={exporting}
               aria-controls={exporting ? exportPanelId : undefined}
-              title="Export"
+              title={t('sidebar.export')}
               onClick={() => setExporting((open) => !open)}
             >
               ↓
@@ -120,8 +129,8 @@ const ConversationRow = memo(function ConversationRow({
             <button
               type="button"
               className="btn btn-small"
-              aria-label={`Rename ${title}`}
-              title="Rename"
+              aria-label={t('sidebar.rename.label', { title })}
+              title={t('sidebar.rename')}
               onClick={() => onRename(id)}
             >
               ✎
@@ -129,8 +138,8 @@ const ConversationRow = memo(function ConversationRow({
             <button
               type="button"
               className="btn btn-small btn-danger"
-              aria-label={`Delete ${title}`}
-              title="Delete"
+              aria-label={t('sidebar.delete.label', { title })}
+              title={t('sidebar.delete')}
               onClick={() => deleteConversation(id)}
             >
               ×
@@ -177,6 +186,8 @@ export const ConversationList = memo(function ConversationList({
   const order = useConversations((s) => s.order);
   const activeId = useConversations((s) => s.activeId);
   const { stores } = useServices();
+  const i18n = useI18n();
+  const { t } = i18n;
   const { newConversation } = stores.conversations.getState();
   // A string keeps the selection stable between renders (a new Set each time would loop).
   const streamingIds = useLive((s) =>
@@ -229,7 +240,7 @@ export const ConversationList = memo(function ConversationList({
   }, [inert, focusSearch]);
 
   return (
-    <nav id={id} className="sidebar" aria-label="Conversations" inert={inert}>
+    <nav id={id} className="sidebar" aria-label={t('sidebar.label')} inert={inert}>
       <div className="sidebar-top">
         <span className="brand">
           <img src="/favicon.svg" alt="" width={22} height={22} /> HopBase Chat
@@ -242,7 +253,7 @@ export const ConversationList = memo(function ConversationList({
             onNavigate?.();
           }}
         >
-          New chat
+          {t('sidebar.new')}
         </button>
         <SearchBox
           ref={searchBox}
@@ -254,7 +265,7 @@ export const ConversationList = memo(function ConversationList({
         />
       </div>
       <p role="status" className="search-status">
-        {showResults ? outcomeSummary(outcome, settledQuery) : ''}
+        {showResults ? outcomeSummary(i18n, outcome, settledQuery) : ''}
       </p>
       {showResults ? (
         <SearchResults
@@ -265,7 +276,7 @@ export const ConversationList = memo(function ConversationList({
           onLeaveTop={focusSearch}
         />
       ) : null}
-      {!showResults && order.length === 0 ? <p className="sidebar-empty">No conversations yet.</p> : null}
+      {!showResults && order.length === 0 ? <p className="sidebar-empty">{t('sidebar.empty')}</p> : null}
       <ul className="conversation-list" hidden={showResults}>
         {order.map((conversationId) => (
           <ConversationRow

@@ -1,4 +1,5 @@
 import { type Ref, useEffect, useRef, useState } from 'react';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import {
   isApplePlatform,
   isSearchShortcut,
@@ -25,6 +26,7 @@ export interface SearchBoxProps {
  */
 export function SearchBox({ ref, value, onChange, onShortcut, onOpenFirst, onFocusResults }: SearchBoxProps) {
   const [apple] = useState(() => isApplePlatform(navigator.platform));
+  const { t } = useI18n();
   const latest = useRef(onShortcut);
   latest.current = onShortcut;
 
@@ -49,9 +51,9 @@ export function SearchBox({ ref, value, onChange, onShortcut, onOpenFirst, onFoc
         ref={ref}
         type="search"
         className="search-input"
-        aria-label="Search conversations"
+        aria-label={t('search.label')}
         aria-keyshortcuts={shortcutKeys(apple)}
-        placeholder={`Search (${shortcutHint(apple)})`}
+        placeholder={t('search.placeholder', { shortcut: shortcutHint(apple) })}
         autoComplete="off"
         spellCheck={false}
         value={value}

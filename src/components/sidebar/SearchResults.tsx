@@ -1,15 +1,7 @@
 import { type KeyboardEvent, memo, type Ref } from 'react';
-import type { FieldKind, SearchResult } from '../../state/conversationSearch.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
+import type { SearchResult } from '../../state/conversationSearch.ts';
 import { Highlight } from './Highlight.tsx';
-
-const kindLabels: Record<FieldKind, string> = {
-  user: 'You',
-  answer: 'Answer',
-  reasoning: 'Reasoning',
-  refusal: 'Refusal',
-  'tool call': 'Tool call',
-  'tool result': 'Tool result',
-};
 
 interface ResultRowProps {
   result: SearchResult;
@@ -19,6 +11,7 @@ interface ResultRowProps {
 
 /** One matching conversation: its title and a snippet around the first match, matches highlighted. */
 const ResultRow = memo(function ResultRow({ result, active, onOpen }: ResultRowProps) {
+  const { t } = useI18n();
   return (
     <li className={active ? 'active' : undefined}>
       <button
@@ -32,7 +25,9 @@ const ResultRow = memo(function ResultRow({ result, active, onOpen }: ResultRowP
         </span>
         {result.snippet ? (
           <span className="search-snippet">
-            <span className="search-kind">{kindLabels[result.snippet.kind]}:</span>{' '}
+            <span className="search-kind">
+              {t('search.kind', { kind: result.snippet.kind.replace(' ', '_') })}
+            </span>{' '}
             <Highlight {...result.snippet} />
           </span>
         ) : null}
@@ -64,11 +59,12 @@ function moveFocus(event: KeyboardEvent<HTMLUListElement>, onLeaveTop: () => voi
 
 /** The conversations that match, in the sidebar's order, in place of the normal list. */
 export function SearchResults({ ref, results, activeId, onOpen, onLeaveTop }: SearchResultsProps) {
+  const { t } = useI18n();
   return (
     <ul
       ref={ref}
       className="conversation-list search-results"
-      aria-label="Search results"
+      aria-label={t('search.results')}
       onKeyDown={(e) => moveFocus(e, onLeaveTop)}
     >
       {results.map((result) => (

@@ -1,7 +1,10 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { createI18n } from '../../i18n/i18n.tsx';
 import type { AssistantMessage } from '../../state/types.ts';
 import { ReasoningNote, reasoningNotes } from './ReasoningNote.tsx';
+
+const english = createI18n('en');
 
 const message = (extra: Partial<AssistantMessage>): AssistantMessage => ({
   id: 'a',
@@ -18,7 +21,7 @@ describe('ReasoningNote', () => {
   it('says nothing for an ordinary answer', () => {
     const { container } = render(<ReasoningNote message={message({})} />);
     expect(container).toBeEmptyDOMElement();
-    expect(reasoningNotes(message({ reasoningLeftOut: [] }))).toEqual([]);
+    expect(reasoningNotes(english, message({ reasoningLeftOut: [] }))).toEqual([]);
   });
 
   it('says the new protocol starts without the earlier reasoning state', () => {
@@ -27,7 +30,7 @@ describe('ReasoningNote', () => {
       'Responses starts without the reasoning state of the earlier Anthropic Messages answers: thinking signatures and encrypted reasoning only work with the protocol that made them. Their reasoning is still shown above.',
     );
     expect(
-      reasoningNotes(message({ protocol: 'chat', reasoningLeftOut: ['messages', 'responses'] }))[0],
+      reasoningNotes(english, message({ protocol: 'chat', reasoningLeftOut: ['messages', 'responses'] }))[0],
     ).toMatch(
       /^Chat Completions starts without the reasoning state of the earlier Anthropic Messages and Responses answers/,
     );

@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { ToolCall } from '../../core/index.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import './turn.css';
 
 type ArgumentsView =
@@ -21,6 +22,7 @@ function viewArguments(raw: string, streaming: boolean): ArgumentsView {
 function ResultForm({ name, onSubmit }: { name: string; onSubmit: (content: string) => void }) {
   const [text, setText] = useState('');
   const id = useId();
+  const { t } = useI18n();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (text.trim() !== '') onSubmit(text);
@@ -28,7 +30,7 @@ function ResultForm({ name, onSubmit }: { name: string; onSubmit: (content: stri
   return (
     <form className="tool-result-form" onSubmit={submit}>
       <label htmlFor={id} className="tool-label">
-        Result for {name}
+        {t('tool.resultFor', { name })}
       </label>
       <textarea
         id={id}
@@ -40,7 +42,7 @@ function ResultForm({ name, onSubmit }: { name: string; onSubmit: (content: stri
         onChange={(event) => setText(event.target.value)}
       />
       <button type="submit" className="tool-send" disabled={text.trim() === ''}>
-        Send result
+        {t('tool.send')}
       </button>
     </form>
   );
@@ -59,11 +61,16 @@ export function ToolCallCard({
   onSubmitResult?: (content: string) => void;
 }) {
   const args = viewArguments(call.arguments, streaming);
+  const { t } = useI18n();
   return (
-    <section className="tool-card" aria-label={`Tool call ${call.name}`} aria-busy={streaming || undefined}>
+    <section
+      className="tool-card"
+      aria-label={t('tool.region', { name: call.name })}
+      aria-busy={streaming || undefined}
+    >
       <header className="tool-header">
         <span className="tool-name">{call.name}</span>
-        <code className="tool-id" title="Call id">
+        <code className="tool-id" title={t('tool.callId')}>
           {call.id}
         </code>
       </header>
@@ -71,14 +78,12 @@ export function ToolCallCard({
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block must be reachable by keyboard */}
       <pre className="tool-args" data-kind={args.kind} tabIndex={0}>
         {args.text}
-        {args.kind === 'partial' && <span className="tool-receiving"> receiving…</span>}
+        {args.kind === 'partial' && <span className="tool-receiving"> {t('tool.receiving')}</span>}
       </pre>
-      {args.kind === 'invalid' && (
-        <p className="tool-warning">Arguments are not valid JSON (the answer may have been cut off)</p>
-      )}
+      {args.kind === 'invalid' && <p className="tool-warning">{t('tool.invalidJson')}</p>}
       {result !== undefined ? (
         <div className="tool-result">
-          <p className="tool-label">Result sent</p>
+          <p className="tool-label">{t('tool.resultSent')}</p>
           {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block must be reachable by keyboard */}
           <pre className="tool-result-text" tabIndex={0}>
             {result}

@@ -1,0 +1,12 @@
+import type { I18n } from '../../i18n/i18n.tsx';
+import type { SearchOutcome } from '../../state/conversationSearch.ts';
+
+/** What a search found, in words (the sidebar's status line, read out by screen readers). */
+export function outcomeSummary(
+  { t }: Pick<I18n, 't'>,
+  { total, results }: SearchOutcome,
+  query: string,
+): string {
+  if (total === 0) return t('search.none', { query: query.trim() });
+  return t('search.found', { total, more: total > results.length ? 'yes' : 'no', shown: results.length });
+}
