@@ -2,6 +2,7 @@ import { type ClipboardEvent, type DragEvent, type FormEvent, useEffect, useRef,
 import type { NewAttachment } from '../../state/attachmentBlobs.ts';
 import { AttachmentItem } from '../attachments/AttachmentItem.tsx';
 import { readDraft, writeDraft } from './drafts.ts';
+import { composerKeyAction } from './keys.ts';
 import { readAttachments } from './readAttachments.ts';
 import '../attachments/attachments.css';
 import './composer.css';
@@ -210,13 +211,19 @@ export function Composer({ draftKey, streaming, onSend, onStop }: ComposerProps)
           onChange={(e) => setText(e.target.value)}
           onPaste={onPaste}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-              e.preventDefault();
-              send();
-            } else if (e.key === 'Escape' && streaming && !e.nativeEvent.isComposing) {
-              e.preventDefault();
-              onStop();
-            }
+            const action = composerKeyAction(
+              {
+                key: e.key,
+                shiftKey: e.shiftKey,
+                isComposing: e.nativeEvent.isComposing,
+                keyCode: e.keyCode,
+              },
+              streaming,
+            );
+            if (action === 'none') return;
+            e.preventDefault();
+            if (action === 'send') send();
+            else onStop();
           }}
         />
         {streaming ? (
