@@ -23,6 +23,7 @@ import {
   type AnswerNotes,
   followConversationChoices,
   reasoningLeftOut,
+  systemPromptOf,
   toConversationMessages,
 } from '../state/conversationStore.ts';
 import { newId } from '../state/ids.ts';
@@ -187,8 +188,11 @@ export class ChatSession {
     if (!conversation) return Promise.resolve();
     const { model, reasoning } = this.stores.settings.getState().settings;
     conversations.setChoices(conversationId, { protocol, model, reasoning });
+    // A conversation keeps the system prompt it was started with, whatever the default becomes.
+    const system = systemPromptOf(conversation, this.stores.settings.getState().settings.systemPrompt);
+    conversations.setSystemPrompt(conversationId, system);
     const history = shownBranch(conversation);
-    const built = this.build(history, protocol, model);
+    const built = this.build(history, protocol, model, system);
     const leftOut = reasoningLeftOut(history, protocol);
     const notes: AnswerNotes = {
       ...(leftOut.length > 0 && { reasoningLeftOut: leftOut }),
@@ -205,13 +209,16 @@ export class ChatSession {
     return this.sendBuilt(conversationId, messageId, protocol, built, origin);
   }
 
-  /** The request for the history `messages`, in `protocol` to `model`, with the settings of this moment. */
-  private build(messages: ChatMessage[], protocol: Protocol, model: string): BuiltRequest {
+  /**
+   * The request for the history `messages`, in `protocol` to `model`, with the conversation's system prompt
+   * and the settings of this moment.
+   */
+  private build(messages: ChatMessage[], protocol: Protocol, model: string, system: string): BuiltRequest {
     const settings = this.stores.settings.getState().settings;
     const level = settings.reasoning;
     const turnRequest: TurnRequest = {
       model,
-      system: settings.systemPrompt || undefined,
+      system: system || undefined,
       messages: toConversationMessages(messages, protocol),
       tools: settings.offerTools ? settings.tools : undefined,
       maxOutputTokens: settings.maxOutputTokens ?? undefined,
@@ -298,7 +305,8 @@ export class ChatSession {
       // Never sent: built again from the branch before it and the settings now (they may have been fixed).
       const conversation = this.stores.conversations.getState().conversations[conversationId];
       const before = conversation ? pathTo(conversation, message.id).slice(0, -1) : [];
-      const built = this.build(before, message.protocol, message.model);
+      const system = systemPromptOf(conversation, this.stores.settings.getState().settings.systemPrompt);
+      const built = this.build(before, message.protocol, message.model, system);
       return this.sendBuilt(
         conversationId,
         targetId,

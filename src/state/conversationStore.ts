@@ -54,6 +54,8 @@ export interface ConversationState {
   ): string;
   /** Remembers the toolbar's choices with the conversation (not a change to its content: order stays). */
   setChoices(conversationId: string, choices: ConversationChoices): void;
+  /** The system prompt the conversation's requests send from now on (its order in the list stays). */
+  setSystemPrompt(conversationId: string, systemPrompt: string): void;
   /** A tool result, after the last message shown. */
   addToolResult(conversationId: string, toolCallId: string, name: string, content: string): void;
   /**
@@ -272,6 +274,10 @@ export function createConversationStore(): ConversationStore {
         patch(conversationId, (c) => (c.choices && sameChoices(c.choices, choices) ? c : { ...c, choices }));
       },
 
+      setSystemPrompt(conversationId, systemPrompt) {
+        patch(conversationId, (c) => (c.systemPrompt === systemPrompt ? c : { ...c, systemPrompt }));
+      },
+
       addToolResult(conversationId, toolCallId, name, content) {
         patch(conversationId, (c) =>
           place(c, {
@@ -375,6 +381,14 @@ function soundChoices(value: unknown): ConversationChoices | null {
 
 function sameChoices(a: ConversationChoices, b: ConversationChoices): boolean {
   return a.protocol === b.protocol && a.model === b.model && a.reasoning === b.reasoning;
+}
+
+/**
+ * The system prompt `conversation` sends: its own, or `defaultPrompt` (Settings') while it has none, before
+ * its first request and in records from before it was remembered.
+ */
+export function systemPromptOf(conversation: Conversation | undefined, defaultPrompt: string): string {
+  return conversation?.systemPrompt ?? defaultPrompt;
 }
 
 /** The settings' current choices, as a conversation remembers them. */

@@ -96,7 +96,8 @@ export function mergeConversation(
     merged.title === local.title &&
     merged.updatedAt === local.updatedAt &&
     merged.createdAt === local.createdAt &&
-    merged.selected === local.selected
+    merged.selected === local.selected &&
+    merged.systemPrompt === local.systemPrompt
   )
     return local;
   return merged;

@@ -346,6 +346,8 @@ export function readConversationRecord(key: string, value: unknown): ReadRecord 
       messages: readMessages(rest.messages),
     };
     if (rest.selected !== undefined) conversation.selected = readSelected(rest.selected, 'selected');
+    if (rest.systemPrompt !== undefined)
+      conversation.systemPrompt = string(rest.systemPrompt, 'systemPrompt');
     return { kind: 'conversation', conversation, revision };
   } catch (error) {
     if (error instanceof Unreadable) return { kind: 'unreadable', reason: error.message, revision };

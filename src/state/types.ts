@@ -135,4 +135,9 @@ export interface Conversation {
   selected?: Record<string, string>;
   /** Absent until the conversation's first request (and in records from before it was remembered). */
   choices?: ConversationChoices;
+  /**
+   * The system prompt its requests send, from the default in Settings when its first request is sent (or
+   * set for it before); absent until then, and in records from before it was remembered: the default then.
+   */
+  systemPrompt?: string;
 }
