@@ -8,6 +8,7 @@ import { loadCatalog } from '../i18n/loadCatalog.ts';
 import { resolveLocale } from '../i18n/locales.ts';
 import { ChatSession } from '../session/ChatSession.ts';
 import { type AppStores, createAppStores } from '../state/appStores.ts';
+import { databaseAttachments, deleteOrphanedAttachments } from '../state/attachmentBlobs.ts';
 import { loadState, openDatabase, startPersisting } from '../state/persistence.ts';
 import { openTabChannel } from '../state/tabSync.ts';
 import { App } from './App.tsx';
@@ -16,8 +17,8 @@ import { Localized } from './Localized.tsx';
 // The one place where the running app is made: everything below receives these instances.
 const queryClient = new QueryClient();
 const stores = createAppStores();
-const session = new ChatSession({ stores });
 const db = openDatabase();
+const session = new ChatSession({ stores, attachments: databaseAttachments(db) });
 
 /** Whether the first screen shows an answer: then it waits for the renderer rather than flash plain text. */
 function opensOnAnswer({ conversations }: AppStores): boolean {
@@ -31,6 +32,7 @@ function opensOnAnswer({ conversations }: AppStores): boolean {
 async function start() {
   const loaded = await loadState(db, stores);
   startPersisting(db, stores, 400, 2000, { loaded, channel: openTabChannel() });
+  deleteOrphanedAttachments(stores.conversations, session.attachments);
   // Ask the browser not to clear the conversations under storage pressure (it may decide on its own).
   void stores.storage.getState().requestPersistence();
   // The markdown renderer is fetched only when the first screen shows an answer (else when one is sent),

@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
 import type { Protocol } from '../core/index.ts';
+import type { NewAttachment } from '../state/attachmentBlobs.ts';
 import { useServices } from './appContext.tsx';
 
 export interface ProtocolStream {
-  send(text: string): Promise<void>;
+  send(text: string, attachments?: readonly NewAttachment[]): Promise<void>;
   submitToolResult(conversationId: string, toolCallId: string, name: string, content: string): Promise<void>;
   retry(conversationId: string, messageId: string): Promise<void>;
   regenerate(conversationId: string, messageId: string): Promise<void>;
@@ -20,7 +21,7 @@ export function useProtocolStream(protocol: Protocol): ProtocolStream {
   const { session } = useServices();
   return useMemo(
     () => ({
-      send: (text) => session.send(text, protocol),
+      send: (text, attachments) => session.send(text, protocol, attachments),
       submitToolResult: (conversationId, toolCallId, name, content) =>
         session.submitToolResult(conversationId, toolCallId, name, content, protocol),
       retry: (conversationId, messageId) => session.retry(conversationId, messageId),

@@ -6,10 +6,18 @@ import {
   finishNotice,
   type Turn,
 } from '../core/index.ts';
+import { formatSize } from './attachmentFiles.ts';
 import { shownBranch, versionOf } from './branches.ts';
 import { conversationUsage, currentAttempt } from './conversationStore.ts';
 import { scrub } from './traceExport.ts';
-import type { AssistantMessage, Attempt, Conversation, SentRequest, ToolResultMessage } from './types.ts';
+import type {
+  AssistantMessage,
+  Attempt,
+  Conversation,
+  SentRequest,
+  ToolResultMessage,
+  UserMessage,
+} from './types.ts';
 
 /**
  * One conversation as files a person keeps: Markdown to read (every message and answer as a section, with
@@ -204,6 +212,14 @@ function versionLabel(conversation: Conversation, messageId: string): string {
   return count > 1 ? ` · version ${position} of ${count}` : '';
 }
 
+/** `_Attached: `cat.png` (image/png, 12 kB), `notes.md` (text, 2 kB)_`: the files by name (their bytes stay out). */
+function attachedLine(message: UserMessage): string {
+  const files = (message.attachments ?? []).map(
+    (a) => `\`${a.name}\` (${a.kind === 'image' ? a.mimeType : 'text'}, ${formatSize(a.size)})`,
+  );
+  return files.length ? `_Attached: ${files.join(', ')}_` : '';
+}
+
 function toolResultSection(message: ToolResultMessage): string {
   const result = prettyJson(message.content);
   return [
@@ -236,9 +252,8 @@ export function exportConversationMarkdown(
   for (const message of shown) {
     const version = versionLabel(conversation, message.id);
     if (message.role === 'user') {
-      sections.push(
-        `## You · ${formatTime(message.createdAt)}${version}\n\n${message.text.trim() || '_(empty)_'}`,
-      );
+      const body = [message.text.trim(), attachedLine(message)].filter(Boolean).join('\n\n');
+      sections.push(`## You · ${formatTime(message.createdAt)}${version}\n\n${body || '_(empty)_'}`);
     } else if (message.role === 'assistant') sections.push(answerSection(message, explain, version));
     else sections.push(toolResultSection(message));
   }

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { Version } from '../../state/branches.ts';
 import type { UserMessage as UserMessageData } from '../../state/types.ts';
+import { AttachmentList } from '../attachments/AttachmentList.tsx';
 import { readDraft, writeDraft } from '../composer/drafts.ts';
 import { VersionSwitch } from './VersionSwitch.tsx';
 
@@ -123,7 +124,8 @@ export function UserMessage({ message, version, canEdit, onEdit, onSelectVersion
   return (
     <div className="user-turn" data-message-id={message.id}>
       <div ref={bubble} className="user-message" data-testid="user-message" tabIndex={-1}>
-        <p>{message.text}</p>
+        {message.attachments?.length ? <AttachmentList attachments={message.attachments} /> : null}
+        {message.text ? <p>{message.text}</p> : null}
       </div>
       <div className="user-message-tools">
         {version ? (
