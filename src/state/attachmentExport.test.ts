@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { explanationTitles } from '../i18n/explain.ts';
+import { createI18n } from '../i18n/i18n.tsx';
+import { exportConversationMarkdown } from './conversationExport.ts';
+import type { Conversation } from './types.ts';
+
+const english = explanationTitles(createI18n('en'));
+const conversation: Conversation = {
+  id: 'conv_1',
+  title: 'Files',
+  createdAt: 0,
+  updatedAt: 0,
+  messages: [
+    {
+      id: 'm1',
+      role: 'user',
+      text: 'What are these?',
+      createdAt: 0,
+      attachments: [
+        { id: 'file_1', name: 'cat.png', mimeType: 'image/png', size: 12_345, kind: 'image' },
+        { id: 'file_2', name: 'notes.md', mimeType: 'text/markdown', size: 2048, kind: 'text' },
+      ],
+    },
+    {
+      id: 'm2',
+      role: 'user',
+      text: '',
+      createdAt: 0,
+      attachments: [{ id: 'file_3', name: 'dog.webp', mimeType: 'image/webp', size: 900, kind: 'image' }],
+    },
+  ],
+};
+
+describe('exporting a conversation with attachments', () => {
+  it('names each message’s files in the Markdown, after its text (or alone)', () => {
+    const markdown = exportConversationMarkdown(conversation, '', 0, english);
+    expect(markdown).toContain(
+      'What are these?\n\n_Attached: `cat.png` (image/png, 12 kB), `notes.md` (text, 2 kB)_',
+    );
+    expect(markdown).toContain('\n\n_Attached: `dog.webp` (image/webp, 900 B)_\n');
+    expect(markdown).not.toContain('_(empty)_');
+  });
+});
