@@ -42,7 +42,7 @@ const labels = {
   baseUrl: /^Gateway base URL/,
   apiKey: 'API key',
   rememberKey: /^Remember the API key in this browser/,
-  systemPrompt: 'System prompt',
+  systemPrompt: 'System prompt for new chats',
   maxOutputTokens: 'Max output tokens',
   temperature: 'Temperature',
   offerTools: /^Offer the demo tool/,

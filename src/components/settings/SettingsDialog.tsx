@@ -1,9 +1,10 @@
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { minThinkingBudget, type ReasoningEffort } from '../../core/index.ts';
 import { useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { automaticLanguage, languageNames, locales } from '../../i18n/locales.ts';
 import { isThinkingBudget, isUsableBaseUrl, type Settings } from '../../state/settingsStore.ts';
+import { trapTab } from '../shared/trapTab.ts';
 import { BackupSection } from './BackupSection.tsx';
 import { StorageUse } from './StorageUse.tsx';
 import './settings.css';
@@ -87,29 +88,6 @@ function BudgetField({
       ) : null}
     </label>
   );
-}
-
-const focusable =
-  'a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
-
-/** Tab and Shift+Tab cycle inside the dialog: the page behind a modal is out of reach. */
-function trapTab(event: KeyboardEvent<HTMLElement>) {
-  if (event.key !== 'Tab') return;
-  // In document order (not every DOM implementation returns a selector list's matches in that order).
-  const items = [...event.currentTarget.querySelectorAll<HTMLElement>(focusable)].sort((a, b) =>
-    a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
-  );
-  const first = items[0];
-  const last = items.at(-1);
-  if (!first || !last) return;
-  const active = document.activeElement;
-  if (event.shiftKey && (active === first || !event.currentTarget.contains(active))) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && (active === last || !event.currentTarget.contains(active))) {
-    event.preventDefault();
-    first.focus();
-  }
 }
 
 /**

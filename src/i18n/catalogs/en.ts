@@ -198,7 +198,7 @@ export const en = {
   'settings.apiKey': 'API key',
   'settings.rememberKey': 'Remember the API key in this browser (otherwise it is kept for this tab only)',
   'settings.model': 'Model',
-  'settings.systemPrompt': 'System prompt',
+  'settings.systemPrompt': 'System prompt for new chats',
   'settings.maxOutputTokens': 'Max output tokens',
   'settings.temperature': 'Temperature',
   'settings.modelDefault': 'model default',

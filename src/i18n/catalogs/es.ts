@@ -192,7 +192,7 @@ export const es: Catalog = {
   'settings.rememberKey':
     'Recordar la clave de API en este navegador (si no, solo se guarda para esta pestaña)',
   'settings.model': 'Modelo',
-  'settings.systemPrompt': 'Prompt del sistema',
+  'settings.systemPrompt': 'Prompt del sistema para nuevos chats',
   'settings.maxOutputTokens': 'Máx. de tokens de salida',
   'settings.temperature': 'Temperatura',
   'settings.modelDefault': 'la del modelo',

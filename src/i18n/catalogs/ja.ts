@@ -191,7 +191,7 @@ export const ja: Catalog = {
   'settings.apiKey': 'API キー',
   'settings.rememberKey': 'このブラウザーに API キーを保存する（保存しない場合はこのタブでのみ保持）',
   'settings.model': 'モデル',
-  'settings.systemPrompt': 'システムプロンプト',
+  'settings.systemPrompt': '新しいチャットのシステムプロンプト',
   'settings.maxOutputTokens': '最大出力トークン数',
   'settings.temperature': '温度',
   'settings.modelDefault': 'モデルの既定値',

@@ -170,7 +170,7 @@ export const zhCN: Catalog = {
   'settings.apiKey': 'API 密钥',
   'settings.rememberKey': '在此浏览器中记住 API 密钥（否则仅在此标签页中保留）',
   'settings.model': '模型',
-  'settings.systemPrompt': '系统提示词',
+  'settings.systemPrompt': '新对话的系统提示词',
   'settings.maxOutputTokens': '最大输出 token 数',
   'settings.temperature': '温度',
   'settings.modelDefault': '模型默认值',
