@@ -41,6 +41,8 @@ export const failureCodes = [
   'network_error',
   'blocked_by_policy',
   'unexpected_response',
+  /** Ours: an attached file's bytes are no longer stored, so the request cannot be sent as it was. */
+  'attachment_missing',
   /** `values.problem`: what to change, as the request check said it. */
   'not_sent',
   /** An error code this app does not know. */
@@ -97,6 +99,7 @@ const byCode: Record<string, FailureAdvice> = {
   network_error: { code: 'network_error', retryable: true },
   blocked_by_policy: { code: 'blocked_by_policy', retryable: false },
   unexpected_response: { code: 'unexpected_response', retryable: true },
+  attachment_missing: { code: 'attachment_missing', retryable: false },
 };
 
 /** Ours: a request that was not sent, because the API would refuse it; its message says what to change. */

@@ -109,4 +109,19 @@ describe('sending attachments', () => {
     expect(bodies[3]).toContain(imageBase64);
     expect(bodies[3]).toContain('# Notes');
   });
+
+  it('fails that answer with a clear error, sending nothing, when a file is no longer stored', async () => {
+    const bodies = gateway();
+    await app.session.send('What are these?', 'messages', [photo, notes]);
+    await app.session.attachments.remove(['file_notes']);
+    const [first] = answers();
+    await app.session.retry(conversation().id, first!.id);
+    expect(bodies).toHaveLength(1);
+    const failed = answers()[0]?.attempts.at(-1);
+    expect(failed?.turn.status).toBe('error');
+    expect(failed?.turn.error?.code).toBe('attachment_missing');
+    expect(failed?.turn.error?.message).toMatch(/^notes\.md is no longer stored in this browser/);
+    // Not retried on its own: the file will not come back.
+    expect(answers()[0]?.attempts).toHaveLength(2);
+  });
 });

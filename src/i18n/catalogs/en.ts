@@ -141,6 +141,9 @@ export const en = {
   'failure.unexpected_response.title': 'Unexpected response',
   'failure.unexpected_response.advice':
     'The gateway did not answer with an event stream. Check the base URL in Settings.',
+  'failure.attachment_missing.title': 'An attached file is no longer stored',
+  'failure.attachment_missing.advice':
+    'Its bytes are gone from this browser (its storage was full when the message was sent, or has been cleared since), so the request cannot be sent as it was. Send the message again with the file attached.',
   'failure.not_sent.title': 'Not sent: the API would refuse these settings',
   'failure.not_sent.advice': '{problem}',
   'failure.stream_error.title': 'The model reported an error',

@@ -135,6 +135,9 @@ export const es: Catalog = {
   'failure.unexpected_response.title': 'Respuesta inesperada',
   'failure.unexpected_response.advice':
     'El gateway no respondió con un stream de eventos. Revisa la URL base en Ajustes.',
+  'failure.attachment_missing.title': 'Un archivo adjunto ya no está guardado',
+  'failure.attachment_missing.advice':
+    'Sus datos ya no están en este navegador (el almacenamiento estaba lleno al enviar el mensaje o se ha borrado después), así que la solicitud no puede enviarse tal como era. Vuelve a enviar el mensaje con el archivo adjunto.',
   'failure.not_sent.title': 'No enviada: la API rechazaría estos ajustes',
   'failure.not_sent.advice': '{problem}',
   'failure.stream_error.title': 'El modelo informó de un error',

@@ -136,6 +136,9 @@ export const ja: Catalog = {
   'failure.unexpected_response.title': '予期しない応答',
   'failure.unexpected_response.advice':
     'ゲートウェイがイベントストリームで応答しませんでした。設定のベース URL を確認してください。',
+  'failure.attachment_missing.title': '添付ファイルが保存されていません',
+  'failure.attachment_missing.advice':
+    'このブラウザーにファイルのデータが残っていません（送信時にストレージがいっぱいだったか、その後に消去されました）。そのため、リクエストを元のとおりに送信できません。ファイルを添付し直して、メッセージを送信してください。',
   'failure.not_sent.title': '送信していません：この設定は API に拒否されます',
   'failure.not_sent.advice': '{problem}',
   'failure.stream_error.title': 'モデルがエラーを返しました',

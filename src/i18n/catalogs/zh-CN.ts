@@ -120,6 +120,9 @@ export const zhCN: Catalog = {
     '服务器的安全策略（Content-Security-Policy，connect-src）中没有该网关的源。请让管理员将其加入 HOPBASE_CONNECT_SRC，或将设置中的基础 URL 留空，以使用此服务器的 /v1 代理。',
   'failure.unexpected_response.title': '意外的响应',
   'failure.unexpected_response.advice': '网关返回的不是事件流。请检查设置中的基础 URL。',
+  'failure.attachment_missing.title': '附件已不在本地存储中',
+  'failure.attachment_missing.advice':
+    '此浏览器中已没有该文件的数据（发送时存储空间已满，或之后已被清除），因此无法按原样发送请求。请重新附加该文件后再发送消息。',
   'failure.not_sent.title': '未发送：API 会拒绝这些设置',
   'failure.not_sent.advice': '{problem}',
   'failure.stream_error.title': '模型报告了错误',
