@@ -158,7 +158,7 @@ test('the production server: security headers, caching, compression, /healthz, n
   expect(index.status()).toBe(200);
   const headers = index.headers();
   expect(headers['content-security-policy']).toBe(
-    `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self' ${simUrl}; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+    `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; font-src 'self'; connect-src 'self' ${simUrl}; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
   );
   expect(headers['x-content-type-options']).toBe('nosniff');
   expect(headers['referrer-policy']).toBe('no-referrer');

@@ -152,7 +152,7 @@ describe('/healthz', () => {
 describe('security headers', () => {
   it('builds a strict CSP with the operator’s gateways in connect-src', () => {
     expect(contentSecurityPolicy(['https://gateway.example.com', 'https://*.corp.example'])).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; " +
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; font-src 'self'; " +
         "connect-src 'self' https://gateway.example.com https://*.corp.example; object-src 'none'; " +
         "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );

@@ -3,7 +3,8 @@ import type { IncomingMessage } from 'node:http';
 /**
  * The page's Content-Security-Policy. Everything comes from the server's own origin: scripts and
  * styles as files (Vite emits no inline script or style; React sets `style` through the CSSOM, which
- * CSP allows), no plugins, no `<base>`, no framing. `connect-src` adds only the gateways the operator
+ * CSP allows), no plugins, no `<base>`, no framing. Images also from `blob:`: the thumbnails of attached
+ * files, object URLs the page makes of its own bytes (never a URL from elsewhere). `connect-src` adds only the gateways the operator
  * lists in HOPBASE_CONNECT_SRC, so direct-to-gateway mode works towards those and no others.
  */
 export function contentSecurityPolicy(connectSrc: readonly string[]): string {
@@ -11,7 +12,7 @@ export function contentSecurityPolicy(connectSrc: readonly string[]): string {
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self'",
+    "img-src 'self' blob:",
     "font-src 'self'",
     `connect-src ${["'self'", ...connectSrc].join(' ')}`,
     "object-src 'none'",
