@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { minThinkingBudget, type ReasoningEffort } from '../../core/index.ts';
 import { useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
@@ -180,7 +180,7 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
           </button>
         </header>
 
-        <label className="field">
+        <label className="field settings-language">
           <span>{t('settings.language')}</span>
           <select
             className="select"
