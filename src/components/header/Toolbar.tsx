@@ -5,6 +5,7 @@ import type { Conversation } from '../../state/types.ts';
 import { ModelSelect } from './ModelSelect.tsx';
 import { ProtocolSelect } from './ProtocolSelect.tsx';
 import { ReasoningSelect } from './ReasoningSelect.tsx';
+import { SystemPromptButton } from './SystemPromptButton.tsx';
 import './toolbar.css';
 
 export interface ToolbarProps {
@@ -44,6 +45,7 @@ export function Toolbar({
       <ProtocolSelect />
       <ModelSelect />
       <ReasoningSelect />
+      <SystemPromptButton conversation={conversation} />
       <span className="toolbar-spacer" />
       {usage ? (
         <span

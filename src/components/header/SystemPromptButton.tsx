@@ -1,0 +1,124 @@
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { useServices } from '../../hooks/appContext.tsx';
+import { useSettings } from '../../hooks/useStores.ts';
+import { systemPromptOf } from '../../state/conversationStore.ts';
+import type { Conversation } from '../../state/types.ts';
+import { trapTab } from '../shared/trapTab.ts';
+import { systemPromptNote } from './systemPromptNote.ts';
+import '../settings/settings.css';
+import './systemPrompt.css';
+
+/**
+ * The toolbar's "System prompt": the open chat's own prompt, seen and changed in a small dialog. Before a
+ * chat's first message it is what the chat will start with (the default from Settings until changed).
+ */
+export function SystemPromptButton({ conversation }: { conversation: Conversation | null }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setOpen(false);
+    // Back where the person was.
+    button.current?.focus();
+  };
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        className="btn toolbar-system-prompt"
+        aria-haspopup="dialog"
+        // On a phone only the icon shows; the name stays.
+        aria-label="System prompt"
+        title="This chat’s system prompt"
+        onClick={() => setOpen(true)}
+      >
+        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+          <path
+            d="M5 4h14a1 1 0 0 1 1 1v11a1 1 0 0 1-1 1H10l-4 3v-3H5a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1Zm3 5h8m-8 4h5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+        <span className="toolbar-system-prompt-text">System prompt</span>
+      </button>
+      {open ? <SystemPromptDialog conversation={conversation} onClose={close} /> : null}
+    </>
+  );
+}
+
+function SystemPromptDialog({
+  conversation,
+  onClose,
+}: {
+  conversation: Conversation | null;
+  onClose(): void;
+}) {
+  const { stores } = useServices();
+  const defaultPrompt = useSettings((s) => s.settings.systemPrompt);
+  const [draft, setDraft] = useState(() => systemPromptOf(conversation ?? undefined, defaultPrompt));
+  const titleId = useId();
+  const noteId = useId();
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => box.current?.focus(), []);
+
+  const save = () => {
+    const conversations = stores.conversations.getState();
+    if (conversation) conversations.setSystemPrompt(conversation.id, draft);
+    // No chat yet: the prompt is this new chat's, unless it is the default it would start with anyway.
+    else if (draft !== defaultPrompt) conversations.setSystemPrompt(conversations.newConversation(), draft);
+    onClose();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      onClose();
+    } else trapTab(event);
+  };
+
+  return (
+    <div className="overlay">
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        className="dialog system-prompt-dialog"
+        onKeyDown={onKeyDown}
+      >
+        <h2 id={titleId}>System prompt</h2>
+        <label className="field">
+          <span>System prompt for this chat</span>
+          <textarea
+            ref={box}
+            rows={6}
+            value={draft}
+            aria-describedby={noteId}
+            onChange={(e) => setDraft(e.target.value)}
+          />
+        </label>
+        <p id={noteId} className="field-help">
+          {systemPromptNote(draft, defaultPrompt, (conversation?.messages.length ?? 0) > 0)}
+        </p>
+        <div className="system-prompt-actions">
+          <button
+            type="button"
+            className="btn"
+            disabled={draft === defaultPrompt}
+            onClick={() => setDraft(defaultPrompt)}
+          >
+            Use the default
+          </button>
+          <span className="system-prompt-spacer" />
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-primary" onClick={save}>
+            Save
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
