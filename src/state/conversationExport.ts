@@ -249,6 +249,8 @@ export function exportConversationMarkdown(
     `# ${conversation.title.replace(/\s+/g, ' ').trim() || 'Untitled conversation'}`,
     `_Exported from HopBase Chat on ${formatTime(now)} · started ${formatTime(conversation.createdAt)} · ${shown.length} messages · ${usage.total.toLocaleString('en-US')} tokens billed (every attempt)${others > 0 ? ` · ${others} messages of other versions left out` : ''}_`,
   ];
+  if (conversation.systemPrompt?.trim())
+    sections.push(`## System prompt\n\n${quote(conversation.systemPrompt)}`);
   for (const message of shown) {
     const version = versionLabel(conversation, message.id);
     if (message.role === 'user') {
