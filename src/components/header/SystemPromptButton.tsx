@@ -27,12 +27,12 @@ export function SystemPromptButton({ conversation }: { conversation: Conversatio
         type="button"
         className="btn toolbar-system-prompt"
         aria-haspopup="dialog"
-        // On a phone only the icon shows; the name stays.
+        // An icon: the toolbar has no room for more on one row.
         aria-label="System prompt"
-        title="This chat’s system prompt"
+        title="System prompt for this chat"
         onClick={() => setOpen(true)}
       >
-        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
           <path
             d="M5 4h14a1 1 0 0 1 1 1v11a1 1 0 0 1-1 1H10l-4 3v-3H5a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1Zm3 5h8m-8 4h5"
             fill="none"
@@ -42,7 +42,6 @@ export function SystemPromptButton({ conversation }: { conversation: Conversatio
             strokeLinejoin="round"
           />
         </svg>
-        <span className="toolbar-system-prompt-text">System prompt</span>
       </button>
       {open ? <SystemPromptDialog conversation={conversation} onClose={close} /> : null}
     </>
