@@ -1,4 +1,4 @@
-import { act, cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Protocol, Turn } from '../../core/index.ts';
@@ -380,6 +380,19 @@ describe('versions', () => {
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(onEdit).not.toHaveBeenCalled();
     expect(screen.getByTestId('user-message')).toHaveTextContent('Capital of Italy?');
+  });
+
+  it('leaves Enter and Escape to an input method while it composes', async () => {
+    const { onEdit, user } = renderView(versions);
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    const box = screen.getByRole('textbox', { name: 'Edit message' });
+    fireEvent.keyDown(box, { key: 'Enter', isComposing: true });
+    fireEvent.keyDown(box, { key: 'Enter', keyCode: 229 });
+    fireEvent.keyDown(box, { key: 'Escape', isComposing: true });
+    expect(onEdit).not.toHaveBeenCalled();
+    expect(box).toBeInTheDocument();
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(onEdit).toHaveBeenCalledWith('q2', 'Capital of Italy?');
   });
 
   it('keeps an unsent edit when the conversation is shown again', async () => {

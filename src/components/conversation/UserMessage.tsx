@@ -3,6 +3,7 @@ import type { Version } from '../../state/branches.ts';
 import type { UserMessage as UserMessageData } from '../../state/types.ts';
 import { AttachmentList } from '../attachments/AttachmentList.tsx';
 import { readDraft, writeDraft } from '../composer/drafts.ts';
+import { composerKeyAction } from '../composer/keys.ts';
 import { VersionSwitch } from './VersionSwitch.tsx';
 
 export interface UserMessageProps {
@@ -59,14 +60,20 @@ function EditBox({ message, canSend, onSend, onClose }: EditBoxProps) {
           writeDraft(key, e.target.value);
         }}
         onKeyDown={(e) => {
-          if (e.nativeEvent.isComposing) return;
-          if (e.key === 'Enter' && !e.shiftKey) {
-            e.preventDefault();
-            send();
-          } else if (e.key === 'Escape') {
-            e.preventDefault();
-            cancel();
-          }
+          // The composer's rule, keys an input method is using left to it; Escape here ends the edit.
+          const action = composerKeyAction(
+            {
+              key: e.key,
+              shiftKey: e.shiftKey,
+              isComposing: e.nativeEvent.isComposing,
+              keyCode: e.keyCode,
+            },
+            true,
+          );
+          if (action === 'none') return;
+          e.preventDefault();
+          if (action === 'send') send();
+          else cancel();
         }}
       />
       <div className="user-edit-actions">
