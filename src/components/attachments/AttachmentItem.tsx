@@ -22,9 +22,16 @@ export function AttachmentItem({ attachment, blob, missing = false }: Attachment
     );
   return (
     <span className="attachment-file">
-      <span className="attachment-file-icon" aria-hidden="true">
-        {attachment.kind === 'image' ? '🖼' : '📄'}
-      </span>
+      {/* Drawn, not an emoji: not every system has an emoji font. */}
+      <svg className="attachment-file-icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+        <path
+          d="M4 1.5h5.5L13 5v9.5H4z M9.5 1.5V5H13"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.2"
+          strokeLinejoin="round"
+        />
+      </svg>
       <span className="attachment-file-name">{attachment.name}</span>
       <span className="attachment-file-size">
         {missing ? 'not stored here' : formatSize(attachment.size)}

@@ -171,13 +171,14 @@ export function Composer({ draftKey, streaming, onSend, onStop }: ComposerProps)
         </ul>
       ) : null}
       <div className="composer-row">
-        {/* Opened by the Attach button; out of the tab order, labelled for assistive technology. */}
+        {/* Opened by the Attach button, which is what the keyboard and assistive technology reach. */}
         <input
           ref={picker}
           type="file"
           multiple
           className="visually-hidden"
           tabIndex={-1}
+          aria-hidden="true"
           aria-label="Files to attach"
           onChange={(e) => {
             void attach([...(e.target.files ?? [])]);

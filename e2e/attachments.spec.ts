@@ -1,0 +1,269 @@
+import { deflateSync } from 'node:zlib';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import {
+  artifactsDir,
+  choose,
+  type LoggedRequest,
+  newTurn,
+  openApp,
+  protocolKeys,
+  protocolLabels,
+  requestsContaining,
+  turns,
+  uniqueText,
+  waitForAnswer,
+} from './helpers.ts';
+
+// ---- Files to attach ------------------------------------------------------------------------------------
+
+/** CRC-32 of PNG chunks (the common polynomial). */
+function crc32(bytes: Uint8Array): number {
+  let crc = ~0;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return ~crc >>> 0;
+}
+
+function chunk(type: string, data: Uint8Array): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'ascii');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/** A real PNG, `size` pixels square: two colours in diagonal bands, so a thumbnail shows something. */
+type Rgb = [number, number, number];
+
+function png(size: number, one: Rgb, other: Rgb): Buffer {
+  const rows: number[] = [];
+  for (let y = 0; y < size; y++) {
+    rows.push(0);
+    for (let x = 0; x < size; x++) {
+      const first = Math.floor((x + y) / (size / 4)) % 2 === 0;
+      rows.push(...(first ? one : other));
+    }
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.from(rows))),
+    chunk('IEND', new Uint8Array()),
+  ]);
+}
+
+const photo = { name: 'photo.png', mimeType: 'image/png', buffer: png(96, [79, 70, 229], [250, 204, 21]) };
+const pasted = png(64, [21, 128, 61], [244, 244, 245]);
+const notesText = `# Notes\n\n${'- buy milk\n'.repeat(200)}`;
+const notes = { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from(notesText) };
+const report = { name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\n\0\u00e2') };
+
+/** As the simulator says a size: bytes under 1,000, else whole kB. */
+const sizeSaid = (bytes: number) => (bytes < 1000 ? `${bytes} B` : `${Math.round(bytes / 1000)} kB`);
+
+// ---- Helpers --------------------------------------------------------------------------------------------
+
+const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+const toSend = (page: Page) => page.getByRole('list', { name: 'Attachments to send' });
+const sentMessages = (page: Page) => page.getByTestId('user-message');
+
+/** Attaches files through the Attach button's file picker, as a person would. */
+async function attachByPicker(page: Page, files: (typeof photo)[]): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Attach' }).click();
+  await (await chooser).setFiles(files);
+}
+
+/** Pastes an image into the message box, as a screenshot tool's clipboard holds it. */
+async function pasteImage(page: Page, name: string, bytes: Buffer): Promise<void> {
+  await messageBox(page).evaluate(
+    (box, { name, base64 }) => {
+      const data = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const clipboard = new DataTransfer();
+      clipboard.items.add(new File([data], name, { type: 'image/png' }));
+      box.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: clipboard, bubbles: true, cancelable: true }),
+      );
+    },
+    { name, base64: bytes.toString('base64') },
+  );
+}
+
+/** Sends what is in the composer (text and files) and returns the answer it starts. */
+function sendComposer(page: Page, text: string): Promise<Locator> {
+  return newTurn(page, async () => {
+    await messageBox(page).fill(text);
+    await messageBox(page).press('Enter');
+  });
+}
+
+/** The thumbnail `name` is shown in `where`, its picture loaded. */
+async function expectThumbnail(where: Locator, name: string): Promise<void> {
+  const image = where.getByRole('img', { name });
+  await expect(image).toHaveAttribute('src', /^blob:/);
+  await expect
+    .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0);
+}
+
+async function violations(page: Page, include: string) {
+  const { violations } = await new AxeBuilder({ page })
+    .include(include)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+/** The user content of the request that carried `text`, as the simulator logged it. */
+async function loggedContent(
+  page: Page,
+  text: string,
+): Promise<{ request: LoggedRequest; parts: unknown[] }> {
+  const [request] = await requestsContaining(page, text);
+  expect(request).toBeDefined();
+  const body = request!.body as {
+    messages?: { role: string; content: unknown }[];
+    input?: { role: string; content: unknown }[];
+  };
+  const user = (body.messages ?? body.input ?? []).findLast((m) => m.role === 'user');
+  return { request: request!, parts: user?.content as unknown[] };
+}
+
+// ---- Tests ----------------------------------------------------------------------------------------------
+
+for (const protocol of protocolKeys) {
+  test(`${protocolLabels[protocol]}: an image and a text file by the picker, then an image by paste`, async ({
+    page,
+  }) => {
+    await openApp(page);
+    await choose(page, protocol, 'sim-echo');
+
+    await attachByPicker(page, [photo, notes]);
+    await expectThumbnail(toSend(page), 'photo.png');
+    await expect(toSend(page).getByText('notes.md')).toBeVisible();
+    if (protocol === 'chat') {
+      await page.screenshot({ path: `${artifactsDir}/attachments-composer.png` });
+      expect(await violations(page, '.composer')).toEqual([]);
+    }
+
+    const text = uniqueText('What are these?');
+    const turn = await waitForAnswer(await sendComposer(page, text));
+    await expect(toSend(page)).toHaveCount(0);
+    await expect(turn).toContainText(
+      `I see 1 image (image/png, ${sizeSaid(photo.buffer.length)}) and 1 file (notes.md, ${sizeSaid(notes.buffer.length)}).`,
+    );
+    const sent = sentMessages(page).last();
+    await expectThumbnail(sent, 'photo.png');
+    await expect(sent.getByText('notes.md')).toBeVisible();
+    await expect(sent.getByText(text)).toBeVisible();
+    if (protocol === 'chat') {
+      await sent.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${artifactsDir}/attachments-sent.png` });
+    }
+
+    // Each protocol's own parts; the log shows the image's data shortened, the file's text whole.
+    const { parts } = await loggedContent(page, text);
+    const image = JSON.stringify(parts[0]);
+    expect(image).toMatch(/…\[\d[\d,]* chars\]/);
+    expect(parts[0]).toMatchObject(
+      {
+        chat: {
+          type: 'image_url',
+          image_url: { url: expect.stringMatching(/^data:image\/png;base64,iVBORw0K/) },
+        },
+        responses: { type: 'input_image', image_url: expect.stringMatching(/^data:image\/png;base64,/) },
+        messages: { type: 'image', source: { type: 'base64', media_type: 'image/png' } },
+      }[protocol],
+    );
+    expect(parts[1]).toMatchObject({ text: `File: notes.md\n\`\`\`\n${notesText}\n\`\`\`` });
+
+    // A pasted image goes the same way.
+    await pasteImage(page, 'pasted.png', pasted);
+    await expectThumbnail(toSend(page), 'pasted.png');
+    await expect(messageBox(page)).toHaveValue('');
+    const next = uniqueText('And this one?');
+    const second = await waitForAnswer(await sendComposer(page, next));
+    await expect(second).toContainText(`I see 1 image (image/png, ${sizeSaid(pasted.length)}).`);
+  });
+}
+
+test('a file dropped on the composer is attached; Regenerate sends the very same bytes; a reload still shows them', async ({
+  page,
+}) => {
+  await openApp(page);
+  await choose(page, 'messages', 'sim-echo');
+  const box = messageBox(page);
+  const drop = await page.evaluateHandle(
+    ({ name, text }) => {
+      const files = new DataTransfer();
+      files.items.add(new File([text], name, { type: 'text/markdown' }));
+      return files;
+    },
+    { name: 'dropped.md', text: notesText },
+  );
+  await box.dispatchEvent('dragenter', { dataTransfer: drop });
+  await box.dispatchEvent('dragover', { dataTransfer: drop });
+  await expect(page.getByText('Drop files to attach them')).toBeVisible();
+  await page.screenshot({ path: `${artifactsDir}/attachments-drop.png` });
+  await box.dispatchEvent('drop', { dataTransfer: drop });
+  await expect(page.getByText('Drop files to attach them')).toBeHidden();
+  await expect(toSend(page).getByText('dropped.md')).toBeVisible();
+  await attachByPicker(page, [photo]);
+  await expectThumbnail(toSend(page), 'photo.png');
+
+  const text = uniqueText('Dropped and picked');
+  const turn = await waitForAnswer(await sendComposer(page, text));
+  await expect(turn).toContainText('I see 1 image (image/png,');
+  await expect(turn).toContainText('1 file (dropped.md, ');
+
+  await turns(page).last().getByRole('button', { name: 'Regenerate' }).click();
+  await expect.poll(async () => (await requestsContaining(page, text)).length).toBe(2);
+  const [first, again] = await requestsContaining(page, text);
+  expect(again?.rawSha256).toBe(first?.rawSha256);
+
+  await page.reload();
+  await expectThumbnail(sentMessages(page).last(), 'photo.png');
+  await expect(sentMessages(page).last().getByText('dropped.md')).toBeVisible();
+});
+
+test('what cannot be attached is named in an alert, and nothing typed is lost', async ({ page }) => {
+  await openApp(page);
+  await messageBox(page).fill('Half a thought');
+  await attachByPicker(page, [report, notes]);
+  await expect(page.getByRole('alert')).toContainText(
+    'report.pdf cannot be attached: only images (PNG, JPEG, WebP, GIF) and text or code files (UTF-8) can.',
+  );
+  await expect(toSend(page).getByText('notes.md')).toBeVisible();
+  await expect(messageBox(page)).toHaveValue('Half a thought');
+  await page.getByRole('button', { name: 'Remove notes.md' }).click();
+  await expect(toSend(page)).toHaveCount(0);
+  await expect(messageBox(page)).toHaveValue('Half a thought');
+});
+
+test('dark, at phone width: the composer with thumbnails and a sent message, axe clean', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await openApp(page);
+  await choose(page, 'responses', 'sim-echo');
+  await attachByPicker(page, [photo, notes]);
+  await waitForAnswer(await sendComposer(page, uniqueText('Phone')));
+  await expectThumbnail(sentMessages(page).last(), 'photo.png');
+  await sentMessages(page).last().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${artifactsDir}/attachments-sent-phone-dark.png` });
+  await attachByPicker(page, [photo, notes, report]);
+  await expectThumbnail(toSend(page), 'photo.png');
+  await expect(page.getByRole('alert')).toBeVisible();
+  await page.screenshot({ path: `${artifactsDir}/attachments-phone-dark.png` });
+  expect(await violations(page, '.main')).toEqual([]);
+  await context.close();
+});
