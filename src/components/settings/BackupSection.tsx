@@ -96,9 +96,9 @@ export function BackupSection({ database = openDatabase }: { database?: () => Us
     <fieldset className="backup">
       <legend>Back up and restore</legend>
       <p>
-        One file with every conversation, its answers and their recordings, and the settings (never the API
-        key). Restore it here or in another browser: a conversation already here is joined with its copy,
-        never doubled, and one deleted here comes back.
+        One file with every conversation, its answers and their recordings, the files sent with messages, and
+        the settings (never the API key). Restore it here or in another browser: a conversation already here
+        is joined with its copy, never doubled, and one deleted here comes back.
       </p>
       {/* Opened by the Restore button; out of the tab order, labelled for assistive technology. */}
       <input
