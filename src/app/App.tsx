@@ -1,9 +1,9 @@
-import { useCallback, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useId, useRef, useState } from 'react';
 import { StorageWarning } from '../components/banners/StorageWarning.tsx';
 import { Composer } from '../components/composer/Composer.tsx';
 import { ConversationView } from '../components/conversation/ConversationView.tsx';
 import { Toolbar } from '../components/header/Toolbar.tsx';
-import { Inspector, type InspectorTarget } from '../components/inspector/Inspector.tsx';
+import type { InspectorTarget } from '../components/inspector/Inspector.tsx';
 import { preloadMarkdown } from '../components/markdown/LazyMarkdown.tsx';
 import { SettingsDialog } from '../components/settings/SettingsDialog.tsx';
 import { ConversationList } from '../components/sidebar/ConversationList.tsx';
@@ -15,6 +15,11 @@ import type { NewAttachment } from '../state/attachmentBlobs.ts';
 import { useMediaQuery } from './useMediaQuery.ts';
 import { useVisualViewportHeight } from './useVisualViewportHeight.ts';
 import './app.css';
+
+/** The inspector (and its virtualized list) is fetched the first time it is opened, not at startup. */
+const Inspector = lazy(() =>
+  import('../components/inspector/Inspector.tsx').then(({ Inspector }) => ({ default: Inspector })),
+);
 
 /** Below this width the sidebar is a drawer (see app.css). */
 const narrowScreen = '(max-width: 760px)';
@@ -131,7 +136,9 @@ export function App() {
         />
       </main>
       {inspecting !== undefined ? (
-        <Inspector target={inspecting} onClose={() => setInspecting(undefined)} />
+        <Suspense fallback={null}>
+          <Inspector target={inspecting} onClose={() => setInspecting(undefined)} />
+        </Suspense>
       ) : null}
       {settingsOpen ? <SettingsDialog onClose={closeSettings} /> : null}
     </div>

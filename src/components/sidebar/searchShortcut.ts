@@ -32,9 +32,9 @@ export function isApplePlatform(platform: string): boolean {
   return /mac|iphone|ipad|ipod/i.test(platform);
 }
 
-/** How the shortcut reads in the search box's placeholder. */
+/** How the key combination reads in the search box's placeholder (beside "/", in the catalog's words). */
 export function shortcutHint(apple: boolean): string {
-  return apple ? '⌘K or /' : 'Ctrl+K or /';
+  return apple ? '⌘K' : 'Ctrl+K';
 }
 
 /** The same, for `aria-keyshortcuts`. */

@@ -236,7 +236,7 @@ export const en = {
   'export.json': 'JSON',
   'export.json.label': 'Export {title} as JSON',
   'search.label': 'Search conversations',
-  'search.placeholder': 'Search ({shortcut})',
+  'search.placeholder': 'Search ({shortcut} or /)',
   'search.results': 'Search results',
   'search.kind':
     '{kind, select, user {You:} answer {Answer:} reasoning {Reasoning:} refusal {Refusal:} tool_call {Tool call:} other {Tool result:}}',

@@ -230,7 +230,7 @@ export const es: Catalog = {
   'export.json': 'JSON',
   'export.json.label': 'Exportar {title} como JSON',
   'search.label': 'Buscar conversaciones',
-  'search.placeholder': 'Buscar ({shortcut})',
+  'search.placeholder': 'Buscar ({shortcut} o /)',
   'search.results': 'Resultados de la búsqueda',
   'search.kind':
     '{kind, select, user {Tú:} answer {Respuesta:} reasoning {Razonamiento:} refusal {Rechazo:} tool_call {Llamada a herramienta:} other {Resultado de herramienta:}}',

@@ -229,7 +229,7 @@ export const ja: Catalog = {
   'export.json': 'JSON',
   'export.json.label': '「{title}」を JSON でエクスポート',
   'search.label': '会話を検索',
-  'search.placeholder': '検索（{shortcut}）',
+  'search.placeholder': '検索（{shortcut} または /）',
   'search.results': '検索結果',
   'search.kind':
     '{kind, select, user {自分：} answer {回答：} reasoning {推論：} refusal {拒否：} tool_call {ツール呼び出し：} other {ツールの結果：}}',

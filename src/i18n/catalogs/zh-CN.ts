@@ -206,7 +206,7 @@ export const zhCN: Catalog = {
   'export.json': 'JSON',
   'export.json.label': '将“{title}”导出为 JSON',
   'search.label': '搜索对话',
-  'search.placeholder': '搜索（{shortcut}）',
+  'search.placeholder': '搜索（{shortcut} 或 /）',
   'search.results': '搜索结果',
   'search.kind':
     '{kind, select, user {你：} answer {回答：} reasoning {推理：} refusal {拒绝：} tool_call {工具调用：} other {工具结果：}}',
