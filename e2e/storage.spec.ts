@@ -46,6 +46,8 @@ function record(page: Page, key: string, value?: unknown): Promise<unknown> {
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
 const userMessages = (page: Page) => page.getByTestId('user-message');
+/** The only message of the person's with versions: the third, sent from both tabs at once. */
+const versionsOfThird = (page: Page) => page.getByRole('group', { name: 'Versions of your message' });
 /** The sidebar entry that opens the conversation titled by `text` (its first message). */
 const conversationEntry = (page: Page, text: string) =>
   sidebar(page).getByRole('button', { name: new RegExp(`^${text.slice(0, 40)}`) });
@@ -153,7 +155,8 @@ test('two tabs editing and deleting lose nothing and bring nothing back', async 
   await expect(userMessages(a)).toHaveText([fromA, fromB]);
   await expect(turns(a)).toHaveCount(2);
 
-  // Both send into it at the same moment: neither message is lost.
+  // Both send into it at the same moment: neither message is lost. Each was sent after the same answer,
+  // so they are two versions of the third message, each tab showing its own, the other one step away.
   const bothA = uniqueText('Same moment A');
   const bothB = uniqueText('Same moment B');
   await Promise.all([
@@ -164,9 +167,13 @@ test('two tabs editing and deleting lose nothing and bring nothing back', async 
     a.getByRole('textbox', { name: 'Message' }).press('Enter'),
     b.getByRole('textbox', { name: 'Message' }).press('Enter'),
   ]);
-  for (const tab of [a, b]) {
-    await expect(userMessages(tab)).toHaveCount(4);
-    await expect(turns(tab)).toHaveCount(4);
+  for (const [tab, own] of [
+    [a, bothA],
+    [b, bothB],
+  ] as const) {
+    await expect(userMessages(tab)).toHaveText([fromA, fromB, own]);
+    await expect(versionsOfThird(tab)).toContainText('of 2');
+    await expect(turns(tab)).toHaveCount(3);
     for (const turn of await turns(tab).all()) await waitForAnswer(turn);
   }
 
@@ -187,10 +194,20 @@ test('two tabs editing and deleting lose nothing and bring nothing back', async 
   for (const tab of [a, b]) {
     await expect(sidebar(tab)).not.toContainText(doomed);
     await conversationEntry(tab, fromA).click();
-    await expect(userMessages(tab)).toHaveCount(4);
-    for (const text of [fromA, fromB, bothA, bothB])
+    await expect(userMessages(tab)).toHaveCount(3);
+    await expect(versionsOfThird(tab)).toContainText('of 2');
+    // Both versions are there, each once: the one shown and the one a step away.
+    const shownThird = (await userMessages(tab).nth(2).textContent()) ?? '';
+    expect(shownThird.includes(bothA)).not.toBe(shownThird.includes(bothB));
+    const other = shownThird.includes(bothA) ? bothB : bothA;
+    const position = await versionsOfThird(tab).textContent();
+    await versionsOfThird(tab)
+      .getByRole('button', { name: position?.includes('Version 1') ? 'Next version' : 'Previous version' })
+      .click();
+    await expect(userMessages(tab).nth(2)).toContainText(other);
+    for (const text of [fromA, fromB])
       await expect(userMessages(tab).filter({ hasText: text })).toHaveCount(1);
-    await expect(turns(tab)).toHaveCount(4);
+    await expect(turns(tab)).toHaveCount(3);
     for (const turn of await turns(tab).all()) await expect(turn).toHaveAttribute('aria-busy', 'false');
   }
   await b.close();
