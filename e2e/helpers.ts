@@ -49,6 +49,24 @@ export async function waitForAnswer(turn: Locator): Promise<Locator> {
   return turn;
 }
 
+/**
+ * Starts noting whether any answer shows as streaming (aria-busy="true"); the returned check says whether
+ * one did. A short answer may finish before a poll of the attribute could see it streaming.
+ */
+export async function watchStreaming(page: Page): Promise<() => Promise<boolean>> {
+  await page.evaluate(() => {
+    const seen = { busy: false };
+    (window as unknown as { hopbaseSawStreaming: typeof seen }).hopbaseSawStreaming = seen;
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid="assistant-turn"][aria-busy="true"]')) seen.busy = true;
+    }).observe(document.body, { subtree: true, childList: true, attributeFilter: ['aria-busy'] });
+  });
+  return () =>
+    page.evaluate(
+      () => (window as unknown as { hopbaseSawStreaming: { busy: boolean } }).hopbaseSawStreaming.busy,
+    );
+}
+
 /** Sets settings through the dialog, as a person would. */
 export async function setSettings(page: Page, fields: Record<string, string>): Promise<void> {
   await page.getByRole('button', { name: 'Settings' }).click();
