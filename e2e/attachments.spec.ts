@@ -229,6 +229,15 @@ test('a file dropped on the composer is attached; Regenerate sends the very same
   const [first, again] = await requestsContaining(page, text);
   expect(again?.rawSha256).toBe(first?.rawSha256);
 
+  // The inspector shows the request as stored: a placeholder for each file, not its bytes.
+  await waitForAnswer(turns(page).last());
+  await turns(page).last().getByRole('button', { name: 'Inspect' }).click();
+  const inspector = page.getByRole('complementary', { name: 'Inspector' });
+  await inspector.getByText('Request: POST /messages').first().click();
+  const shown = inspector.locator('.request').first();
+  await expect(shown).toContainText('⟦attachment:file_');
+  await expect(shown).not.toContainText(photo.buffer.toString('base64').slice(0, 40));
+
   await page.reload();
   await expectThumbnail(sentMessages(page).last(), 'photo.png');
   await expect(sentMessages(page).last().getByText('dropped.md')).toBeVisible();
