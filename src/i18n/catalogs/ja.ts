@@ -215,7 +215,7 @@ export const ja: Catalog = {
   'sidebar.new': '新しいチャット',
   'sidebar.empty': '会話はまだありません。',
   'sidebar.meta':
-    '{streaming, select, yes {受信中… · } other {}}{tokens, plural, other {# トークン}} · {when}',
+    '{streaming, select, yes {受信中… · } other {}}{tokens, plural, other {#\u00a0トークン}} · {when}',
   'sidebar.titleField': '会話のタイトル',
   'sidebar.export': 'エクスポート',
   'sidebar.export.label': '「{title}」をエクスポート',
