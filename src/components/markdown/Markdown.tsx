@@ -16,7 +16,7 @@ import { type BlockScan, scanMarkdownBlocks } from './blocks.ts';
 import { CodeBlock, LiveBlock, PreFromMarkdown } from './CodeBlock.tsx';
 import { splitChunks } from './codeChunks.ts';
 import { fencedCode } from './fence.ts';
-import { type MathRenderer, useMathRenderer } from './mathLoader.ts';
+import { type MathRenderer, useMathPending, useMathRenderer } from './mathLoader.ts';
 import { hasFormulas } from './mathSyntax.ts';
 import { MAX_NESTING, tooDeepAt } from './nesting.ts';
 import { safeUrl, toHast } from './processor.ts';
@@ -216,6 +216,9 @@ export function Markdown({
   const visible = useRevealed(text, catchUp);
   // Still catching up counts as streaming: nothing is highlighted or parsed whole before the end shows.
   const live = streaming || visible.length < text.length;
+  // A saved answer with formulas waits for KaTeX, invisible in its place, rather than flash its TeX.
+  const mathPending = useMathPending(!catchUp && !live && hasFormulas(text));
+  if (mathPending) return <div className="md-loading md-pending">{text}</div>;
   // Definitions (citations at the end of an answer) only resolve within one parse: a finished answer
   // that has any is parsed whole, once (unless it nests too deeply to parse whole). While it streams,
   // the blocks show it as it comes.

@@ -122,8 +122,8 @@ describe('fetching KaTeX', () => {
     const { container, rerender } = render(<Fresh text={'It costs $5 and $10.\n\n`$x$`'} />);
     await vi.dynamicImportSettled();
     expect(fetched).not.toHaveBeenCalled();
-    // Until KaTeX is here, a formula shows as its TeX.
-    rerender(<Fresh text={'It costs $5 and $10.\n\nNow $x^2$.'} />);
+    // Until KaTeX is here, a formula of a streaming answer shows as its TeX.
+    rerender(<Fresh text={'It costs $5 and $10.\n\nNow $x^2$.'} streaming />);
     expect(container.querySelector('code.math-inline')).toHaveTextContent('x^2');
     await waitFor(() => expect(container.querySelector('.katex')).not.toBeNull());
     expect(fetched).toHaveBeenCalledTimes(1);
