@@ -192,7 +192,8 @@ export const zhCN: Catalog = {
   'sidebar.label': '对话',
   'sidebar.new': '新对话',
   'sidebar.empty': '还没有对话。',
-  'sidebar.meta': '{streaming, select, yes {接收中… · } other {}}{tokens, plural, other {#\u00a0token}} · {when}',
+  'sidebar.meta':
+    '{streaming, select, yes {接收中… · } other {}}{tokens, plural, other {#\u00a0token}} · {when}',
   'sidebar.titleField': '对话标题',
   'sidebar.export': '导出',
   'sidebar.export.label': '导出“{title}”',
