@@ -2,6 +2,7 @@ import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useConversations } from '../../hooks/useStores.ts';
+import { createI18n } from '../../i18n/i18n.tsx';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { SystemPromptButton } from './SystemPromptButton.tsx';
 import { systemPromptNote } from './systemPromptNote.ts';
@@ -114,6 +115,6 @@ describe('systemPromptNote', () => {
       'This chat’s own: the default for new chats (in Settings) is different. Sent with this chat’s next messages; earlier answers keep what they were sent with.',
     ],
   ])('%j, started %s', (draft, started, note) => {
-    expect(systemPromptNote(draft, 'Be brief', started)).toBe(note);
+    expect(systemPromptNote(createI18n('en'), draft, 'Be brief', started)).toBe(note);
   });
 });

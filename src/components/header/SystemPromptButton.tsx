@@ -1,6 +1,7 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useSettings } from '../../hooks/useStores.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { systemPromptOf } from '../../state/conversationStore.ts';
 import type { Conversation } from '../../state/types.ts';
 import { trapTab } from '../shared/trapTab.ts';
@@ -15,6 +16,7 @@ import './systemPrompt.css';
 export function SystemPromptButton({ conversation }: { conversation: Conversation | null }) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
+  const { t } = useI18n();
   const close = () => {
     setOpen(false);
     // Back where the person was.
@@ -28,8 +30,8 @@ export function SystemPromptButton({ conversation }: { conversation: Conversatio
         className="btn toolbar-system-prompt"
         aria-haspopup="dialog"
         // An icon: the toolbar has no room for more on one row.
-        aria-label="System prompt"
-        title="System prompt for this chat"
+        aria-label={t('systemPrompt.title')}
+        title={t('systemPrompt.field')}
         onClick={() => setOpen(true)}
       >
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
@@ -61,6 +63,8 @@ function SystemPromptDialog({
   const titleId = useId();
   const noteId = useId();
   const box = useRef<HTMLTextAreaElement>(null);
+  const i18n = useI18n();
+  const { t } = i18n;
   useEffect(() => box.current?.focus(), []);
 
   const save = () => {
@@ -86,9 +90,9 @@ function SystemPromptDialog({
         className="dialog system-prompt-dialog"
         onKeyDown={onKeyDown}
       >
-        <h2 id={titleId}>System prompt</h2>
+        <h2 id={titleId}>{t('systemPrompt.title')}</h2>
         <label className="field">
-          <span>System prompt for this chat</span>
+          <span>{t('systemPrompt.field')}</span>
           <textarea
             ref={box}
             rows={6}
@@ -98,7 +102,7 @@ function SystemPromptDialog({
           />
         </label>
         <p id={noteId} className="field-help">
-          {systemPromptNote(draft, defaultPrompt, (conversation?.messages.length ?? 0) > 0)}
+          {systemPromptNote(i18n, draft, defaultPrompt, (conversation?.messages.length ?? 0) > 0)}
         </p>
         <div className="system-prompt-actions">
           <button
@@ -107,14 +111,14 @@ function SystemPromptDialog({
             disabled={draft === defaultPrompt}
             onClick={() => setDraft(defaultPrompt)}
           >
-            Use the default
+            {t('systemPrompt.useDefault')}
           </button>
           <span className="system-prompt-spacer" />
           <button type="button" className="btn" onClick={onClose}>
-            Cancel
+            {t('action.cancel')}
           </button>
           <button type="button" className="btn btn-primary" onClick={save}>
-            Save
+            {t('action.save')}
           </button>
         </div>
       </div>

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { TraceItem } from '../../state/types.ts';
 
 function pretty(data: string): string {
@@ -17,6 +18,7 @@ function label(item: TraceItem): string {
 /** Every recorded event and comment, filterable; virtualized, so thousands of rows stay fast. */
 export function EventList({ items }: { items: readonly TraceItem[] }) {
   const [query, setQuery] = useState('');
+  const { t } = useI18n();
   const [open, setOpen] = useState<Set<number>>(() => new Set());
   const rows = useMemo(() => {
     const indexes: number[] = [];
@@ -44,18 +46,18 @@ export function EventList({ items }: { items: readonly TraceItem[] }) {
     });
 
   return (
-    <section className="events" aria-label="Events">
+    <section className="events" aria-label={t('inspector.events')}>
       <label className="field">
-        <span>Search events</span>
+        <span>{t('inspector.events.search')}</span>
         <input
           type="search"
           value={query}
-          placeholder="event name or data"
+          placeholder={t('inspector.events.placeholder')}
           onChange={(e) => setQuery(e.target.value)}
         />
       </label>
       <p className="events-count">
-        {rows.length.toLocaleString('en-US')} of {items.length.toLocaleString('en-US')} items
+        {t('inspector.events.count', { shown: rows.length, total: items.length })}
       </p>
       <div className="events-scroller" ref={scroller}>
         <ul style={{ height: virtualizer.getTotalSize() }}>
@@ -72,7 +74,7 @@ export function EventList({ items }: { items: readonly TraceItem[] }) {
                 style={{ transform: `translateY(${virtual.start}px)` }}
               >
                 <button type="button" aria-expanded={expanded} onClick={() => toggle(index)}>
-                  <span className="event-time">+{item.t} ms</span>
+                  <span className="event-time">{t('inspector.events.at', { ms: String(item.t) })}</span>
                   <span className="event-name">{label(item)}</span>
                   {item.kind === 'event' && !expanded ? (
                     <span className="event-preview">{item.data.slice(0, 120)}</span>

@@ -1,5 +1,8 @@
 import { useId, useState } from 'react';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { ReplaySpeed } from '../../session/replay.ts';
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * A recorded `.sse` (or JSON trace) comes in by file picker or drag-and-drop, and replays as a turn.
@@ -14,6 +17,7 @@ export function ImportZone({
   const [dragging, setDragging] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const inputId = useId();
+  const { t } = useI18n();
 
   const read = async (file: File | undefined) => {
     if (!file) return;
@@ -22,20 +26,20 @@ export function ImportZone({
     try {
       text = await file.text();
     } catch (e) {
-      setError(`Could not read ${file.name}: ${e instanceof Error ? e.message : String(e)}`);
+      setError(t('import.readError', { name: file.name, error: errorText(e) }));
       return;
     }
     try {
       await onImport(file.name, text, speed);
     } catch (e) {
-      setError(`Could not replay ${file.name}: ${e instanceof Error ? e.message : String(e)}`);
+      setError(t('import.replayError', { name: file.name, error: errorText(e) }));
     }
   };
 
   return (
     <section
       className={`import-zone${dragging ? ' dragging' : ''}`}
-      aria-label="Import a recording"
+      aria-label={t('import.label')}
       onDragOver={(e) => {
         e.preventDefault();
         setDragging(true);
@@ -48,7 +52,7 @@ export function ImportZone({
       }}
     >
       <label htmlFor={inputId} className="import-label">
-        Import .sse
+        {t('import.file')}
       </label>
       <input
         id={inputId}
@@ -59,9 +63,9 @@ export function ImportZone({
           e.target.value = '';
         }}
       />
-      <p className="import-hint">or drop a file here: it replays through the same reader as a new answer.</p>
+      <p className="import-hint">{t('import.hint')}</p>
       <fieldset className="speed">
-        <legend>Replay speed</legend>
+        <legend>{t('import.speed')}</legend>
         <label>
           <input
             type="radio"
@@ -69,7 +73,7 @@ export function ImportZone({
             checked={speed === 'recorded'}
             onChange={() => setSpeed('recorded')}
           />{' '}
-          Recorded speed
+          {t('import.speed.recorded')}
         </label>
         <label>
           <input
@@ -78,7 +82,7 @@ export function ImportZone({
             checked={speed === 'instant'}
             onChange={() => setSpeed('instant')}
           />{' '}
-          Instantly
+          {t('import.speed.instant')}
         </label>
       </fieldset>
       {error ? <p role="alert">{error}</p> : null}

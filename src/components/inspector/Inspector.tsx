@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { traceFigures } from '../../core/index.ts';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useConversations, useRecordingLoads, useSettings } from '../../hooks/useStores.ts';
+import type { MessageKey } from '../../i18n/catalogs/en.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { type RecordingLoad, recordingKeptApart, recordingLimits } from '../../state/recordings.ts';
 import { exportFileName, exportJsonTrace, exportSse, isPartial, scrub } from '../../state/traceExport.ts';
 import type { AssistantMessage, Attempt } from '../../state/types.ts';
@@ -25,21 +27,19 @@ function download(name: string, text: string, type: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-const megabytes = (n: number) => `${(n / 1_000_000).toLocaleString('en-US')} MB`;
-
 /** What the inspector says while a recording kept in the database is being read, or why it is not there. */
-const loadNotes: Record<RecordingLoad, string> = {
-  loading: 'Loading recording…',
-  missing: 'This recording is not stored in this browser: only the answer and its usage are.',
-  unreadable:
-    'This recording could not be read. It is left as it is in this browser’s storage and can be downloaded from the notice about records that could not be read.',
-  failed: 'This recording could not be read from this browser’s storage.',
+const loadNotes: Record<RecordingLoad, MessageKey> = {
+  loading: 'inspector.load.loading',
+  missing: 'inspector.load.missing',
+  unreadable: 'inspector.load.unreadable',
+  failed: 'inspector.load.failed',
 };
 
 function AttemptView({ message, conversationId }: { message: AssistantMessage; conversationId: string }) {
   const [chosen, setChosen] = useState<number | null>(null);
   const apiKey = useSettings((s) => s.settings.apiKey);
   const { session, stores } = useServices();
+  const { t, format } = useI18n();
   const index = chosen ?? message.attempts.length - 1;
   const attempt = message.attempts[index];
   // Kept in the database until now (after a reload, or from another tab): asked for, read in a moment.
@@ -49,7 +49,7 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
   useEffect(() => {
     if (keptApart) stores.recordings.getState().want(attemptId);
   }, [keptApart, attemptId, stores.recordings]);
-  if (!attempt) return <p>No attempt recorded yet.</p>;
+  if (!attempt) return <p>{t('inspector.noAttempt')}</p>;
   const { trace, turn, request } = attempt;
   const figures = traceFigures(trace, turn.usage?.outputTokens ?? null, trace.outputEvents);
 
@@ -73,7 +73,7 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
     <>
       {message.attempts.length > 1 ? (
         <fieldset className="attempt-tabs">
-          <legend className="visually-hidden">Attempts</legend>
+          <legend className="visually-hidden">{t('inspector.attempts')}</legend>
           {message.attempts.map((a, i) => (
             <button
               key={a.id}
@@ -82,21 +82,21 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
               className="btn btn-small"
               onClick={() => setChosen(i)}
             >
-              Attempt {i + 1} · {a.turn.status}
+              {t('inspector.attempt', { n: i + 1, status: a.turn.status })}
             </button>
           ))}
         </fieldset>
       ) : null}
       {keptApart ? (
         <div className="recording-load">
-          <p role="status">{loadNotes[load ?? 'loading']}</p>
+          <p role="status">{t(loadNotes[load ?? 'loading'])}</p>
           {load === 'failed' ? (
             <button
               type="button"
               className="btn btn-small"
               onClick={() => stores.recordings.getState().want(attempt.id)}
             >
-              Try again
+              {t('inspector.tryAgain')}
             </button>
           ) : null}
         </div>
@@ -108,16 +108,16 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
       )}
       {trace.truncated ? (
         <p className="cap-note" role="note">
-          Recording capped at {recordingLimits.items.toLocaleString('en-US')} events,{' '}
-          {megabytes(recordingLimits.itemChars)} of event data and {megabytes(recordingLimits.rawBytes)} of
-          raw stream: the events, the timeline and the exports stop there (the file names say “capped”); bytes
-          received counts everything.
+          {t('inspector.capped', {
+            items: recordingLimits.items,
+            itemChars: format.bytes(recordingLimits.itemChars),
+            rawBytes: format.bytes(recordingLimits.rawBytes),
+          })}
         </p>
       ) : null}
       {isPartial(attempt) ? (
         <p className="partial-note" role="note">
-          Partial: still streaming. Export and JSON trace write what has arrived so far, and the file names
-          say “partial”.
+          {t('inspector.partial')}
         </p>
       ) : null}
       <div className="export-actions">
@@ -134,7 +134,7 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
             );
           }}
         >
-          Export
+          {t('inspector.export')}
         </button>
         <button
           type="button"
@@ -149,11 +149,11 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
             );
           }}
         >
-          JSON trace
+          {t('inspector.jsonTrace')}
         </button>
       </div>
       <details className="request">
-        <summary>Request: POST {request.path}</summary>
+        <summary>{t('inspector.request', { path: request.path })}</summary>
         <p className="request-url">{request.url}</p>
         <pre>
           {Object.entries(attempt.sentHeaders)
@@ -176,23 +176,24 @@ export function Inspector({ target, onClose }: { target: InspectorTarget | null;
   );
   const protocol = useSettings((s) => s.settings.protocol);
   const { session } = useServices();
+  const { t } = useI18n();
   return (
-    <aside className="inspector" aria-label="Inspector">
+    <aside className="inspector" aria-label={t('inspector.label')}>
       <header className="inspector-header">
-        <h2>Inspector</h2>
+        <h2>{t('inspector.label')}</h2>
         {message?.role === 'assistant' ? (
           <span className="inspector-subject">
             {message.protocol} · {message.model}
           </span>
         ) : null}
         <button type="button" className="btn btn-small" onClick={onClose}>
-          Close inspector
+          {t('inspector.close')}
         </button>
       </header>
       {message?.role === 'assistant' ? (
         <AttemptView key={message.id} message={message} conversationId={target!.conversationId} />
       ) : (
-        <p className="inspector-empty">Choose “Inspect” on an answer to see what came down the wire.</p>
+        <p className="inspector-empty">{t('inspector.empty')}</p>
       )}
       <ImportZone onImport={(name, text, speed) => session.replay(name, text, speed, protocol)} />
     </aside>

@@ -1,3 +1,4 @@
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { TraceItem } from '../../state/types.ts';
 
 const buckets = 240;
@@ -35,14 +36,16 @@ export function Timeline({ items, endedAt }: { items: readonly TraceItem[]; ende
     previous = item.t;
   }
   if (endedAt !== null && endedAt - previous > gapMs) gaps.push([previous, endedAt]);
-  const x = (t: number) => (t / span) * 100;
+  const x = (at: number) => (at / span) * 100;
+  const { t } = useI18n();
+  const spanMs = String(Math.round(span));
   return (
     <figure className="timeline">
       <svg
         viewBox="0 0 100 24"
         preserveAspectRatio="none"
         role="img"
-        aria-label={`Timeline of ${items.length} items over ${Math.round(span)} ms`}
+        aria-label={t('inspector.timeline', { items: items.length, span: spanMs })}
       >
         {gaps.map(([from, to]) => (
           <rect
@@ -58,10 +61,10 @@ export function Timeline({ items, endedAt }: { items: readonly TraceItem[]; ende
         <path className="timeline-keepalive" d={bars(comments, 15, 7)} />
       </svg>
       <figcaption>
-        <span className="legend legend-event">events</span>
-        <span className="legend legend-keepalive">keepalives</span>
-        <span className="legend legend-gap">silence &gt; 1 s</span>
-        <span className="timeline-span">0 – {Math.round(span)} ms</span>
+        <span className="legend legend-event">{t('inspector.legend.events')}</span>
+        <span className="legend legend-keepalive">{t('inspector.legend.keepalives')}</span>
+        <span className="legend legend-gap">{t('inspector.legend.silence')}</span>
+        <span className="timeline-span">{t('inspector.span', { span: spanMs })}</span>
       </figcaption>
     </figure>
   );

@@ -1,4 +1,5 @@
 import { type ComponentProps, createContext, memo, useContext, useEffect, useMemo, useState } from 'react';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { CopyButton } from '../shared/CopyButton.tsx';
 import { type Run, splitChunks } from './codeChunks.ts';
 import { highlightCode } from './highlighter.ts';
@@ -90,11 +91,12 @@ export function CodeBlock({ language, code, live = false }: CodeBlockProps) {
   const plain = useMemo(() => splitChunks(code), [code]);
   const { chunks, applied } = useHighlight(code, language, live);
   const highlighted = chunks !== null && applied > 0;
+  const { t } = useI18n();
   return (
     <div className="md-code">
       <div className="md-code-header">
-        <span className="md-code-lang">{language || 'text'}</span>
-        <CopyButton text={code} label="Copy code" className="md-code-copy" />
+        <span className="md-code-lang">{language || t('markdown.plainText')}</span>
+        <CopyButton text={code} label={t('markdown.copyCode')} className="md-code-copy" />
       </div>
       {/* Focusable, so that a long line can be scrolled into view from the keyboard (WCAG 2.1.1). */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block must be reachable by keyboard */}

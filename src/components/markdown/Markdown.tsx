@@ -12,6 +12,7 @@ import {
   useState,
 } from 'react';
 import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { type BlockScan, scanMarkdownBlocks } from './blocks.ts';
 import { CodeBlock, LiveBlock, PreFromMarkdown } from './CodeBlock.tsx';
 import { splitChunks } from './codeChunks.ts';
@@ -52,7 +53,8 @@ function Table({ node: _node, ...rest }: ComponentProps<'table'> & { node?: unkn
  * They show as a link the person can choose to open.
  */
 function ImageAsLink({ src, alt }: ComponentProps<'img'> & { node?: unknown }) {
-  const label = `Image: ${alt || 'untitled'}`;
+  const { t } = useI18n();
+  const label = alt ? t('markdown.image', { alt }) : t('markdown.image.untitled');
   const safe = typeof src === 'string' ? safeUrl(src) : '';
   if (!safe) return <span className="md-neutralized-link">{label}</span>;
   return (
