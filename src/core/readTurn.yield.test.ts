@@ -140,17 +140,4 @@ describe('readTurn yields to the event loop', () => {
     await done;
     expect(resolved).toBe(true);
   });
-
-  it("through the browser's scheduler.yield where there is one", async () => {
-    const scheduler = { calls: 0, yield: async () => void scheduler.calls++ };
-    const global = globalThis as { scheduler?: unknown };
-    const before = global.scheduler;
-    global.scheduler = scheduler;
-    try {
-      await yieldToEventLoop();
-    } finally {
-      global.scheduler = before;
-    }
-    expect(scheduler.calls).toBe(1);
-  });
 });
