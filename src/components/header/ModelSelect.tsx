@@ -29,7 +29,7 @@ export function ModelSelect() {
   const current = models.find((m) => m.id === model);
   return (
     <label className="toolbar-field toolbar-field-grow">
-      <span>{t('model.label')}</span>
+      <span className="toolbar-field-name">{t('model.label')}</span>
       <select
         className="select"
         aria-label={t('model.label')}

@@ -10,7 +10,7 @@ export function ProtocolSelect() {
   const { t } = useI18n();
   return (
     <label className="toolbar-field">
-      <span>{t('protocol.label')}</span>
+      <span className="toolbar-field-name">{t('protocol.label')}</span>
       <select
         className="select"
         aria-label={t('protocol.label')}

@@ -27,7 +27,7 @@ export function SystemPromptButton({ conversation }: { conversation: Conversatio
       <button
         ref={button}
         type="button"
-        className="btn toolbar-system-prompt"
+        className="btn toolbar-icon"
         aria-haspopup="dialog"
         // An icon: the toolbar has no room for more on one row.
         aria-label={t('systemPrompt.title')}

@@ -21,6 +21,27 @@ export interface ToolbarProps {
 /** "Conversation:" before the total, which a narrow toolbar leaves out (toolbar.css). */
 const usageLabel = (chunks: ReactNode[]) => <span className="usage-label">{chunks}</span>;
 
+/** A 24-unit line icon, drawn in the text's colour; the button around it carries the name. */
+function Icon({ d }: { d: string }) {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+      <path
+        d={d}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+/** A play sign in a circle: a recorded stream played again. */
+const replayIcon = 'M12 4a8 8 0 1 1 0 16a8 8 0 1 1 0-16ZM10 8.5v7l6-3.5Z';
+/** Two sliders. */
+const settingsIcon = 'M4 8h9m4 0h3M4 16h3m4 0h9M15 6v4M9 14v4';
+
 export function Toolbar({
   conversation,
   sidebarId,
@@ -56,11 +77,24 @@ export function Toolbar({
           {rich('toolbar.usage', { ...usage, label: usageLabel })}
         </span>
       ) : null}
-      <button type="button" className="btn" title={t('toolbar.recordings.title')} onClick={onOpenReplay}>
-        {t('toolbar.recordings')}
+      {/* Icons with their names: the toolbar's words must fit one row in every language. */}
+      <button
+        type="button"
+        className="btn toolbar-icon"
+        aria-label={t('toolbar.recordings')}
+        title={t('toolbar.recordings.title')}
+        onClick={onOpenReplay}
+      >
+        <Icon d={replayIcon} />
       </button>
-      <button type="button" className="btn" onClick={onOpenSettings}>
-        {t('toolbar.settings')}
+      <button
+        type="button"
+        className="btn toolbar-icon"
+        aria-label={t('toolbar.settings')}
+        title={t('toolbar.settings')}
+        onClick={onOpenSettings}
+      >
+        <Icon d={settingsIcon} />
       </button>
     </header>
   );

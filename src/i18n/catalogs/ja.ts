@@ -261,7 +261,7 @@ export const ja: Catalog = {
   'action.cancel': 'キャンセル',
   'inspector.label': 'インスペクター',
   'inspector.close': 'インスペクターを閉じる',
-  'inspector.empty': '回答の「検査」を選ぶと、実際に受信した内容を確認できます。',
+  'inspector.empty': '回答の「検証」を選ぶと、実際に受信した内容を確認できます。',
   'inspector.noAttempt': '記録された試行はまだありません。',
   'inspector.attempts': '試行',
   'inspector.attempt':
