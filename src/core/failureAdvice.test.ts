@@ -68,7 +68,20 @@ describe('adviseFailure', () => {
     });
   });
 
-  it('passes on what to change for a request that was not sent', () => {
+  it('passes on what to change for a request not sent: its problem code with the figures it names', () => {
+    const turn: Turn = {
+      ...emptyTurn,
+      status: 'error',
+      error: { code: 'not_sent', message: 'temperature_while_thinking', values: { temperature: 0.7 } },
+    };
+    expect(adviseFailure(turn, null)).toEqual({
+      code: 'not_sent',
+      values: { problem: 'temperature_while_thinking', temperature: 0.7 },
+      retryable: false,
+    });
+  });
+
+  it('passes on the sentence of a request not sent stored before problem codes', () => {
     expect(adviseFailure(failed('not_sent', 'Lower the budget.'), null)).toEqual({
       code: 'not_sent',
       values: { problem: 'Lower the budget.' },

@@ -43,7 +43,10 @@ export const failureCodes = [
   'unexpected_response',
   /** Ours: an attached file's bytes are no longer stored, so the request cannot be sent as it was. */
   'attachment_missing',
-  /** `values.problem`: what to change, as the request check said it. */
+  /**
+   * `values.problem`: what to change, as the request check named it (`RequestProblem`'s code, with its
+   * figures beside it; an answer stored before codes holds the sentence itself).
+   */
   'not_sent',
   /** An error code this app does not know. */
   'stream_error',
@@ -102,7 +105,7 @@ const byCode: Record<string, FailureAdvice> = {
   attachment_missing: { code: 'attachment_missing', retryable: false },
 };
 
-/** Ours: a request that was not sent, because the API would refuse it; its message says what to change. */
+/** Ours: a request that was not sent, because the API would refuse it; its message names what to change. */
 export const notSentCode = 'not_sent';
 
 export function adviseFailure(turn: Turn, httpError: HttpError | null): FailureAdvice | null {
@@ -120,6 +123,10 @@ export function adviseFailure(turn: Turn, httpError: HttpError | null): FailureA
   }
   if (turn.status === 'complete' || turn.status === 'streaming' || !turn.error) return null;
   if (turn.error.code === notSentCode)
-    return { code: 'not_sent', values: { problem: turn.error.message }, retryable: false };
+    return {
+      code: 'not_sent',
+      values: { ...turn.error.values, problem: turn.error.message },
+      retryable: false,
+    };
   return byCode[turn.error.code] ?? { code: 'stream_error', retryable: true };
 }

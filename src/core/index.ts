@@ -30,6 +30,7 @@ export type {
   ReasoningLevel,
   ReasoningOptions,
   ReasoningState,
+  RequestProblem,
 } from './reasoning.ts';
 export {
   defaultThinkingBudgets,

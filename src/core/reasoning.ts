@@ -154,23 +154,30 @@ export function messagesThinking(request: TurnRequest): { budgetTokens: number }
   return { budgetTokens: request.reasoning.budgetTokens };
 }
 
-const tokens = (n: number) => n.toLocaleString('en-US');
+/**
+ * Why a request cannot be sent as it stands: a code and the figures it names, which the UI puts in words a
+ * person can act on (`failure.not_sent.advice`).
+ */
+export type RequestProblem =
+  | { code: 'budget_too_small'; values: { min: number; budget: number } }
+  | { code: 'limit_not_above_budget'; values: { limit: number; effort: ReasoningEffort; budget: number } }
+  | { code: 'temperature_while_thinking'; values: { temperature: number } };
 
 /**
- * Why a request cannot be sent as it stands, in words a person can act on; null when it can. These are
- * the reasoning constraints the APIs answer with a 400, caught before anything is sent.
+ * What stops a request from being sent, or null when nothing does. These are the reasoning constraints the
+ * APIs answer with a 400, caught before anything is sent.
  */
-export function requestProblem(protocol: Protocol, request: TurnRequest): string | null {
+export function requestProblem(protocol: Protocol, request: TurnRequest): RequestProblem | null {
   if (protocol !== 'messages') return null;
   const thinking = messagesThinking(request);
-  if (thinking === null || thinking === 'paused') return null;
+  if (thinking === null || thinking === 'paused' || !request.reasoning) return null;
   const budget = thinking.budgetTokens;
   if (!Number.isInteger(budget) || budget < minThinkingBudget)
-    return `Anthropic Messages needs a thinking budget of at least ${tokens(minThinkingBudget)} tokens (it is ${tokens(budget)}). Change it in Settings → Reasoning.`;
+    return { code: 'budget_too_small', values: { min: minThinkingBudget, budget } };
   const limit = request.maxOutputTokens;
   if (limit !== undefined && limit <= budget)
-    return `Anthropic Messages needs the output limit above the thinking budget: Max output tokens is ${tokens(limit)}, the ${request.reasoning?.effort} budget ${tokens(budget)}. Raise Max output tokens (or leave it empty), lower the budget in Settings, or pick a lower Reasoning level.`;
+    return { code: 'limit_not_above_budget', values: { limit, effort: request.reasoning.effort, budget } };
   if (request.temperature !== undefined && request.temperature !== 1)
-    return `Anthropic Messages does not take a temperature while thinking (it is ${request.temperature}). Clear Temperature in Settings, or set Reasoning to Off.`;
+    return { code: 'temperature_while_thinking', values: { temperature: request.temperature } };
   return null;
 }

@@ -31,6 +31,8 @@ export interface TurnError {
   /** The protocol's own code or type (`rate_limit_exceeded`, `api_error`, …) or ours (`malformed_event`, `interrupted`, `aborted`). */
   code: string;
   message: string;
+  /** Ours: the figures our own code's words need (a request not sent names its limits). */
+  values?: Readonly<Record<string, string | number>>;
 }
 
 /** Ordered content as it streamed: what the UI renders block by block. */

@@ -52,6 +52,16 @@ describe('createFormatters', () => {
   });
 
   it.each([
+    ['en', ['999 B', '2.5 kB', '12 kB', '3.75 MB', '15 MB']],
+    ['es', ['999 B', '2,5 kB', '12 kB', '3,75 MB', '15 MB']],
+    ['zh-CN', ['999 B', '2.5 kB', '12 kB', '3.75 MB', '15 MB']],
+    ['ja', ['999 B', '2.5 KB', '12 KB', '3.75 MB', '15 MB']],
+  ] as const)('%s: file sizes as file managers show them', (locale, expected) => {
+    const f = utc(locale);
+    expect([999, 2500, 12_345, 3_750_000, 15_000_000].map(f.fileSize)).toEqual(expected);
+  });
+
+  it.each([
     ['en', 'a, b and c'],
     ['es', 'a, b y c'],
     ['zh-CN', 'a、b和c'],

@@ -15,6 +15,8 @@ export interface Formatters {
   duration(ms: number): string;
   /** A size in decimal units, as browsers report storage: `999 bytes`, `1.5 MB`. */
   bytes(n: number): string;
+  /** A file's size as file managers show it: `512 B`, `2.5 kB`, `12 kB`, `3.75 MB` (`3,75 MB`). */
+  fileSize(n: number): string;
   /** A list of items: `a, b and c`, `a, b y c`, `a、b和c`, `a、b、c`. */
   list(items: readonly string[]): string;
   /** When something last happened: the time today, "yesterday", the day this year, or the date. */
@@ -68,6 +70,8 @@ export function createFormatters(locale: Locale, timeZone?: string): Formatters 
   const milliseconds = unit('millisecond', 0);
   const byteCount = unit('byte', 0, 'long');
   const largeBytes = byteUnits.map((name) => [unit(name, 0), unit(name, 1)] as const);
+  const [wholeKilobytes, tenthsOfKilobytes] = largeBytes[0]!;
+  const megabytes = unit('megabyte', 2);
   const joinDuration = new Intl.ListFormat(locale, { type: 'unit', style: durationJoin[locale] });
   const list = new Intl.ListFormat(locale === 'en' ? 'en-GB' : locale, { type: 'conjunction' });
   const time = new Intl.DateTimeFormat(locale, { timeZone, hour: 'numeric', minute: '2-digit' });
@@ -115,6 +119,11 @@ export function createFormatters(locale: Locale, timeZone?: string): Formatters 
       }
       const [whole, tenths] = largeBytes[index]!;
       return value >= 100 ? whole(value) : tenths(value);
+    },
+    fileSize(n) {
+      if (n < 1000) return `${counts.format(n)} B`;
+      if (n < 1_000_000) return n < 10_000 ? tenthsOfKilobytes(n / 1000) : wholeKilobytes(n / 1000);
+      return megabytes(n / 1_000_000);
     },
     list: (items) => list.format(items),
     when(epochMs, now) {

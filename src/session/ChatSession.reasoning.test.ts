@@ -85,14 +85,17 @@ describe('a request the API would refuse', () => {
     expect(attempt.turn.status).toBe('error');
     expect(attempt.turn.error).toEqual({
       code: 'not_sent',
-      message:
-        'Anthropic Messages needs the output limit above the thinking budget: Max output tokens is 4,000, the high budget 16,384. Raise Max output tokens (or leave it empty), lower the budget in Settings, or pick a lower Reasoning level.',
+      message: 'limit_not_above_budget',
+      values: { limit: 4000, effort: 'high', budget: 16384 },
     });
 
     settings().update({ maxOutputTokens: null, temperature: 0.5 });
     await app.session.retry(active().id, answer!.id);
     expect(bodies).toHaveLength(0);
-    expect(answers()[0]!.attempts.at(-1)!.turn.error?.message).toMatch(/does not take a temperature/);
+    expect(answers()[0]!.attempts.at(-1)!.turn.error).toMatchObject({
+      message: 'temperature_while_thinking',
+      values: { temperature: 0.5 },
+    });
 
     settings().update({ temperature: null });
     await app.session.retry(active().id, answer!.id);

@@ -7,6 +7,7 @@ import {
   maxAutomaticRetries,
   notSentCode,
   type Protocol,
+  type RequestProblem,
   requestProblem,
   startWatch,
   type TurnRequest,
@@ -82,8 +83,8 @@ interface Origin {
 /** A request built from the history and the settings of the moment, and whether it may go out. */
 interface BuiltRequest {
   request: SentRequest;
-  /** Why the API would refuse it (the reasoning constraints): then it is not sent, and this says what to change. */
-  problem: string | null;
+  /** Why the API would refuse it (the reasoning constraints): then it is not sent, and this names what to change. */
+  problem: RequestProblem | null;
   /** Messages: thinking was asked for, but this request continues tool calls made without it. */
   thinkingPaused: boolean;
 }
@@ -257,7 +258,11 @@ export class ChatSession {
       startedAt: Date.now(),
       request: built.request,
       sentHeaders: {},
-      turn: { ...emptyTurn, status: 'error', error: { code: notSentCode, message: built.problem } },
+      turn: {
+        ...emptyTurn,
+        status: 'error',
+        error: { code: notSentCode, message: built.problem.code, values: built.problem.values },
+      },
       httpError: null,
       trace: emptyRecording(),
     });

@@ -100,21 +100,21 @@ describe('classifyFile', () => {
   it('refuses an image over the image limit, naming the file and both sizes', () => {
     expect(classifyFile(file('big.png', 4_200_000, 'image/png'), pngHead)).toEqual({
       ok: false,
-      problem: 'big.png is 4.2 MB; an image can be at most 3.75 MB.',
+      problem: { code: 'image_too_large', name: 'big.png', bytes: 4_200_000, limit: 3_750_000 },
     });
   });
 
   it('refuses a text file over the text limit', () => {
     expect(classifyFile(file('log.txt', 612_000), text('line\n'))).toEqual({
       ok: false,
-      problem: 'log.txt is 612 kB; a text file can be at most 500 kB.',
+      problem: { code: 'text_too_large', name: 'log.txt', bytes: 612_000, limit: 500_000 },
     });
   });
 
   it('refuses an image of a kind the models do not take, naming the kind', () => {
     expect(classifyFile(file('IMG_1.HEIC', 900_000, 'image/heic'), bytes(0, 0, 0, 0x18))).toEqual({
       ok: false,
-      problem: 'IMG_1.HEIC is an image of a kind the models do not take (HEIC): use PNG, JPEG, WebP or GIF.',
+      problem: { code: 'image_kind', name: 'IMG_1.HEIC', extension: 'HEIC' },
     });
   });
 
@@ -127,21 +127,23 @@ describe('classifyFile', () => {
   it('refuses a binary file as not attachable', () => {
     expect(classifyFile(file('report.pdf', 90_000, 'application/pdf'), bytes(0x25, 0x50, 0, 0xe2))).toEqual({
       ok: false,
-      problem:
-        'report.pdf cannot be attached: only images (PNG, JPEG, WebP, GIF) and text or code files (UTF-8) can.',
+      problem: { code: 'unsupported', name: 'report.pdf' },
     });
   });
 
   it('tells a text file that is not UTF-8 to be saved as UTF-8', () => {
     expect(classifyFile(file('notes.txt', 4), bytes(0x63, 0x61, 0x66, 0xe9))).toEqual({
       ok: false,
-      problem: 'notes.txt is not UTF-8 text: save it as UTF-8, then attach it again.',
+      problem: { code: 'not_utf8', name: 'notes.txt' },
     });
-    expect(notTextProblem({ name: 'data.bin' })).toMatch(/^data\.bin cannot be attached/);
+    expect(notTextProblem({ name: 'data.bin' })).toEqual({ code: 'unsupported', name: 'data.bin' });
   });
 
   it('refuses an empty file', () => {
-    expect(classifyFile(file('empty.md', 0), bytes())).toEqual({ ok: false, problem: 'empty.md is empty.' });
+    expect(classifyFile(file('empty.md', 0), bytes())).toEqual({
+      ok: false,
+      problem: { code: 'empty', name: 'empty.md' },
+    });
   });
 });
 
@@ -153,8 +155,8 @@ describe('admitFiles', () => {
     expect(admitFiles(current, [named('a.png', 10), named('b.png', 10), named('c.png', 10)])).toEqual({
       admitted: [named('a.png', 10)],
       problems: [
-        'b.png was not attached: a message can carry at most 10 files.',
-        'c.png was not attached: a message can carry at most 10 files.',
+        { code: 'too_many', name: 'b.png', limit: 10 },
+        { code: 'too_many', name: 'c.png', limit: 10 },
       ],
     });
   });
@@ -163,9 +165,7 @@ describe('admitFiles', () => {
     const current = [{ size: 12_000_000 }];
     expect(admitFiles(current, [named('big.png', 3_500_000), named('small.md', 2000)])).toEqual({
       admitted: [named('small.md', 2000)],
-      problems: [
-        'big.png was not attached: with it this message would carry 15.5 MB of files, and the most is 15 MB.',
-      ],
+      problems: [{ code: 'message_too_large', name: 'big.png', bytes: 15_500_000, limit: 15_000_000 }],
     });
   });
 });

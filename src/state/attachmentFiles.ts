@@ -3,7 +3,7 @@ import type { AttachmentRef } from './types.ts';
 /**
  * What may be attached to a message, decided before anything is stored or sent: images the three APIs all
  * take (PNG, JPEG, WebP, GIF, told by their first bytes, which is what the APIs check too), and text or code
- * files in UTF-8. Every refusal is a sentence that names the file.
+ * files in UTF-8. Every refusal names the file and says why by a code and its figures; the UI words it.
  */
 
 export const attachmentLimits = {
@@ -138,44 +138,46 @@ export interface FileFacts {
   size: number;
 }
 
+/** Why a file is refused, naming it: sizes and limits in bytes, `extension` upper case (or empty). */
+export type AttachmentProblem =
+  | { code: 'empty' | 'not_utf8' | 'unsupported'; name: string }
+  | {
+      code: 'image_too_large' | 'text_too_large' | 'message_too_large';
+      name: string;
+      bytes: number;
+      limit: number;
+    }
+  | { code: 'image_kind'; name: string; extension: string }
+  | { code: 'too_many'; name: string; limit: number }
+  /** The browser could not read it (moved or deleted since it was picked): `error` is the browser's own words. */
+  | { code: 'unreadable'; name: string; error: string };
+
 export type Classified =
   | { ok: true; kind: 'image'; mimeType: ImageType }
   | { ok: true; kind: 'text'; mimeType: string }
-  | { ok: false; problem: string };
-
-const accepted = 'images (PNG, JPEG, WebP, GIF) and text or code files (UTF-8)';
+  | { ok: false; problem: AttachmentProblem };
 
 /** What a person is told when a text file's content turns out not to be UTF-8 text. */
-export function notTextProblem(file: Pick<FileFacts, 'name'>): string {
-  return textExtensions.has(extensionOf(file.name))
-    ? `${file.name} is not UTF-8 text: save it as UTF-8, then attach it again.`
-    : `${file.name} cannot be attached: only ${accepted} can.`;
+export function notTextProblem({ name }: Pick<FileFacts, 'name'>): AttachmentProblem {
+  return { code: textExtensions.has(extensionOf(name)) ? 'not_utf8' : 'unsupported', name };
 }
 
 /** Image or text, from the file's first `sniffBytes` bytes (and its name for the message), within its kind's size. */
 export function classifyFile(file: FileFacts, head: Uint8Array): Classified {
-  if (file.size === 0) return { ok: false, problem: `${file.name} is empty.` };
+  const { name, size } = file;
+  if (size === 0) return { ok: false, problem: { code: 'empty', name } };
   const image = sniffImage(head);
   const { imageBytes, textBytes } = attachmentLimits;
   if (image)
-    return file.size > imageBytes
-      ? {
-          ok: false,
-          problem: `${file.name} is ${formatSize(file.size)}; an image can be at most ${formatSize(imageBytes)}.`,
-        }
+    return size > imageBytes
+      ? { ok: false, problem: { code: 'image_too_large', name, bytes: size, limit: imageBytes } }
       : { ok: true, kind: 'image', mimeType: image };
-  const extension = extensionOf(file.name);
+  const extension = extensionOf(name);
   if ((file.type.startsWith('image/') && file.type !== 'image/svg+xml') || imageExtensions.has(extension))
-    return {
-      ok: false,
-      problem: `${file.name} is an image of a kind the models do not take${extension ? ` (${extension.toUpperCase()})` : ''}: use PNG, JPEG, WebP or GIF.`,
-    };
-  if (!isUtf8Text(head, file.size > head.length)) return { ok: false, problem: notTextProblem(file) };
-  if (file.size > textBytes)
-    return {
-      ok: false,
-      problem: `${file.name} is ${formatSize(file.size)}; a text file can be at most ${formatSize(textBytes)}.`,
-    };
+    return { ok: false, problem: { code: 'image_kind', name, extension: extension.toUpperCase() } };
+  if (!isUtf8Text(head, size > head.length)) return { ok: false, problem: notTextProblem(file) };
+  if (size > textBytes)
+    return { ok: false, problem: { code: 'text_too_large', name, bytes: size, limit: textBytes } };
   return { ok: true, kind: 'text', mimeType: file.type.startsWith('text/') ? file.type : 'text/plain' };
 }
 
@@ -186,19 +188,21 @@ export function classifyFile(file: FileFacts, head: Uint8Array): Classified {
 export function admitFiles<T extends Pick<AttachmentRef, 'name' | 'size'>>(
   current: readonly Pick<AttachmentRef, 'size'>[],
   incoming: readonly T[],
-): { admitted: T[]; problems: string[] } {
+): { admitted: T[]; problems: AttachmentProblem[] } {
   const { files, messageBytes } = attachmentLimits;
   let count = current.length;
   let total = current.reduce((sum, f) => sum + f.size, 0);
   const admitted: T[] = [];
-  const problems: string[] = [];
+  const problems: AttachmentProblem[] = [];
   for (const file of incoming) {
-    if (count >= files)
-      problems.push(`${file.name} was not attached: a message can carry at most ${files} files.`);
+    if (count >= files) problems.push({ code: 'too_many', name: file.name, limit: files });
     else if (total + file.size > messageBytes)
-      problems.push(
-        `${file.name} was not attached: with it this message would carry ${formatSize(total + file.size)} of files, and the most is ${formatSize(messageBytes)}.`,
-      );
+      problems.push({
+        code: 'message_too_large',
+        name: file.name,
+        bytes: total + file.size,
+        limit: messageBytes,
+      });
     else {
       admitted.push(file);
       count++;

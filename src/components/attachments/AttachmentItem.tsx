@@ -1,4 +1,4 @@
-import { formatSize } from '../../state/attachmentFiles.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { AttachmentRef } from '../../state/types.ts';
 import { useObjectUrl } from './useObjectUrl.ts';
 
@@ -13,6 +13,7 @@ export interface AttachmentItemProps {
 /** An attached image as a thumbnail (its name the alternative text), any other file as a chip with its name and size. */
 export function AttachmentItem({ attachment, blob, missing = false }: AttachmentItemProps) {
   const url = useObjectUrl(attachment.kind === 'image' ? blob : null);
+  const { t, format } = useI18n();
   if (attachment.kind === 'image' && !missing)
     return url ? (
       <img className="attachment-thumb" src={url} alt={attachment.name} title={attachment.name} />
@@ -34,7 +35,7 @@ export function AttachmentItem({ attachment, blob, missing = false }: Attachment
       </svg>
       <span className="attachment-file-name">{attachment.name}</span>
       <span className="attachment-file-size">
-        {missing ? 'not stored here' : formatSize(attachment.size)}
+        {missing ? t('attachments.notStored') : format.fileSize(attachment.size)}
       </span>
     </span>
   );

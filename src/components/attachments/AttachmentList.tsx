@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { AttachmentRef } from '../../state/types.ts';
 import { AttachmentItem } from './AttachmentItem.tsx';
 import './attachments.css';
@@ -14,6 +15,7 @@ type Loaded = Record<string, Blob | null>;
 export function AttachmentList({ attachments }: { attachments: readonly AttachmentRef[] }) {
   const { session } = useServices();
   const [loaded, setLoaded] = useState<Loaded>({});
+  const { t } = useI18n();
   useEffect(() => {
     let current = true;
     for (const { id, kind } of attachments) {
@@ -28,7 +30,7 @@ export function AttachmentList({ attachments }: { attachments: readonly Attachme
     };
   }, [attachments, session]);
   return (
-    <ul className="attachment-list" aria-label="Attachments">
+    <ul className="attachment-list" aria-label={t('attachments.label')}>
       {attachments.map((attachment) => (
         <li key={attachment.id}>
           <AttachmentItem

@@ -1,6 +1,9 @@
 import { type ClipboardEvent, type DragEvent, type FormEvent, useEffect, useRef, useState } from 'react';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { NewAttachment } from '../../state/attachmentBlobs.ts';
+import type { AttachmentProblem } from '../../state/attachmentFiles.ts';
 import { AttachmentItem } from '../attachments/AttachmentItem.tsx';
+import { describeAttachmentProblem } from '../attachments/attachmentProblem.ts';
 import { readDraft, writeDraft } from './drafts.ts';
 import { composerKeyAction } from './keys.ts';
 import { readAttachments } from './readAttachments.ts';
@@ -29,7 +32,9 @@ export function Composer({ draftKey, streaming, onSend, onStop }: ComposerProps)
   const [text, setTextState] = useState(() => (draftKey === undefined ? '' : readDraft(draftKey)));
   // Another conversation shows its own draft (adjusted during render: the box keeps its focus).
   const [shownKey, setShownKey] = useState(draftKey);
-  const [problems, setProblems] = useState<string[]>([]);
+  const [problems, setProblems] = useState<AttachmentProblem[]>([]);
+  const i18n = useI18n();
+  const { t } = i18n;
   if (shownKey !== draftKey) {
     setShownKey(draftKey);
     setTextState(draftKey === undefined ? '' : readDraft(draftKey));
@@ -143,25 +148,26 @@ export function Composer({ draftKey, streaming, onSend, onStop }: ComposerProps)
       {problems.length ? (
         <div className="composer-problems" role="alert">
           <ul>
-            {problems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
+            {problems.map((problem) => {
+              const said = describeAttachmentProblem(i18n, problem);
+              return <li key={said}>{said}</li>;
+            })}
           </ul>
           <button type="button" className="btn btn-small" onClick={() => setProblems([])}>
-            Dismiss
+            {t('action.dismiss')}
           </button>
         </div>
       ) : null}
       {attachments.length ? (
-        <ul className="attachment-list composer-attachments" aria-label="Attachments to send">
+        <ul className="attachment-list composer-attachments" aria-label={t('composer.pending')}>
           {attachments.map(({ ref, blob }) => (
             <li key={ref.id}>
               <AttachmentItem attachment={ref} blob={blob} />
               <button
                 type="button"
                 className="attachment-remove"
-                aria-label={`Remove ${ref.name}`}
-                title={`Remove ${ref.name}`}
+                aria-label={t('composer.remove', { name: ref.name })}
+                title={t('composer.remove', { name: ref.name })}
                 onClick={() => remove(ref.id)}
               >
                 <span aria-hidden="true">×</span>
@@ -179,7 +185,7 @@ export function Composer({ draftKey, streaming, onSend, onStop }: ComposerProps)
           className="visually-hidden"
           tabIndex={-1}
           aria-hidden="true"
-          aria-label="Files to attach"
+          aria-label={t('composer.picker')}
           onChange={(e) => {
             void attach([...(e.target.files ?? [])]);
             e.target.value = '';
@@ -188,8 +194,8 @@ export function Composer({ draftKey, streaming, onSend, onStop }: ComposerProps)
         <button
           type="button"
           className="btn composer-attach"
-          aria-label="Attach"
-          title="Attach images or text files (or paste them, or drop them here)"
+          aria-label={t('composer.attach')}
+          title={t('composer.attach.title')}
           onClick={() => picker.current?.click()}
         >
           <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
@@ -205,8 +211,8 @@ export function Composer({ draftKey, streaming, onSend, onStop }: ComposerProps)
         </button>
         <textarea
           ref={box}
-          aria-label="Message"
-          placeholder="Message HopBase… (Enter to send, Shift+Enter for a new line)"
+          aria-label={t('composer.label')}
+          placeholder={t('composer.placeholder')}
           rows={Math.min(8, Math.max(1, text.split('\n').length))}
           value={text}
           onChange={(e) => setText(e.target.value)}
@@ -229,17 +235,17 @@ export function Composer({ draftKey, streaming, onSend, onStop }: ComposerProps)
         />
         {streaming ? (
           <button type="button" className="btn composer-button" onClick={onStop}>
-            Stop
+            {t('action.stop')}
           </button>
         ) : (
           <button type="submit" className="btn btn-primary composer-button" disabled={!canSend}>
-            Send
+            {t('composer.send')}
           </button>
         )}
       </div>
       {dragging ? (
         <div className="composer-drop-hint" aria-hidden="true">
-          Drop files to attach them
+          {t('composer.dropHint')}
         </div>
       ) : null}
     </form>

@@ -1,5 +1,6 @@
 import type { NewAttachment } from '../../state/attachmentBlobs.ts';
 import {
+  type AttachmentProblem,
   admitFiles,
   classifyFile,
   isUtf8Text,
@@ -10,28 +11,30 @@ import { newId } from '../../state/ids.ts';
 
 export interface ReadAttachments {
   added: NewAttachment[];
-  /** One sentence per file refused, naming it. */
-  problems: string[];
+  /** Why each file was refused, naming it. */
+  problems: AttachmentProblem[];
 }
 
 /** The bytes of a file, or why they could not be read (a file moved or deleted since it was picked). */
-async function bytesOf(blob: Blob, name: string): Promise<Uint8Array | string> {
+async function bytesOf(blob: Blob, name: string): Promise<Uint8Array | AttachmentProblem> {
   try {
     return new Uint8Array(await blob.arrayBuffer());
   } catch (error) {
-    return `${name} could not be read: ${error instanceof Error ? error.message : String(error)}`;
+    return { code: 'unreadable', name, error: error instanceof Error ? error.message : String(error) };
   }
 }
 
+const isProblem = (read: object): read is AttachmentProblem => 'code' in read;
+
 /** One file as an attachment, or why it cannot be one: its first bytes decide its kind, a text file is read whole. */
-async function readOne(file: File): Promise<NewAttachment | string> {
+async function readOne(file: File): Promise<NewAttachment | AttachmentProblem> {
   const head = await bytesOf(file.slice(0, sniffBytes), file.name);
-  if (typeof head === 'string') return head;
+  if (isProblem(head)) return head;
   const kind = classifyFile(file, head);
   if (!kind.ok) return kind.problem;
   if (kind.kind === 'text' && file.size > head.length) {
     const all = await bytesOf(file, file.name);
-    if (typeof all === 'string') return all;
+    if (isProblem(all)) return all;
     if (!isUtf8Text(all)) return notTextProblem(file);
   }
   return {
@@ -43,15 +46,15 @@ async function readOne(file: File): Promise<NewAttachment | string> {
 
 /**
  * Reads picked, pasted or dropped files: those that may be attached beside `current()` (the files already
- * attached when the reading is done), and a sentence for each one refused.
+ * attached when the reading is done), and why each of the others was refused.
  */
 export async function readAttachments(
   files: readonly File[],
   current: () => readonly NewAttachment[],
 ): Promise<ReadAttachments> {
   const read = await Promise.all(files.map(readOne));
-  const problems = read.filter((r): r is string => typeof r === 'string');
-  const candidates = read.filter((r): r is NewAttachment => typeof r !== 'string');
+  const problems = read.filter(isProblem);
+  const candidates = read.filter((r): r is NewAttachment => !isProblem(r));
   const { admitted, problems: refused } = admitFiles(
     current().map((a) => a.ref),
     candidates.map((c) => ({ ...c.ref, attachment: c })),

@@ -1,6 +1,8 @@
 import { memo, useContext, useEffect, useRef, useState } from 'react';
 import { adapters, argumentsComplete, type Turn } from '../../core/index.ts';
 import { useLive, useSettings } from '../../hooks/useStores.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
+import type { I18n } from '../../i18n/i18n.tsx';
 import type { Version } from '../../state/branches.ts';
 import { currentAttempt } from '../../state/conversationStore.ts';
 import type { AssistantMessage, Attempt } from '../../state/types.ts';
@@ -47,25 +49,32 @@ export interface AssistantTurnProps {
   onInspect?(messageId: string): void;
 }
 
+type AnswerStatus = 'complete' | 'streaming' | 'stopped' | 'stopped_incomplete' | 'incomplete' | 'failed';
+
 /** A failed answer that produced something is marked incomplete: the partial output is kept. */
-function statusLabel(turn: Turn): string {
+function statusOf(turn: Turn): AnswerStatus {
   const hasOutput = turn.parts.length > 0;
   switch (turn.status) {
     case 'complete':
-      return '';
     case 'streaming':
-      return 'streaming';
+      return turn.status;
     case 'aborted':
-      return hasOutput ? 'stopped · incomplete' : 'stopped';
+      return hasOutput ? 'stopped_incomplete' : 'stopped';
     default:
       return hasOutput ? 'incomplete' : 'failed';
   }
 }
 
-function producedBefore(attempt: Attempt): string {
-  const n = attempt.turn.usage?.outputTokens;
-  if (n !== undefined) return `${n.toLocaleString('en-US')} tokens`;
-  return `${attempt.turn.text.length.toLocaleString('en-US')} characters (usage not reported)`;
+/** An earlier attempt: how it ended, after how many tokens (or characters, when usage was not reported). */
+function describeAttempt({ t }: Pick<I18n, 't'>, attempt: Attempt, n: number, count: number): string {
+  const tokens = attempt.turn.usage?.outputTokens;
+  return t('answer.attempt', {
+    n,
+    count,
+    status: t('answer.status', { status: statusOf(attempt.turn) }),
+    measure: tokens === undefined ? 'characters' : 'tokens',
+    amount: tokens ?? attempt.turn.text.length,
+  });
 }
 
 /** An answer's text: markdown, or until it comes near the view (when deferred), the same text as plain text. */
@@ -101,6 +110,8 @@ function AssistantTurnView(props: AssistantTurnProps) {
   const live = useLive((s) => s.streams[message.id]);
   const silentModelMs = useSettings((s) => s.settings.stallSilentSeconds * 1000);
   const deadConnectionMs = useSettings((s) => s.settings.stallDeadSeconds * 1000);
+  const i18n = useI18n();
+  const { t } = i18n;
   const attempt = currentAttempt(message);
   if (!attempt) return null;
   const { turn } = attempt;
@@ -109,30 +120,33 @@ function AssistantTurnView(props: AssistantTurnProps) {
   const billed = sumUsage(message.attempts);
   const label = adapters[message.protocol].label;
   const banner = bannerFor(attempt, live, { source: message.source, silentModelMs });
+  const status = statusOf(turn);
 
   return (
     <article
       data-testid="assistant-turn"
       data-message-id={message.id}
       className={`turn turn-${turn.status}`}
-      aria-label={`Answer from ${message.model} via ${label}`}
+      aria-label={t('answer.label', { model: message.model, protocol: label })}
       aria-busy={streaming || live !== undefined}
     >
       <header className="turn-header">
         <span className="badge">{label}</span>
         <span className="turn-model">{message.model}</span>
-        {statusLabel(turn) ? (
-          <span className={`status status-${turn.status}`}>{statusLabel(turn)}</span>
-        ) : null}
+        {status === 'complete' ? null : (
+          <span className={`status status-${turn.status}`}>{t('answer.status', { status })}</span>
+        )}
         {props.version ? (
           <VersionSwitch
             version={props.version}
-            label="Versions of this answer"
+            label={t('answer.versions')}
             onSelect={props.onSelectVersion}
           />
         ) : null}
         <span className="turn-actions">
-          {turn.text ? <CopyButton text={turn.text} label="Copy answer" className="btn btn-small" /> : null}
+          {turn.text ? (
+            <CopyButton text={turn.text} label={t('answer.copy')} className="btn btn-small" />
+          ) : null}
           {turn.status === 'complete' && message.source.kind === 'gateway' ? (
             // The same request again, as a new version beside this one: both stay, and both are billed.
             <button
@@ -141,12 +155,12 @@ function AssistantTurnView(props: AssistantTurnProps) {
               disabled={!props.canRegenerate}
               onClick={() => props.onRegenerate(message.id)}
             >
-              Regenerate
+              {t('answer.regenerate')}
             </button>
           ) : null}
           {onInspect ? (
             <button type="button" className="btn btn-small" onClick={() => onInspect(message.id)}>
-              Inspect
+              {t('answer.inspect')}
             </button>
           ) : null}
         </span>
@@ -154,14 +168,11 @@ function AssistantTurnView(props: AssistantTurnProps) {
 
       {earlier.length > 0 ? (
         <details className="attempts">
-          <summary>
-            Attempt {message.attempts.length} of {message.attempts.length}
-          </summary>
+          <summary>{t('answer.attempts', { count: message.attempts.length })}</summary>
           <ol>
             {earlier.map((a, i) => (
               <li key={a.id}>
-                attempt {i + 1} of {message.attempts.length}: {statusLabel(a.turn) || 'complete'} after{' '}
-                {producedBefore(a)}
+                {describeAttempt(i18n, a, i + 1, message.attempts.length)}
                 {a.turn.text ? (
                   <blockquote>
                     {a.turn.text.length > 400 ? `${a.turn.text.slice(0, 400)}…` : a.turn.text}
@@ -180,7 +191,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
           <TurnText text={turn.text} streaming={streaming} defer={props.deferMarkdown ?? false} />
         </div>
       ) : null}
-      {turn.refusal ? <p className="refusal">The model refused: {turn.refusal}</p> : null}
+      {turn.refusal ? <p className="refusal">{t('answer.refusal', { refusal: turn.refusal })}</p> : null}
       {turn.toolCalls.map((call) => (
         <ToolCallCard
           key={call.id || call.name}
@@ -196,7 +207,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
         />
       ))}
       {isWaitingForOutput(attempt, live) ? (
-        <p className="typing" role="status" aria-label="Waiting for the answer">
+        <p className="typing" role="status" aria-label={t('answer.waiting')}>
           <span aria-hidden="true" />
           <span aria-hidden="true" />
           <span aria-hidden="true" />
@@ -229,8 +240,11 @@ function AssistantTurnView(props: AssistantTurnProps) {
         <UsageLine usage={turn.usage} status={turn.status} />
         {earlier.length > 0 ? (
           <p className="billed">
-            Billed over {message.attempts.length} attempts: {billed.input.toLocaleString('en-US')} in ·{' '}
-            {billed.output.toLocaleString('en-US')} out
+            {t('answer.billed', {
+              attempts: message.attempts.length,
+              input: billed.input,
+              output: billed.output,
+            })}
           </p>
         ) : null}
       </footer>

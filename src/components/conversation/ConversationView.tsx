@@ -1,5 +1,6 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLive } from '../../hooks/useStores.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { shownBranch, type Version, versionOf } from '../../state/branches.ts';
 import type { ChatMessage, Conversation } from '../../state/types.ts';
 import { AssistantTurn } from './AssistantTurn.tsx';
@@ -26,29 +27,26 @@ export interface ConversationViewProps {
   onExample(text: string): void;
 }
 
-const examples = [
-  'Explain server-sent events with a table and a code sample',
-  "What's the weather in Paris? Use the tool.",
-  'Write a short haiku about streaming',
-];
+const examples = ['empty.example.table', 'empty.example.tool', 'empty.example.haiku'] as const;
+
+const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
 
 function EmptyState({ onExample }: { onExample(text: string): void }) {
+  const { t, rich } = useI18n();
   return (
     <div className="empty">
       <h1>HopBase Chat</h1>
-      <p>
-        Streams from Chat Completions, Responses and Anthropic Messages, with every token counted and every
-        stall explained. Pick a protocol and a model above — the <code>sim-*</code> models are the built-in
-        simulator, with faults on demand.
-      </p>
+      <p>{rich('empty.intro', { code })}</p>
       <ul className="examples">
-        {examples.map((text) => (
-          <li key={text}>
-            <button type="button" className="btn" onClick={() => onExample(text)}>
-              {text}
-            </button>
-          </li>
-        ))}
+        {examples
+          .map((key) => t(key))
+          .map((text) => (
+            <li key={text}>
+              <button type="button" className="btn" onClick={() => onExample(text)}>
+                {text}
+              </button>
+            </li>
+          ))}
       </ul>
     </div>
   );
@@ -104,6 +102,7 @@ interface EagerWindow {
 export function ConversationView(props: ConversationViewProps) {
   const { conversation, onRetry, onRegenerate, onEdit, onSelectVersion, onStop, onToolResult } = props;
   const { onInspect, onExample } = props;
+  const { t } = useI18n();
   const key = conversation?.id ?? null;
   const scroll = useFollowStream(key);
   const [queue] = useState(() => createRenderQueue(() => scroll.scrollerRef.current));
@@ -198,7 +197,8 @@ export function ConversationView(props: ConversationViewProps) {
       </div>
       {scroll.detached ? (
         <button type="button" className="btn jump-latest" onClick={scroll.jumpToLatest}>
-          <span aria-hidden="true">↓ </span>Jump to latest
+          <span aria-hidden="true">↓ </span>
+          {t('conversation.jumpLatest')}
         </button>
       ) : null}
     </div>

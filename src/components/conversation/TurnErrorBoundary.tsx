@@ -1,9 +1,19 @@
 import { Component, type ReactNode } from 'react';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 
 interface TurnErrorBoundaryProps {
   /** The stored message shown inside: a new one (an update, a retry) gets another chance to render. */
   resetKey: unknown;
   children: ReactNode;
+}
+
+function BrokenAnswer() {
+  const { t } = useI18n();
+  return (
+    <article className="turn turn-error turn-broken" aria-label={t('answer.broken.label')}>
+      <p role="alert">{t('answer.broken')}</p>
+    </article>
+  );
 }
 
 /**
@@ -23,11 +33,6 @@ export class TurnErrorBoundary extends Component<TurnErrorBoundaryProps, { faile
   }
 
   override render() {
-    if (!this.state.failed) return this.props.children;
-    return (
-      <article className="turn turn-error turn-broken" aria-label="Answer that could not be displayed">
-        <p role="alert">This answer could not be displayed.</p>
-      </article>
-    );
+    return this.state.failed ? <BrokenAnswer /> : this.props.children;
   }
 }

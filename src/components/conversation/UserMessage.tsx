@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { Version } from '../../state/branches.ts';
 import type { UserMessage as UserMessageData } from '../../state/types.ts';
 import { AttachmentList } from '../attachments/AttachmentList.tsx';
@@ -31,6 +32,7 @@ function EditBox({ message, canSend, onSend, onClose }: EditBoxProps) {
   const key = draftKey(message.id);
   const [text, setText] = useState(() => readDraft(key) || message.text);
   const box = useRef<HTMLTextAreaElement>(null);
+  const { t } = useI18n();
   useEffect(() => {
     const el = box.current;
     el?.focus();
@@ -49,10 +51,10 @@ function EditBox({ message, canSend, onSend, onClose }: EditBoxProps) {
     onSend(text);
   };
   return (
-    <form className="user-edit" aria-label="Edit message" onSubmit={send}>
+    <form className="user-edit" aria-label={t('message.editBox')} onSubmit={send}>
       <textarea
         ref={box}
-        aria-label="Edit message"
+        aria-label={t('message.editBox')}
         rows={Math.min(10, Math.max(2, text.split('\n').length))}
         value={text}
         onChange={(e) => {
@@ -78,10 +80,10 @@ function EditBox({ message, canSend, onSend, onClose }: EditBoxProps) {
       />
       <div className="user-edit-actions">
         <button type="button" className="btn btn-small" onClick={cancel}>
-          Cancel
+          {t('action.cancel')}
         </button>
         <button type="submit" className="btn btn-small btn-primary" disabled={!sendable}>
-          Send
+          {t('composer.send')}
         </button>
       </div>
     </form>
@@ -99,6 +101,7 @@ export function UserMessage({ message, version, canEdit, onEdit, onSelectVersion
     readDraft(draftKey(message.id)) === '' ? null : message.id,
   );
   const editing = editingId === message.id;
+  const { t } = useI18n();
   const editButton = useRef<HTMLButtonElement>(null);
   const bubble = useRef<HTMLDivElement>(null);
   // Where the keyboard goes once the box closes: back to Edit, or to the version just sent.
@@ -136,7 +139,7 @@ export function UserMessage({ message, version, canEdit, onEdit, onSelectVersion
       </div>
       <div className="user-message-tools">
         {version ? (
-          <VersionSwitch version={version} label="Versions of your message" onSelect={onSelectVersion} />
+          <VersionSwitch version={version} label={t('message.versions')} onSelect={onSelectVersion} />
         ) : null}
         <button
           ref={editButton}
@@ -145,7 +148,7 @@ export function UserMessage({ message, version, canEdit, onEdit, onSelectVersion
           disabled={!canEdit}
           onClick={() => setEditingId(message.id)}
         >
-          Edit
+          {t('message.edit')}
         </button>
       </div>
     </div>

@@ -1,3 +1,4 @@
+import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { Version } from '../../state/branches.ts';
 
 export interface VersionSwitchProps {
@@ -13,12 +14,13 @@ export interface VersionSwitchProps {
  */
 export function VersionSwitch({ version, label, onSelect }: VersionSwitchProps) {
   const { position, count, previousId, nextId } = version;
+  const { t } = useI18n();
   return (
     <fieldset aria-label={label} className="version-switch">
       <button
         type="button"
         className="version-step"
-        aria-label="Previous version"
+        aria-label={t('version.previous')}
         aria-disabled={previousId === null}
         onClick={() => previousId && onSelect(previousId)}
       >
@@ -28,14 +30,12 @@ export function VersionSwitch({ version, label, onSelect }: VersionSwitchProps) 
         <span aria-hidden="true">
           {position} / {count}
         </span>
-        <span className="visually-hidden">
-          Version {position} of {count}
-        </span>
+        <span className="visually-hidden">{t('version.position', { position, count })}</span>
       </span>
       <button
         type="button"
         className="version-step"
-        aria-label="Next version"
+        aria-label={t('version.next')}
         aria-disabled={nextId === null}
         onClick={() => nextId && onSelect(nextId)}
       >

@@ -312,15 +312,16 @@ describe('requestProblem', () => {
   it('refuses an output limit at or below the thinking budget, naming both', () => {
     expect(
       requestProblem('messages', { model: 'm', messages: [], reasoning: high, maxOutputTokens: 16384 }),
-    ).toBe(
-      'Anthropic Messages needs the output limit above the thinking budget: Max output tokens is 16,384, the high budget 16,384. Raise Max output tokens (or leave it empty), lower the budget in Settings, or pick a lower Reasoning level.',
-    );
+    ).toEqual({
+      code: 'limit_not_above_budget',
+      values: { limit: 16384, effort: 'high', budget: 16384 },
+    });
   });
 
   it('refuses a custom temperature while thinking', () => {
     expect(
       requestProblem('messages', { model: 'm', messages: [], reasoning: high, temperature: 0.7 }),
-    ).toMatch(/does not take a temperature while thinking \(it is 0\.7\)/);
+    ).toEqual({ code: 'temperature_while_thinking', values: { temperature: 0.7 } });
   });
 
   it('refuses a budget under 1,024 tokens', () => {
@@ -330,7 +331,7 @@ describe('requestProblem', () => {
         messages: [],
         reasoning: { effort: 'low', budgetTokens: 512 },
       }),
-    ).toMatch(/at least 1,024 tokens \(it is 512\)/);
+    ).toEqual({ code: 'budget_too_small', values: { min: 1024, budget: 512 } });
   });
 
   it('has nothing to say when thinking is paused, or on the OpenAI protocols', () => {

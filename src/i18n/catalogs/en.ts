@@ -145,7 +145,8 @@ export const en = {
   'failure.attachment_missing.advice':
     'Its bytes are gone from this browser (its storage was full when the message was sent, or has been cleared since), so the request cannot be sent as it was. Send the message again with the file attached.',
   'failure.not_sent.title': 'Not sent: the API would refuse these settings',
-  'failure.not_sent.advice': '{problem}',
+  'failure.not_sent.advice':
+    '{problem, select, budget_too_small {Anthropic Messages needs a thinking budget of at least {min, number} tokens (it is {budget, number}). Change it in Settings → Reasoning.} limit_not_above_budget {Anthropic Messages needs the output limit above the thinking budget: Max output tokens is {limit, number}, the {effort, select, low {low} medium {medium} other {high}} budget {budget, number}. Raise Max output tokens (or leave it empty), lower the budget in Settings, or pick a lower Reasoning level.} temperature_while_thinking {Anthropic Messages does not take a temperature while thinking (it is {temperature, number}). Clear Temperature in Settings, or set Reasoning to Off.} other {{problem}}}',
   'failure.stream_error.title': 'The model reported an error',
   'failure.stream_error.advice': 'The stream ended with an error. Retry sends the whole request again.',
 
@@ -264,6 +265,58 @@ export const en = {
   'tool.resultFor': 'Result for {name}',
   'tool.send': 'Send result',
   'tool.resultSent': 'Result sent',
+
+  // The conversation, the message box and attachments
+  'answer.label': 'Answer from {model} via {protocol}',
+  'answer.status':
+    '{status, select, streaming {streaming} stopped {stopped} stopped_incomplete {stopped · incomplete} incomplete {incomplete} failed {failed} other {complete}}',
+  'answer.versions': 'Versions of this answer',
+  'answer.copy': 'Copy answer',
+  'answer.regenerate': 'Regenerate',
+  'answer.inspect': 'Inspect',
+  'answer.attempts': 'Attempt {count, number} of {count, number}',
+  'answer.attempt':
+    'attempt {n, number} of {count, number}: {status} after {measure, select, tokens {{amount, plural, one {# token} other {# tokens}}} other {{amount, plural, one {# character} other {# characters}} (usage not reported)}}',
+  'answer.refusal': 'The model refused: {refusal}',
+  'answer.waiting': 'Waiting for the answer',
+  'answer.billed': 'Billed over {attempts, number} attempts: {input, number} in · {output, number} out',
+  'answer.broken.label': 'Answer that could not be displayed',
+  'answer.broken': 'This answer could not be displayed.',
+  'message.versions': 'Versions of your message',
+  'message.edit': 'Edit',
+  'message.editBox': 'Edit message',
+  'version.previous': 'Previous version',
+  'version.next': 'Next version',
+  'version.position': 'Version {position, number} of {count, number}',
+  'empty.intro':
+    'Streams from Chat Completions, Responses and Anthropic Messages, with every token counted and every stall explained. Pick a protocol and a model above — the <code>sim-*</code> models are the built-in simulator, with faults on demand.',
+  'empty.example.table': 'Explain server-sent events with a table and a code sample',
+  'empty.example.tool': "What's the weather in Paris? Use the tool.",
+  'empty.example.haiku': 'Write a short haiku about streaming',
+  'conversation.jumpLatest': 'Jump to latest',
+  'composer.label': 'Message',
+  'composer.placeholder': 'Message HopBase… (Enter to send, Shift+Enter for a new line)',
+  'composer.send': 'Send',
+  'composer.attach': 'Attach',
+  'composer.attach.title': 'Attach images or text files (or paste them, or drop them here)',
+  'composer.picker': 'Files to attach',
+  'composer.dropHint': 'Drop files to attach them',
+  'composer.pending': 'Attachments to send',
+  'composer.remove': 'Remove {name}',
+  'attachments.label': 'Attachments',
+  'attachments.notStored': 'not stored here',
+  'attach.empty': '{name} is empty.',
+  'attach.not_utf8': '{name} is not UTF-8 text: save it as UTF-8, then attach it again.',
+  'attach.unsupported':
+    '{name} cannot be attached: only images (PNG, JPEG, WebP, GIF) and text or code files (UTF-8) can.',
+  'attach.image_kind':
+    '{name} is an image of a kind the models do not take{extension, select, none {} other { ({extension})}}: use PNG, JPEG, WebP or GIF.',
+  'attach.image_too_large': '{name} is {size}; an image can be at most {limit}.',
+  'attach.text_too_large': '{name} is {size}; a text file can be at most {limit}.',
+  'attach.message_too_large':
+    '{name} was not attached: with it this message would carry {size} of files, and the most is {limit}.',
+  'attach.too_many': '{name} was not attached: a message can carry at most {limit, number} files.',
+  'attach.unreadable': '{name} could not be read: {error}',
 
   // The inspector, code blocks, the system prompt dialog, backups and exports
   'action.cancel': 'Cancel',

@@ -139,7 +139,8 @@ export const es: Catalog = {
   'failure.attachment_missing.advice':
     'Sus datos ya no están en este navegador (el almacenamiento estaba lleno al enviar el mensaje o se ha borrado después), así que la solicitud no puede enviarse tal como era. Vuelve a enviar el mensaje con el archivo adjunto.',
   'failure.not_sent.title': 'No enviada: la API rechazaría estos ajustes',
-  'failure.not_sent.advice': '{problem}',
+  'failure.not_sent.advice':
+    '{problem, select, budget_too_small {Anthropic Messages necesita un presupuesto de razonamiento de al menos {min, number} tokens (ahora es de {budget, number}). Cámbialo en Ajustes → Razonamiento.} limit_not_above_budget {Anthropic Messages necesita un límite de salida mayor que el presupuesto de razonamiento: «Máx. de tokens de salida» es {limit, number} y el presupuesto {effort, select, low {bajo} medium {medio} other {alto}}, {budget, number}. Sube el máximo de tokens de salida (o déjalo vacío), baja el presupuesto en Ajustes o elige un nivel de Razonamiento más bajo.} temperature_while_thinking {Anthropic Messages no admite una temperatura mientras razona (ahora es {temperature, number}). Vacía Temperatura en Ajustes o pon Razonamiento en No.} other {{problem}}}',
   'failure.stream_error.title': 'El modelo informó de un error',
   'failure.stream_error.advice':
     'El stream terminó con un error. Al reintentar se envía de nuevo la solicitud completa.',
@@ -257,6 +258,59 @@ export const es: Catalog = {
   'tool.resultFor': 'Resultado de {name}',
   'tool.send': 'Enviar resultado',
   'tool.resultSent': 'Resultado enviado',
+
+  // The conversation, the message box and attachments
+  'answer.label': 'Respuesta de {model} vía {protocol}',
+  'answer.status':
+    '{status, select, streaming {generando} stopped {detenida} stopped_incomplete {detenida · incompleta} incomplete {incompleta} failed {fallida} other {completa}}',
+  'answer.versions': 'Versiones de esta respuesta',
+  'answer.copy': 'Copiar respuesta',
+  'answer.regenerate': 'Regenerar',
+  'answer.inspect': 'Inspeccionar',
+  'answer.attempts': 'Intento {count, number} de {count, number}',
+  'answer.attempt':
+    'intento {n, number} de {count, number}: {status} tras {measure, select, tokens {{amount, plural, one {# token} other {# tokens}}} other {{amount, plural, one {# carácter} other {# caracteres}} (uso no informado)}}',
+  'answer.refusal': 'El modelo se negó: {refusal}',
+  'answer.waiting': 'Esperando la respuesta',
+  'answer.billed':
+    'Facturado en {attempts, number} intentos: {input, number} entrada · {output, number} salida',
+  'answer.broken.label': 'Respuesta que no se puede mostrar',
+  'answer.broken': 'No se puede mostrar esta respuesta.',
+  'message.versions': 'Versiones de tu mensaje',
+  'message.edit': 'Editar',
+  'message.editBox': 'Editar mensaje',
+  'version.previous': 'Versión anterior',
+  'version.next': 'Versión siguiente',
+  'version.position': 'Versión {position, number} de {count, number}',
+  'empty.intro':
+    'Respuestas en streaming de Chat Completions, Responses y Anthropic Messages, con cada token contado y cada bloqueo explicado. Elige arriba un protocolo y un modelo: los modelos <code>sim-*</code> son el simulador integrado, con fallos a demanda.',
+  'empty.example.table': 'Explica los server-sent events con una tabla y un ejemplo de código',
+  'empty.example.tool': '¿Qué tiempo hace en París? Usa la herramienta.',
+  'empty.example.haiku': 'Escribe un haiku breve sobre el streaming',
+  'conversation.jumpLatest': 'Ir al final',
+  'composer.label': 'Mensaje',
+  'composer.placeholder': 'Escribe a HopBase… (Intro para enviar, Mayús+Intro para otra línea)',
+  'composer.send': 'Enviar',
+  'composer.attach': 'Adjuntar',
+  'composer.attach.title': 'Adjunta imágenes o archivos de texto (también puedes pegarlos o soltarlos aquí)',
+  'composer.picker': 'Archivos para adjuntar',
+  'composer.dropHint': 'Suelta los archivos para adjuntarlos',
+  'composer.pending': 'Adjuntos por enviar',
+  'composer.remove': 'Quitar {name}',
+  'attachments.label': 'Adjuntos',
+  'attachments.notStored': 'no guardado aquí',
+  'attach.empty': '{name} está vacío.',
+  'attach.not_utf8': '{name} no es texto UTF-8: guárdalo como UTF-8 y vuelve a adjuntarlo.',
+  'attach.unsupported':
+    'No se puede adjuntar {name}: solo se admiten imágenes (PNG, JPEG, WebP, GIF) y archivos de texto o código (UTF-8).',
+  'attach.image_kind':
+    '{name} es una imagen de un tipo que los modelos no aceptan{extension, select, none {} other { ({extension})}}: usa PNG, JPEG, WebP o GIF.',
+  'attach.image_too_large': '{name} ocupa {size}; una imagen puede ocupar como máximo {limit}.',
+  'attach.text_too_large': '{name} ocupa {size}; un archivo de texto puede ocupar como máximo {limit}.',
+  'attach.message_too_large':
+    'No se adjuntó {name}: con él, este mensaje llevaría {size} en archivos, y el máximo es {limit}.',
+  'attach.too_many': 'No se adjuntó {name}: un mensaje puede llevar como máximo {limit, number} archivos.',
+  'attach.unreadable': 'No se pudo leer {name}: {error}',
 
   // El inspector, los bloques de código, el prompt del sistema, las copias de seguridad y las exportaciones
   'action.cancel': 'Cancelar',

@@ -140,7 +140,8 @@ export const ja: Catalog = {
   'failure.attachment_missing.advice':
     'このブラウザーにファイルのデータが残っていません（送信時にストレージがいっぱいだったか、その後に消去されました）。そのため、リクエストを元のとおりに送信できません。ファイルを添付し直して、メッセージを送信してください。',
   'failure.not_sent.title': '送信していません：この設定は API に拒否されます',
-  'failure.not_sent.advice': '{problem}',
+  'failure.not_sent.advice':
+    '{problem, select, budget_too_small {Anthropic Messages では、思考の予算を {min, number} トークン以上にする必要があります（現在は {budget, number}）。設定の「推論」で変更してください。} limit_not_above_budget {Anthropic Messages では、出力の上限を思考の予算より大きくする必要があります。最大出力トークン数は {limit, number}、{effort, select, low {低} medium {中} other {高}}の予算は {budget, number} です。最大出力トークン数を増やす（または空にする）か、設定で予算を減らすか、推論のレベルを下げてください。} temperature_while_thinking {Anthropic Messages では、思考中は温度を指定できません（現在は {temperature, number}）。設定で温度を空にするか、推論をオフにしてください。} other {{problem}}}',
   'failure.stream_error.title': 'モデルがエラーを返しました',
   'failure.stream_error.advice':
     'ストリームがエラーで終了しました。再試行するとリクエスト全体をもう一度送信します。',
@@ -256,6 +257,60 @@ export const ja: Catalog = {
   'tool.resultFor': '{name} の結果',
   'tool.send': '結果を送信',
   'tool.resultSent': '結果を送信済み',
+
+  // The conversation, the message box and attachments
+  'answer.label': '{model} の回答（{protocol}）',
+  'answer.status':
+    '{status, select, streaming {ストリーミング中} stopped {停止} stopped_incomplete {停止・未完了} incomplete {未完了} failed {失敗} other {完了}}',
+  'answer.versions': 'この回答のバージョン',
+  'answer.copy': '回答をコピー',
+  'answer.regenerate': '再生成',
+  'answer.inspect': '検査',
+  'answer.attempts': '{count, number} 回中 {count, number} 回目の試行',
+  'answer.attempt':
+    '{count, number} 回中 {n, number} 回目：{status}（{measure, select, tokens {{amount, plural, other {# トークン}}を出力} other {{amount, plural, other {# 文字}}を出力、使用量の報告なし}}）',
+  'answer.refusal': 'モデルが回答を拒否しました：{refusal}',
+  'answer.waiting': '回答を待っています',
+  'answer.billed': '{attempts, number} 回の試行で課金：入力 {input, number} · 出力 {output, number}',
+  'answer.broken.label': '表示できない回答',
+  'answer.broken': 'この回答は表示できません。',
+  'message.versions': 'あなたのメッセージのバージョン',
+  'message.edit': '編集',
+  'message.editBox': 'メッセージを編集',
+  'version.previous': '前のバージョン',
+  'version.next': '次のバージョン',
+  'version.position': 'バージョン {position, number}（全 {count, number} 件）',
+  'empty.intro':
+    'Chat Completions、Responses、Anthropic Messages のストリームを表示し、すべてのトークンを数え、停滞の理由をすべて説明します。上でプロトコルとモデルを選んでください。<code>sim-*</code> モデルは組み込みのシミュレーターで、障害を自由に起こせます。',
+  'empty.example.table': 'Server-Sent Events を表とコード例で説明して',
+  'empty.example.tool': 'パリの天気は？ツールを使って調べて。',
+  'empty.example.haiku': 'ストリーミングについて短い俳句を詠んで',
+  'conversation.jumpLatest': '最新へ移動',
+  'composer.label': 'メッセージ',
+  'composer.placeholder': 'HopBase にメッセージ…（Enter で送信、Shift+Enter で改行）',
+  'composer.send': '送信',
+  'composer.attach': '添付',
+  'composer.attach.title': '画像やテキストファイルを添付（貼り付けやドロップでも添付できます）',
+  'composer.picker': '添付するファイル',
+  'composer.dropHint': 'ドロップして添付',
+  'composer.pending': '送信する添付ファイル',
+  'composer.remove': '「{name}」を削除',
+  'attachments.label': '添付ファイル',
+  'attachments.notStored': '保存されていません',
+  'attach.empty': '「{name}」は空です。',
+  'attach.not_utf8':
+    '「{name}」は UTF-8 のテキストではありません。UTF-8 で保存してから、もう一度添付してください。',
+  'attach.unsupported':
+    '「{name}」は添付できません。添付できるのは画像（PNG、JPEG、WebP、GIF）と、テキストファイルやコードファイル（UTF-8）だけです。',
+  'attach.image_kind':
+    '「{name}」はモデルが受け付けない形式の画像です{extension, select, none {} other {（{extension}）}}。PNG、JPEG、WebP、GIF のいずれかを使ってください。',
+  'attach.image_too_large': '「{name}」は {size} あります。画像は {limit} までです。',
+  'attach.text_too_large': '「{name}」は {size} あります。テキストファイルは {limit} までです。',
+  'attach.message_too_large':
+    '「{name}」は添付していません。添付するとこのメッセージのファイルが合計 {size} になり、上限の {limit} を超えます。',
+  'attach.too_many':
+    '「{name}」は添付していません。1 つのメッセージに添付できるファイルは {limit, number} 個までです。',
+  'attach.unreadable': '「{name}」を読み込めませんでした：{error}',
 
   // インスペクター、コードブロック、システムプロンプト、バックアップとエクスポート
   'action.cancel': 'キャンセル',

@@ -124,7 +124,8 @@ export const zhCN: Catalog = {
   'failure.attachment_missing.advice':
     '此浏览器中已没有该文件的数据（发送时存储空间已满，或之后已被清除），因此无法按原样发送请求。请重新附加该文件后再发送消息。',
   'failure.not_sent.title': '未发送：API 会拒绝这些设置',
-  'failure.not_sent.advice': '{problem}',
+  'failure.not_sent.advice':
+    '{problem, select, budget_too_small {Anthropic Messages 要求思考预算至少为 {min, number} 个 token（当前为 {budget, number}）。请在“设置 → 推理”中修改。} limit_not_above_budget {Anthropic Messages 要求输出上限高于思考预算：最大输出 token 数为 {limit, number}，{effort, select, low {低级} medium {中级} other {高级}}预算为 {budget, number}。请调高最大输出 token 数（或留空）、在设置中降低预算，或选择更低的推理级别。} temperature_while_thinking {Anthropic Messages 在思考时不接受温度参数（当前为 {temperature, number}）。请在设置中清空温度，或将推理设为关闭。} other {{problem}}}',
   'failure.stream_error.title': '模型报告了错误',
   'failure.stream_error.advice': '流以错误结束。重试会重新发送整个请求。',
 
@@ -234,6 +235,56 @@ export const zhCN: Catalog = {
   'tool.resultFor': '{name} 的结果',
   'tool.send': '发送结果',
   'tool.resultSent': '结果已发送',
+
+  // The conversation, the message box and attachments
+  'answer.label': '{model} 的回答（{protocol}）',
+  'answer.status':
+    '{status, select, streaming {生成中} stopped {已停止} stopped_incomplete {已停止 · 不完整} incomplete {不完整} failed {失败} other {完成}}',
+  'answer.versions': '此回答的版本',
+  'answer.copy': '复制回答',
+  'answer.regenerate': '重新生成',
+  'answer.inspect': '检查',
+  'answer.attempts': '第 {count, number} 次尝试，共 {count, number} 次',
+  'answer.attempt':
+    '第 {n, number} 次尝试（共 {count, number} 次）：{status}，已输出 {measure, select, tokens {{amount, plural, other {# 个 token}}} other {{amount, plural, other {# 个字符}}（未报告用量）}}',
+  'answer.refusal': '模型拒绝了回答：{refusal}',
+  'answer.waiting': '正在等待回答',
+  'answer.billed': '{attempts, number} 次尝试共计费：输入 {input, number} · 输出 {output, number}',
+  'answer.broken.label': '无法显示的回答',
+  'answer.broken': '无法显示此回答。',
+  'message.versions': '你的消息的版本',
+  'message.edit': '编辑',
+  'message.editBox': '编辑消息',
+  'version.previous': '上一个版本',
+  'version.next': '下一个版本',
+  'version.position': '第 {position, number} 个版本，共 {count, number} 个',
+  'empty.intro':
+    '以流式方式显示 Chat Completions、Responses 和 Anthropic Messages 的回答，统计每个 token，解释每次停滞。请在上方选择协议和模型——<code>sim-*</code> 模型是内置的模拟器，可按需制造故障。',
+  'empty.example.table': '用一个表格和一段示例代码解释 Server-Sent Events',
+  'empty.example.tool': '巴黎天气怎么样？请使用工具。',
+  'empty.example.haiku': '写一首关于流式传输的短俳句',
+  'conversation.jumpLatest': '跳到最新',
+  'composer.label': '消息',
+  'composer.placeholder': '给 HopBase 发消息…（Enter 发送，Shift+Enter 换行）',
+  'composer.send': '发送',
+  'composer.attach': '添加附件',
+  'composer.attach.title': '添加图片或文本文件（也可以粘贴或拖放到这里）',
+  'composer.picker': '要添加的文件',
+  'composer.dropHint': '拖放到此处即可添加',
+  'composer.pending': '待发送的附件',
+  'composer.remove': '移除 {name}',
+  'attachments.label': '附件',
+  'attachments.notStored': '本地未保存',
+  'attach.empty': '{name} 是空文件。',
+  'attach.not_utf8': '{name} 不是 UTF-8 文本：请另存为 UTF-8 后重新添加。',
+  'attach.unsupported': '无法添加 {name}：只能添加图片（PNG、JPEG、WebP、GIF）和文本或代码文件（UTF-8）。',
+  'attach.image_kind':
+    '{name} 是模型不支持的图片格式{extension, select, none {} other {（{extension}）}}：请使用 PNG、JPEG、WebP 或 GIF。',
+  'attach.image_too_large': '{name} 大小为 {size}，而图片最大为 {limit}。',
+  'attach.text_too_large': '{name} 大小为 {size}，而文本文件最大为 {limit}。',
+  'attach.message_too_large': '未添加 {name}：加上它，这条消息的文件将共计 {size}，而上限为 {limit}。',
+  'attach.too_many': '未添加 {name}：一条消息最多只能带 {limit, number} 个文件。',
+  'attach.unreadable': '无法读取 {name}：{error}',
 
   // 检查器、代码块、系统提示词、备份与导出
   'action.cancel': '取消',
