@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { png } from './files.ts';
 import {
   artifactsDir,
   choose,
@@ -35,6 +36,18 @@ async function conversationWith(page: Page, text: string): Promise<string> {
     .poll(async () => (await storedAttempts(page, text))?.map((a) => a.status))
     .toEqual(['complete']);
   return (await turn.getByTestId('turn-text').textContent()) ?? '';
+}
+
+const photo = { name: 'photo.png', mimeType: 'image/png', buffer: png(48, [190, 18, 60], [254, 243, 199]) };
+const questionVersions = (page: Page) => page.getByRole('group', { name: 'Versions of your message' });
+
+/** The thumbnail of the photo in the shown message, its picture loaded from the database. */
+async function expectPhoto(page: Page): Promise<void> {
+  const image = userMessages(page).getByRole('img', { name: photo.name });
+  await expect(image).toHaveAttribute('src', /^blob:/);
+  await expect
+    .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBe(48);
 }
 
 /** Opens Settings and returns its "Back up and restore" section. */
@@ -78,8 +91,23 @@ test('back up, clear the browser, restore: conversations, answers and a recordin
 }) => {
   await openApp(page);
   await choose(page, 'chat', 'sim-echo');
+  // The first conversation has a photo attached, and a second version of its message.
+  const draft = uniqueText('Backed up draft');
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Attach' }).click();
+  await (await chooser).setFiles(photo);
+  await waitForAnswer(await send(page, draft));
   const first = uniqueText('Backed up first');
-  const firstAnswer = await conversationWith(page, first);
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  const editBox = page.getByRole('form', { name: 'Edit message' });
+  await editBox.getByRole('textbox', { name: 'Edit message' }).fill(first);
+  await editBox.getByRole('button', { name: 'Send' }).click();
+  await expect(questionVersions(page)).toContainText('Version 2 of 2');
+  const firstAnswer =
+    (await waitForAnswer(turns(page).first()).then((t) => t.getByTestId('turn-text').textContent())) ?? '';
+  await expect
+    .poll(async () => (await storedAttempts(page, first))?.map((a) => a.status))
+    .toEqual(['complete']);
   await choose(page, 'messages', 'sim-echo');
   const second = uniqueText('Backed up second');
   const secondAnswer = await conversationWith(page, second);
@@ -97,7 +125,7 @@ test('back up, clear the browser, restore: conversations, answers and a recordin
   const file = await downloaded(page, section.getByRole('button', { name: 'Back up' }));
   expect(file.name).toMatch(/^hopbase-chat-backup-\d{4}-\d\d-\d\d\.json$/);
   await expect(section.getByRole('status')).toHaveText(
-    `Backed up 2 conversations, 2 recordings and the settings (not the API key) to ${file.name}.`,
+    `Backed up 2 conversations, 3 recordings, 1 attachment and the settings (not the API key) to ${file.name}.`,
   );
   const text = await readFile(file.path, 'utf8');
   expect(text).not.toContain(key);
@@ -106,10 +134,10 @@ test('back up, clear the browser, restore: conversations, answers and a recordin
     format: 'hopbase-chat-backup',
     version: 1,
     app: { name: 'hopbase-chat', version: expect.any(String) },
-    attachments: [],
     settings: { systemPrompt: 'Answer in haiku' },
   });
   expect(backup.settings).not.toHaveProperty('apiKey');
+  expect(backup.attachments).toMatchObject([{ name: photo.name }]);
   expect(Date.parse(backup.createdAt)).toBeGreaterThan(Date.now() - 60_000);
   await settings.getByRole('button', { name: 'Close' }).click();
 
@@ -131,7 +159,7 @@ test('back up, clear the browser, restore: conversations, answers and a recordin
   await expect(settings.getByLabel('System prompt')).toHaveValue('');
   await restore(page, section, file.path);
   await expect(section.getByRole('status')).toHaveText(
-    'Restored 2 conversations, 2 recordings. Conversations: 2 new here. Settings applied (the API key stays as it is).',
+    'Restored 2 conversations, 3 recordings, 1 attachment. Conversations: 2 new here. Attachments: 1 new here. Settings applied (the API key stays as it is).',
   );
   // This tab took it in as it takes another tab's save: the settings show at once, never a key.
   await expect(settings.getByLabel('System prompt')).toHaveValue('Answer in haiku');
@@ -142,7 +170,7 @@ test('back up, clear the browser, restore: conversations, answers and a recordin
   // Twice is once.
   await restore(page, section, file.path);
   await expect(section.getByRole('status')).toHaveText(
-    'Restored 2 conversations, 2 recordings. All of it was here already: nothing changed.',
+    'Restored 2 conversations, 3 recordings, 1 attachment. All of it was here already: nothing changed.',
   );
   await settings.getByRole('button', { name: 'Close' }).click();
 
@@ -158,6 +186,14 @@ test('back up, clear the browser, restore: conversations, answers and a recordin
   }
   // The recording, event for event and byte for byte.
   expect(await recording(page)).toEqual(recorded);
+  // The photo, from its own restored bytes, and the first version of the edited message.
+  await conversationEntry(page, first).click();
+  await expect(questionVersions(page)).toContainText('Version 2 of 2');
+  await expectPhoto(page);
+  await questionVersions(page).getByRole('button', { name: 'Previous version' }).click();
+  await expect(userMessages(page)).toHaveText([draft]);
+  await expectPhoto(page);
+  await questionVersions(page).getByRole('button', { name: 'Next version' }).click();
 
   // And it is stored: a reload shows it all again.
   await page.reload();
