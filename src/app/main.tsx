@@ -55,7 +55,8 @@ async function firstLanguage(): Promise<I18n | undefined> {
 start()
   .catch((error: unknown) => {
     console.error('Could not load saved conversations', error);
-    stores.storage.setState({ loadError: `Saved conversations could not be read: ${String(error)}` });
+    // Its own words: the banner says what failed around them.
+    stores.storage.setState({ loadError: String(error) });
   })
   .then(firstLanguage)
   .then((initial) => {

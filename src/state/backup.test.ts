@@ -4,16 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { version as appVersion } from '../../package.json';
 import { emptyTurn } from '../core/index.ts';
 import { type AppStores, createAppStores } from './appStores.ts';
-import {
-  type BackupDocument,
-  backUp,
-  backupSummary,
-  readBackup,
-  restoreBackup,
-  restoreSummary,
-} from './backup.ts';
+import { type BackupDocument, type BackupRefusal, backUp, readBackup, restoreBackup } from './backup.ts';
 import { exportConversationJson } from './conversationExport.ts';
-import { loadState, type RestoreOutcome, readEverything, startPersisting } from './persistence.ts';
+import { loadState, readEverything, startPersisting } from './persistence.ts';
 import { recordingKeptApart } from './recordings.ts';
 import { defaultSettings } from './settingsStore.ts';
 import type { TabChannel } from './tabSync.ts';
@@ -206,10 +199,13 @@ describe('backup', () => {
     await seed([conversation(1), conversation(2)]);
     const file = await backUp(db, 'sk-secret-key-123', Date.UTC(2025, 9, 2, 20, 26));
     expect(file.name).toBe('hopbase-chat-backup-2025-10-02.json');
-    expect(file).toMatchObject({ conversations: 2, recordings: 4, leftOut: 0 });
-    expect(backupSummary(file)).toBe(
-      'Backed up 2 conversations, 4 recordings and the settings (not the API key) to hopbase-chat-backup-2025-10-02.json.',
-    );
+    expect(file).toMatchObject({
+      conversations: 2,
+      recordings: 4,
+      attachments: 0,
+      missingAttachments: 0,
+      leftOut: 0,
+    });
     expect(file.text).not.toContain('sk-secret-key-123');
     expect(file.text).not.toContain('user:pass');
     const document = JSON.parse(file.text) as BackupDocument;
@@ -259,9 +255,6 @@ describe('backup', () => {
     await set('conversation:conv_bad', { id: 'conv_bad', title: 'Bad', createdAt: 1, messages: null }, db);
     const file = await backUp(db, '', 0);
     expect(file).toMatchObject({ conversations: 1, leftOut: 1 });
-    expect(backupSummary(file)).toContain(
-      '1 saved record could not be read and is not in it (still kept in this browser).',
-    );
   });
 });
 
@@ -276,9 +269,8 @@ describe('restore', () => {
     const result = await restoreBackup(db, file.text, null);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.summary).toBe(
-      'Restored 3 conversations, 6 recordings. Conversations: 3 new here. Settings applied (the API key stays as it is). Reload the page to see them.',
-    );
+    expect(result.counts).toEqual({ conversations: 3, recordings: 6, attachments: 0, problems: 0 });
+    expect(result.outcome).toMatchObject({ added: ['conv_3', 'conv_2', 'conv_1'], settings: 'applied' });
     const after = await readEverything(db);
     expect(byId(after.conversations)).toEqual(byId(before.conversations));
     // Every setting but the key and whether to keep it; the gateway without its user and password.
@@ -321,9 +313,12 @@ describe('restore', () => {
       recordingsKept: 4,
       settings: 'unchanged',
     });
-    expect(again.ok && again.summary).toBe(
-      'Restored 2 conversations, 4 recordings. All of it was here already: nothing changed.',
-    );
+    expect(again.ok && again.counts).toEqual({
+      conversations: 2,
+      recordings: 4,
+      attachments: 0,
+      problems: 0,
+    });
   });
 
   it('into the browser it came from, nothing is written', async () => {
@@ -367,9 +362,6 @@ describe('restore', () => {
       recordingsWritten: 4,
       recordingsKept: 2,
     });
-    expect(result.ok && result.summary).toContain(
-      'Conversations: 1 brought back after being deleted, 2 joined with the copy here.',
-    );
 
     const { stores } = await openTab(false);
     wantRecordings(stores);
@@ -501,50 +493,30 @@ function readBackupConversations(text: string): Conversation[] {
 }
 
 describe('reading a backup', () => {
-  const refused: [string, string, string][] = [
-    [
-      'not JSON',
-      'PK\u0003\u0004 a zip',
-      'This file is not a HopBase Chat backup: it is not JSON. Nothing was changed.',
-    ],
-    [
-      'JSON of another kind',
-      '{"hello":"world"}',
-      'This file is not a HopBase Chat backup. Nothing was changed.',
-    ],
-    ['a list', '[1,2]', 'This file is not a HopBase Chat backup. Nothing was changed.'],
-    [
-      'a conversation export',
-      exportConversationJson(conversation(1), '', 0),
-      'This file is one conversation exported as JSON, not a backup. Nothing was changed.',
-    ],
-    [
-      'an inspector trace',
-      '{"format":"hopbase-chat-trace","version":1}',
-      'This file is a recording exported from the inspector (import it there), not a backup. Nothing was changed.',
-    ],
+  const refused: [string, string, BackupRefusal][] = [
+    ['not JSON', 'PK\u0003\u0004 a zip', { code: 'not_json' }],
+    ['JSON of another kind', '{"hello":"world"}', { code: 'not_backup' }],
+    ['a list', '[1,2]', { code: 'not_backup' }],
+    ['a conversation export', exportConversationJson(conversation(1), '', 0), { code: 'conversation_file' }],
+    ['an inspector trace', '{"format":"hopbase-chat-trace","version":1}', { code: 'trace_file' }],
     [
       'a newer version',
       '{"format":"hopbase-chat-backup","version":2,"app":{"name":"hopbase-chat","version":"0.9.0"},"conversations":[]}',
-      'This backup was made by a newer version of HopBase Chat (backup version 2, app 0.9.0); this version reads version 1. Update the app, then restore it. Nothing was changed.',
+      { code: 'newer_version', version: 2, app: '0.9.0', reads: 1 },
     ],
-    [
-      'no version',
-      '{"format":"hopbase-chat-backup","conversations":[]}',
-      'This backup is damaged: its version is missing. Nothing was changed.',
-    ],
+    ['no version', '{"format":"hopbase-chat-backup","conversations":[]}', { code: 'no_version' }],
     [
       'no conversations',
       '{"format":"hopbase-chat-backup","version":1,"conversations":{}}',
-      'This backup is damaged: it has no list of conversations. Nothing was changed.',
+      { code: 'no_conversations' },
     ],
   ];
 
-  it.each(refused)('refuses %s, and writes nothing', async (_name, text, message) => {
+  it.each(refused)('refuses %s, and writes nothing', async (_name, text, refusal) => {
     await seed([conversation(1)]);
     const before = await snapshot();
     const channel = collectingChannel();
-    expect(await restoreBackup(db, text, channel)).toEqual({ ok: false, message });
+    expect(await restoreBackup(db, text, channel)).toEqual({ ok: false, refusal });
     channel.close();
     expect(await snapshot()).toEqual(before);
     expect(channel.posted).toEqual([]);
@@ -580,16 +552,16 @@ describe('reading a backup', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.problems).toEqual([
-      { entry: 'conversation 2 (Damaged)', reason: 'messages: expected a list' },
+      { entry: { kind: 'conversation', number: 2, title: 'Damaged' }, reason: 'messages: expected a list' },
       {
-        entry: 'conversation 3 (Conversation 2), recording of attempt att_2_1',
+        entry: { kind: 'recording', number: 3, title: 'Conversation 2', attemptId: 'att_2_1' },
         reason: 'items[0]: expected a recorded event or comment',
       },
-      { entry: 'conversation 4', reason: 'expected an object' },
-      { entry: 'attachment 1 (photo.png)', reason: 'type: expected a string' },
-      { entry: 'setting temperature', reason: 'of the wrong type' },
+      { entry: { kind: 'conversation', number: 4, title: '' }, reason: 'expected an object' },
+      { entry: { kind: 'attachment', number: 1, name: 'photo.png' }, reason: 'type: expected a string' },
+      { entry: { kind: 'setting', key: 'temperature' }, reason: 'of the wrong type' },
     ]);
-    expect(result.summary).toMatch(/^Restored 2 conversations, 3 recordings; 5 entries could not be read\. /);
+    expect(result.counts).toEqual({ conversations: 2, recordings: 3, attachments: 0, problems: 5 });
     const after = await readEverything(db);
     expect(after.conversations.map((c) => c.id).sort()).toEqual(['conv_1', 'conv_2']);
     const attempts = answerOf(after.conversations.find((c) => c.id === 'conv_2')).attempts;
@@ -615,32 +587,5 @@ describe('reading a backup', () => {
     expect(read.ok && read.conversations.map(texts)).toEqual([
       ['Question 1', 'First try 1|Answer 1', 'tool', 'Later'],
     ]);
-  });
-
-  it('sums up as the person reads it', () => {
-    const read = {
-      ok: true as const,
-      createdAt: null,
-      appVersion: null,
-      conversations: Array.from({ length: 12 }, (_, i) => conversation(i)),
-      recordings: 3,
-      attachments: [],
-      settings: null,
-      problems: [{ entry: 'conversation 13', reason: 'expected an object' }],
-    };
-    const outcome: RestoreOutcome = {
-      added: ['a', 'b'],
-      revived: ['c'],
-      joined: [],
-      unchanged: Array.from({ length: 9 }, (_, i) => `u${i}`),
-      recordingsWritten: 1,
-      recordingsKept: 2,
-      settings: 'none',
-      setAside: [],
-      announced: true,
-    };
-    expect(restoreSummary(read, outcome)).toBe(
-      'Restored 12 conversations, 3 recordings; 1 entry could not be read. Conversations: 2 new here, 1 brought back after being deleted, 9 here already.',
-    );
   });
 });

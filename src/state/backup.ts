@@ -66,10 +66,6 @@ export interface BackupDocument {
 /** Never in a backup, never taken from one: the key, and whether this browser keeps it. */
 const secretSettings = new Set<string>(['apiKey', 'rememberKey']);
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-}
-
 function attemptsOf(conversation: Conversation): Attempt[] {
   return conversation.messages.flatMap((m) => (m.role === 'assistant' ? m.attempts : []));
 }
@@ -191,28 +187,38 @@ export async function backUp(db: UseStore, apiKey: string, now = Date.now()): Pr
   return createBackup(stored, apiKey, now, await readAttachments(db, stored.conversations));
 }
 
-/** "Backed up 12 conversations, 3 recordings, 2 attachments and the settings (not the API key)." */
-export function backupSummary(file: BackupFile): string {
-  const left = file.leftOut
-    ? ` ${plural(file.leftOut, 'saved record')} could not be read and ${file.leftOut === 1 ? 'is' : 'are'} not in it (still kept in this browser).`
-    : '';
-  const missing = file.missingAttachments
-    ? ` ${plural(file.missingAttachments, 'attachment')} ${file.missingAttachments === 1 ? 'is' : 'are'} no longer stored in this browser, so not in it.`
-    : '';
-  const attachments = file.attachments ? `, ${plural(file.attachments, 'attachment')}` : '';
-  return `Backed up ${plural(file.conversations, 'conversation')}, ${plural(file.recordings, 'recording')}${attachments} and the settings (not the API key) to ${file.name}.${left}${missing}`;
-}
-
 // ---- Reading a backup ---------------------------------------------------------------------------------
 
-/** An entry of the file that could not be read: what it is, and why. */
+/** An entry of the file, as a person finds it there: by its number (from 1) and its title or name. */
+export type BackupEntry =
+  | { kind: 'conversation'; number: number; title: string }
+  | { kind: 'recording'; number: number; title: string; attemptId: string }
+  | { kind: 'attachment'; number: number; name: string }
+  | { kind: 'attachments' }
+  | { kind: 'settings' }
+  | { kind: 'setting'; key: string };
+
+/** An entry of the file that could not be read: which, and why (the field and what it lacks, as a detail). */
 export interface BackupProblem {
-  entry: string;
+  entry: BackupEntry;
   reason: string;
 }
 
+/** Why a file is refused whole, by code: the UI says it in words. Nothing is written then. */
+export type BackupRefusal =
+  | {
+      code:
+        | 'not_json'
+        | 'not_backup'
+        | 'conversation_file'
+        | 'trace_file'
+        | 'no_version'
+        | 'no_conversations';
+    }
+  | { code: 'newer_version'; version: number; app: string | null; reads: number };
+
 export type BackupRead =
-  | { ok: false; message: string }
+  | { ok: false; refusal: BackupRefusal }
   | {
       ok: true;
       createdAt: string | null;
@@ -239,26 +245,25 @@ function isPlain(value: unknown): value is Plain {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const unchanged = 'Nothing was changed.';
-
-function refuse(message: string): BackupRead {
-  return { ok: false, message: `${message} ${unchanged}` };
+function refuse(refusal: BackupRefusal): BackupRead {
+  return { ok: false, refusal };
 }
 
 /** What a file that is not a backup is, when it is another file of this app's. */
-function otherFormat(format: unknown): string {
-  if (format === 'hopbase-chat-conversation')
-    return 'This file is one conversation exported as JSON, not a backup.';
-  if (format === 'hopbase-chat-trace')
-    return 'This file is a recording exported from the inspector (import it there), not a backup.';
-  return 'This file is not a HopBase Chat backup.';
+function otherFormat(format: unknown): BackupRefusal {
+  if (format === 'hopbase-chat-conversation') return { code: 'conversation_file' };
+  if (format === 'hopbase-chat-trace') return { code: 'trace_file' };
+  return { code: 'not_backup' };
 }
 
-/** "conversation 3 (Holiday plans)": the entry as a person can find it in the file. */
-function conversationLabel(entry: unknown, index: number): string {
+/** Conversation 3, "Holiday plans": the entry as a person can find it in the file (a long title shortened). */
+function conversationEntry(entry: unknown, index: number): Extract<BackupEntry, { kind: 'conversation' }> {
   const title = isPlain(entry) && typeof entry.title === 'string' ? entry.title.trim() : '';
-  const short = title.length > 40 ? `${title.slice(0, 39)}…` : title;
-  return `conversation ${index + 1}${short ? ` (${short})` : ''}`;
+  return {
+    kind: 'conversation',
+    number: index + 1,
+    title: title.length > 40 ? `${title.slice(0, 39)}…` : title,
+  };
 }
 
 /** The entry with every recording taken out: what is left is checked on its own. */
@@ -295,7 +300,7 @@ function rawTraces(entry: Plain): Map<string, Plain> {
  * the conversation is read without recordings, and each recording is then read on its own.
  */
 function readEntry(entry: unknown, index: number, problems: BackupProblem[]): Conversation | null {
-  const label = conversationLabel(entry, index);
+  const label = conversationEntry(entry, index);
   const id = isPlain(entry) && typeof entry.id === 'string' && entry.id !== '' ? entry.id : null;
   if (!isPlain(entry) || id === null) {
     problems.push({ entry: label, reason: isPlain(entry) ? 'id: expected a string' : 'expected an object' });
@@ -314,7 +319,7 @@ function readEntry(entry: unknown, index: number, problems: BackupProblem[]): Co
     if (!raw || (raw.items === undefined && raw.raw === undefined)) return a;
     const trace = readTraceRecord({ items: raw.items ?? [], raw: raw.raw ?? '' });
     if (typeof trace !== 'string') return { ...a, trace: { ...a.trace, ...trace } };
-    problems.push({ entry: `${label}, recording of attempt ${a.id}`, reason: trace });
+    problems.push({ entry: { ...label, kind: 'recording', attemptId: a.id }, reason: trace });
     return a;
   };
   return {
@@ -337,7 +342,7 @@ function readAttachmentEntry(
 ): RestoredAttachment | null {
   const name = isPlain(entry) && typeof entry.name === 'string' ? entry.name : '';
   const refuse = (reason: string) => {
-    problems.push({ entry: `attachment ${index + 1}${name ? ` (${name})` : ''}`, reason });
+    problems.push({ entry: { kind: 'attachment', number: index + 1, name }, reason });
     return null;
   };
   if (!isPlain(entry)) return refuse('expected an object');
@@ -357,10 +362,11 @@ function readSettings(value: unknown, problems: BackupProblem[]): Partial<Settin
   if (value === undefined) return null;
   const read = readSettingsRecord(value);
   if (read === null) {
-    problems.push({ entry: 'settings', reason: 'not a settings record' });
+    problems.push({ entry: { kind: 'settings' }, reason: 'not a settings record' });
     return null;
   }
-  for (const key of read.wrong) problems.push({ entry: `setting ${key}`, reason: 'of the wrong type' });
+  for (const key of read.wrong)
+    problems.push({ entry: { kind: 'setting', key }, reason: 'of the wrong type' });
   const out: Plain = {};
   for (const [key, field] of Object.entries(read.settings))
     if (key in defaultSettings && !secretSettings.has(key)) out[key] = field;
@@ -377,20 +383,16 @@ export function readBackup(text: string): BackupRead {
   try {
     document = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
-    return refuse('This file is not a HopBase Chat backup: it is not JSON.');
+    return refuse({ code: 'not_json' });
   }
-  if (!isPlain(document)) return refuse('This file is not a HopBase Chat backup.');
+  if (!isPlain(document)) return refuse({ code: 'not_backup' });
   if (document.format !== backupFormat) return refuse(otherFormat(document.format));
   const { version } = document;
   const app = isPlain(document.app) && typeof document.app.version === 'string' ? document.app.version : null;
   if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1)
-    return refuse('This backup is damaged: its version is missing.');
-  if (version > backupVersion)
-    return refuse(
-      `This backup was made by a newer version of HopBase Chat (backup version ${version}${app ? `, app ${app}` : ''}); this version reads version ${backupVersion}. Update the app, then restore it.`,
-    );
-  if (!Array.isArray(document.conversations))
-    return refuse('This backup is damaged: it has no list of conversations.');
+    return refuse({ code: 'no_version' });
+  if (version > backupVersion) return refuse({ code: 'newer_version', version, app, reads: backupVersion });
+  if (!Array.isArray(document.conversations)) return refuse({ code: 'no_conversations' });
 
   const problems: BackupProblem[] = [];
   const byId = new Map<string, Conversation>();
@@ -405,7 +407,7 @@ export function readBackup(text: string): BackupRead {
   const entries = document.attachments === undefined ? [] : document.attachments;
   const used = new Set(attachmentUses(conversations).keys());
   const attachments: RestoredAttachment[] = [];
-  if (!Array.isArray(entries)) problems.push({ entry: 'attachments', reason: 'expected a list' });
+  if (!Array.isArray(entries)) problems.push({ entry: { kind: 'attachments' }, reason: 'expected a list' });
   else
     entries.forEach((entry, index) => {
       const read = readAttachmentEntry(entry, index, used, problems);
@@ -427,50 +429,29 @@ export function readBackup(text: string): BackupRead {
 // ---- Restoring ----------------------------------------------------------------------------------------
 
 /** Attachments a restore wrote, and those this database held already. */
-interface RestoredFiles {
+export interface RestoredFiles {
   written: number;
   kept: number;
 }
 
-export type RestoreResult =
-  | { ok: false; message: string }
-  | { ok: true; outcome: RestoreOutcome; files: RestoredFiles; problems: BackupProblem[]; summary: string };
-
-/** "Restored 12 conversations, 3 recordings; 1 entry could not be read." and what changed here. */
-export function restoreSummary(
-  read: Extract<BackupRead, { ok: true }>,
-  outcome: RestoreOutcome,
-  files: RestoredFiles = { written: 0, kept: 0 },
-): string {
-  const problems = read.problems.length
-    ? `; ${plural(read.problems.length, 'entry', 'entries')} could not be read`
-    : '';
-  const attachments = read.attachments.length ? `, ${plural(read.attachments.length, 'attachment')}` : '';
-  const headline = `Restored ${plural(read.conversations.length, 'conversation')}, ${plural(read.recordings, 'recording')}${attachments}${problems}.`;
-  const { added, revived, joined } = outcome;
-  const wrote =
-    added.length + revived.length + joined.length > 0 ||
-    outcome.recordingsWritten > 0 ||
-    files.written > 0 ||
-    outcome.settings === 'applied';
-  if (!wrote) return `${headline} All of it was here already: nothing changed.`;
-  const parts = [
-    added.length ? `${added.length} new here` : '',
-    revived.length ? `${revived.length} brought back after being deleted` : '',
-    joined.length ? `${joined.length} joined with the copy here` : '',
-    outcome.unchanged.length ? `${outcome.unchanged.length} here already` : '',
-  ].filter(Boolean);
-  const settings =
-    outcome.settings === 'applied'
-      ? ' Settings applied (the API key stays as it is).'
-      : outcome.settings === 'unchanged'
-        ? ' Settings as in the backup already.'
-        : '';
-  const conversations = parts.length ? ` Conversations: ${parts.join(', ')}.` : '';
-  const newFiles = files.written ? ` Attachments: ${files.written} new here.` : '';
-  const reload = outcome.announced ? '' : ' Reload the page to see them.';
-  return `${headline}${conversations}${newFiles}${settings}${reload}`;
+/** What a restore read from the file: the UI sums it up with the outcome (`backupWords.ts`). */
+export interface RestoredCounts {
+  conversations: number;
+  recordings: number;
+  attachments: number;
+  /** Entries that could not be read. */
+  problems: number;
 }
+
+export type RestoreResult =
+  | { ok: false; refusal: BackupRefusal }
+  | {
+      ok: true;
+      counts: RestoredCounts;
+      outcome: RestoreOutcome;
+      files: RestoredFiles;
+      problems: BackupProblem[];
+    };
 
 /**
  * Restores a backup file's text: checked whole first (a refusal writes nothing), then written in one
@@ -494,9 +475,14 @@ export async function restoreBackup(
   );
   return {
     ok: true,
+    counts: {
+      conversations: read.conversations.length,
+      recordings: read.recordings,
+      attachments: read.attachments.length,
+      problems: read.problems.length,
+    },
     outcome,
     files,
     problems: read.problems,
-    summary: restoreSummary(read, outcome, files),
   };
 }

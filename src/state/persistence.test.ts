@@ -267,7 +267,7 @@ describe('a failed save', () => {
     stop = startPersisting(flaky, stores, 5);
     const id = conversations().newConversation();
     conversations().addUserMessage(id, 'keep me');
-    await expect.poll(() => stores.storage.getState().error).toMatch(/could not be saved.*quota/i);
+    await expect.poll(() => stores.storage.getState().error).toMatch(/The quota has been exceeded/);
     await expect
       .poll(async () => (await get(`conversation:${id}`, db)) !== undefined, { timeout: 5000 })
       .toBe(true);
@@ -594,7 +594,7 @@ describe('records that cannot be read', () => {
     };
     const loaded = await loadState(broken, stores);
     expect(loaded.ok).toBe(false);
-    expect(stores.storage.getState().loadError).toMatch(/could not be read.*blocked/);
+    expect(stores.storage.getState().loadError).toBe('The database is blocked.');
     expect(conversations().order).toEqual([]);
 
     stop = startPersisting(broken, stores, 5, 2000, { loaded });
@@ -722,7 +722,7 @@ describe('a failed settings save', () => {
     };
     stop = startPersisting(flaky, stores, 5, 2000, { retryDelayMs: 300 });
     settings().update({ model: 'gpt-kept', systemPrompt: 'Kept too' });
-    await expect.poll(() => stores.storage.getState().error).toMatch(/could not be saved.*quota/i);
+    await expect.poll(() => stores.storage.getState().error).toMatch(/The quota has been exceeded/);
     await expect
       .poll(() => get('settings', db), { timeout: 3000 })
       .toMatchObject({ model: 'gpt-kept', systemPrompt: 'Kept too' });

@@ -199,9 +199,8 @@ export async function loadState(db: UseStore, stores: AppStores): Promise<Loaded
     all = await readLoadRecords(db);
   } catch (error) {
     ok = false;
-    stores.storage.setState({
-      loadError: `Saved conversations could not be read: ${errorText(error)}`,
-    });
+    // The exception's own words: the UI says what failed around them (`storage.loadError`).
+    stores.storage.setState({ loadError: errorText(error) });
   }
 
   const unreadable: UnreadableRecord[] = [];
@@ -558,7 +557,7 @@ export function startPersisting(
       for (const list of traces.values())
         for (const { attempt, entry } of list)
           if (sentTraces.get(attempt.id) === entry) sentTraces.delete(attempt.id);
-      storage.setState({ error: `Changes could not be saved in this browser: ${errorText(error)}` });
+      storage.setState({ error: errorText(error) });
       if (!stopped) timer ??= setTimeout(run, retryDelayMs);
       return;
     }

@@ -2,11 +2,13 @@ import type { UseStore } from 'idb-keyval';
 import { useEffect, useRef, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useSettings } from '../../hooks/useStores.ts';
-import { type BackupProblem, backUp, backupSummary, restoreBackup } from '../../state/backup.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
+import { type BackupProblem, backUp, restoreBackup } from '../../state/backup.ts';
 import { openDatabase } from '../../state/persistence.ts';
 import { setAsidePrefix } from '../../state/records.ts';
 import { openTabChannel } from '../../state/tabSync.ts';
 import { downloadText } from '../sidebar/download.ts';
+import { backupSummary, entryName, refusalText, restoreSummary } from './backupWords.ts';
 import './backup.css';
 
 type Status =
@@ -27,6 +29,8 @@ function errorText(error: unknown): string {
 export function BackupSection({ database = openDatabase }: { database?: () => UseStore }) {
   const { stores } = useServices();
   const apiKey = useSettings((s) => s.settings.apiKey);
+  const i18n = useI18n();
+  const { t } = i18n;
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const db = useRef<UseStore | null>(null);
   const picker = useRef<HTMLInputElement>(null);
@@ -43,24 +47,27 @@ export function BackupSection({ database = openDatabase }: { database?: () => Us
 
   async function backUpNow() {
     if (busy) return;
-    setStatus({ kind: 'busy', message: 'Backing up…' });
+    setStatus({ kind: 'busy', message: t('backup.busy.backUp') });
     try {
       const file = await backUp(open(), apiKey);
       downloadText(file.name, file.text, 'application/json');
-      setStatus({ kind: 'done', message: backupSummary(file), problems: [] });
+      setStatus({ kind: 'done', message: backupSummary(i18n, file), problems: [] });
     } catch (error) {
-      setStatus({ kind: 'failed', message: `The backup could not be made: ${errorText(error)}` });
+      setStatus({ kind: 'failed', message: t('backup.failed.backUp', { error: errorText(error) }) });
     }
   }
 
   async function restore(file: File | undefined) {
     if (!file || busy) return;
-    setStatus({ kind: 'busy', message: `Restoring ${file.name}…` });
+    setStatus({ kind: 'busy', message: t('backup.busy.restore', { name: file.name }) });
     let text: string;
     try {
       text = await file.text();
     } catch (error) {
-      setStatus({ kind: 'failed', message: `${file.name} could not be read: ${errorText(error)}` });
+      setStatus({
+        kind: 'failed',
+        message: t('backup.failed.read', { name: file.name, error: errorText(error) }),
+      });
       return;
     }
     // The tabs hear of it on the tab channel, this one too (its persistence listens on a channel of its own).
@@ -68,7 +75,7 @@ export function BackupSection({ database = openDatabase }: { database?: () => Us
     try {
       const result = await restoreBackup(open(), text, channel);
       if (!result.ok) {
-        setStatus({ kind: 'failed', message: result.message });
+        setStatus({ kind: 'failed', message: refusalText(i18n, result.refusal) });
         return;
       }
       const { setAside } = result.outcome;
@@ -81,11 +88,15 @@ export function BackupSection({ database = openDatabase }: { database?: () => Us
           unreadable: [...s.unreadable.filter((r) => !replaced.has(r.key)), ...setAside],
         }));
       }
-      setStatus({ kind: 'done', message: result.summary, problems: result.problems });
+      setStatus({
+        kind: 'done',
+        message: restoreSummary(i18n, result.counts, result.outcome, result.files),
+        problems: result.problems,
+      });
     } catch (error) {
       setStatus({
         kind: 'failed',
-        message: `The backup could not be restored: ${errorText(error)}. Nothing was changed.`,
+        message: t('backup.failed.restore', { error: errorText(error) }),
       });
     } finally {
       channel?.close();
@@ -94,12 +105,8 @@ export function BackupSection({ database = openDatabase }: { database?: () => Us
 
   return (
     <fieldset className="backup">
-      <legend>Back up and restore</legend>
-      <p>
-        One file with every conversation, its answers and their recordings, the files sent with messages, and
-        the settings (never the API key). Restore it here or in another browser: a conversation already here
-        is joined with its copy, never doubled, and one deleted here comes back.
-      </p>
+      <legend>{t('backup.legend')}</legend>
+      <p>{t('backup.about')}</p>
       {/* Opened by the Restore button; out of the tab order, labelled for assistive technology. */}
       <input
         ref={picker}
@@ -107,7 +114,7 @@ export function BackupSection({ database = openDatabase }: { database?: () => Us
         accept=".json,application/json"
         className="visually-hidden"
         tabIndex={-1}
-        aria-label="Backup file"
+        aria-label={t('backup.file')}
         onChange={(e) => {
           void restore(e.target.files?.[0]);
           e.target.value = '';
@@ -115,7 +122,7 @@ export function BackupSection({ database = openDatabase }: { database?: () => Us
       />
       <div className="backup-actions">
         <button type="button" className="btn btn-small" aria-disabled={busy} onClick={() => void backUpNow()}>
-          Back up
+          {t('backup.backUp')}
         </button>
         <button
           type="button"
@@ -123,17 +130,17 @@ export function BackupSection({ database = openDatabase }: { database?: () => Us
           aria-disabled={busy}
           onClick={() => !busy && picker.current?.click()}
         >
-          Restore
+          {t('backup.restore')}
         </button>
       </div>
       <div ref={output} className="backup-output">
         <p role="status">{status.kind === 'busy' || status.kind === 'done' ? status.message : ''}</p>
         {status.kind === 'done' && status.problems.length ? (
-          <ul className="backup-problems" aria-label="Entries that could not be read">
+          <ul className="backup-problems" aria-label={t('backup.problems')}>
             {status.problems.map((problem, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, shown once
               <li key={i}>
-                {problem.entry}: {problem.reason}
+                {t('backup.problem', { entry: entryName(i18n, problem.entry), reason: problem.reason })}
               </li>
             ))}
           </ul>

@@ -170,9 +170,9 @@ export const en = {
 
   // Storage
   'storage.loadError':
-    '{error} Nothing stored has been changed, and this tab will not overwrite it: new conversations are saved beside it. Reloading the page may read it again.',
+    'Saved conversations could not be read: {error} Nothing stored has been changed, and this tab will not overwrite it: new conversations are saved beside it. Reloading the page may read it again.',
   'storage.saveError':
-    '{error} It is retried automatically; until it works, a reload would lose the latest messages.',
+    'Changes could not be saved in this browser: {error} It is retried automatically; until it works, a reload would lose the latest messages.',
   'unreadable.region': 'Saved data that could not be read',
   'unreadable.conversations': '{n, plural, one {# saved conversation} other {# saved conversations}}',
   'unreadable.recordings': '{n, plural, one {# recording} other {# recordings}}',
@@ -381,6 +381,49 @@ export const en = {
   'systemPrompt.useDefault': 'Use the default',
   'systemPrompt.note':
     '{which, select, default {The default for new chats, as in Settings.} other {This chat’s own: the default for new chats (in Settings) is different.}} {started, select, yes {Sent with this chat’s next messages; earlier answers keep what they were sent with.} other {This chat starts with it.}}',
+  'backup.legend': 'Back up and restore',
+  'backup.about':
+    'One file with every conversation, its answers and their recordings, the files sent with messages, and the settings (never the API key). Restore it here or in another browser: a conversation already here is joined with its copy, never doubled, and one deleted here comes back.',
+  'backup.file': 'Backup file',
+  'backup.backUp': 'Back up',
+  'backup.restore': 'Restore',
+  'backup.busy.backUp': 'Backing up…',
+  'backup.busy.restore': 'Restoring {name}…',
+  'backup.problems': 'Entries that could not be read',
+  'backup.problem': '{entry}: {reason}',
+  'backup.failed.backUp': 'The backup could not be made: {error}',
+  'backup.failed.read': '{name} could not be read: {error}',
+  'backup.failed.restore': 'The backup could not be restored: {error}. Nothing was changed.',
+  'backup.done':
+    'Backed up {conversations, plural, one {# conversation} other {# conversations}}, {recordings, plural, one {# recording} other {# recordings}}{attachments, plural, =0 {} one {, # attachment} other {, # attachments}} and the settings (not the API key) to {name}.{leftOut, plural, =0 {} one { # saved record could not be read and is not in it (still kept in this browser).} other { # saved records could not be read and are not in it (still kept in this browser).}}{missing, plural, =0 {} one { # attachment is no longer stored in this browser, so not in it.} other { # attachments are no longer stored in this browser, so not in it.}}',
+  'backup.refusal.not_json': 'This file is not a HopBase Chat backup: it is not JSON. Nothing was changed.',
+  'backup.refusal.not_backup': 'This file is not a HopBase Chat backup. Nothing was changed.',
+  'backup.refusal.conversation_file':
+    'This file is one conversation exported as JSON, not a backup. Nothing was changed.',
+  'backup.refusal.trace_file':
+    'This file is a recording exported from the inspector (import it there), not a backup. Nothing was changed.',
+  'backup.refusal.newer_version':
+    'This backup was made by a newer version of HopBase Chat (backup version {version}{withApp, select, yes {, app {app}} other {}}); this version reads version {reads}. Update the app, then restore it. Nothing was changed.',
+  'backup.refusal.no_version': 'This backup is damaged: its version is missing. Nothing was changed.',
+  'backup.refusal.no_conversations':
+    'This backup is damaged: it has no list of conversations. Nothing was changed.',
+  'backup.entry.conversation': 'conversation {number}{titled, select, yes { ({title})} other {}}',
+  'backup.entry.recording':
+    'conversation {number}{titled, select, yes { ({title})} other {}}, recording of attempt {attemptId}',
+  'backup.entry.attachment': 'attachment {number}{named, select, yes { ({name})} other {}}',
+  'backup.entry.attachments': 'attachments',
+  'backup.entry.settings': 'settings',
+  'backup.entry.setting': 'setting {key}',
+  'backup.restored':
+    'Restored {conversations, plural, one {# conversation} other {# conversations}}, {recordings, plural, one {# recording} other {# recordings}}{attachments, plural, =0 {} one {, # attachment} other {, # attachments}}{problems, plural, =0 {} one {; # entry could not be read} other {; # entries could not be read}}.',
+  'backup.restored.nothingChanged': '{headline} All of it was here already: nothing changed.',
+  'backup.restored.added': '{n, number} new here',
+  'backup.restored.revived': '{n, number} brought back after being deleted',
+  'backup.restored.joined': '{n, number} joined with the copy here',
+  'backup.restored.unchanged': '{n, number} here already',
+  'backup.restored.separator': ', ',
+  'backup.restored.changes':
+    '{headline}{withConversations, select, yes { Conversations: {conversations}.} other {}}{files, plural, =0 {} other { Attachments: # new here.}}{settings, select, applied { Settings applied (the API key stays as it is).} unchanged { Settings as in the backup already.} other {}}{reload, select, yes { Reload the page to see them.} other {}}',
 } as const;
 
 export type MessageKey = keyof typeof en;

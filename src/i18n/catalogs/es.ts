@@ -163,9 +163,9 @@ export const es: Catalog = {
     '{shown, select, yes {Se muestra lo recibido hasta entonces. } other {}}Esta aplicación no reanuda ese paso: vuelve a enviar la pregunta para empezarlo de nuevo.',
 
   'storage.loadError':
-    '{error} No se ha cambiado nada de lo guardado, y esta pestaña no lo sobrescribirá: las conversaciones nuevas se guardan aparte. Al recargar la página puede que se lea bien.',
+    'No se pudieron leer las conversaciones guardadas: {error} No se ha cambiado nada de lo guardado, y esta pestaña no lo sobrescribirá: las conversaciones nuevas se guardan aparte. Al recargar la página puede que se lea bien.',
   'storage.saveError':
-    '{error} Se reintenta automáticamente; hasta que funcione, recargar la página perdería los últimos mensajes.',
+    'No se pudieron guardar los cambios en este navegador: {error} Se reintenta automáticamente; hasta que funcione, recargar la página perdería los últimos mensajes.',
   'unreadable.region': 'Datos guardados que no se pudieron leer',
   'unreadable.conversations': '{n, plural, one {# conversación guardada} other {# conversaciones guardadas}}',
   'unreadable.recordings': '{n, plural, one {# grabación} other {# grabaciones}}',
@@ -375,4 +375,50 @@ export const es: Catalog = {
   'systemPrompt.useDefault': 'Usar el predeterminado',
   'systemPrompt.note':
     '{which, select, default {El predeterminado para chats nuevos, como en Ajustes.} other {Propio de este chat: el predeterminado para chats nuevos (en Ajustes) es otro.}} {started, select, yes {Se envía con los próximos mensajes de este chat; las respuestas anteriores conservan el que tenían.} other {Este chat empieza con él.}}',
+  'backup.legend': 'Copia de seguridad y restauración',
+  'backup.about':
+    'Un archivo con todas las conversaciones, sus respuestas y sus grabaciones, los archivos enviados con los mensajes y los ajustes (nunca la clave de API). Restáuralo aquí o en otro navegador: una conversación que ya esté aquí se une con su copia, sin duplicarse, y una eliminada aquí vuelve.',
+  'backup.file': 'Archivo de copia de seguridad',
+  'backup.backUp': 'Crear copia',
+  'backup.restore': 'Restaurar',
+  'backup.busy.backUp': 'Creando la copia…',
+  'backup.busy.restore': 'Restaurando {name}…',
+  'backup.problems': 'Entradas que no se pudieron leer',
+  'backup.problem': '{entry}: {reason}',
+  'backup.failed.backUp': 'No se pudo crear la copia de seguridad: {error}',
+  'backup.failed.read': 'No se pudo leer {name}: {error}',
+  'backup.failed.restore': 'No se pudo restaurar la copia de seguridad: {error}. No se ha cambiado nada.',
+  'backup.done':
+    'Copia creada con {conversations, plural, one {# conversación} other {# conversaciones}}, {recordings, plural, one {# grabación} other {# grabaciones}}{attachments, plural, =0 {} one {, # adjunto} other {, # adjuntos}} y los ajustes (sin la clave de API) en {name}.{leftOut, plural, =0 {} one { # registro guardado no se pudo leer y no está incluido (sigue en este navegador).} other { # registros guardados no se pudieron leer y no están incluidos (siguen en este navegador).}}{missing, plural, =0 {} one { # adjunto ya no está guardado en este navegador, así que no está incluido.} other { # adjuntos ya no están guardados en este navegador, así que no están incluidos.}}',
+  'backup.refusal.not_json':
+    'Este archivo no es una copia de seguridad de HopBase Chat: no es JSON. No se ha cambiado nada.',
+  'backup.refusal.not_backup':
+    'Este archivo no es una copia de seguridad de HopBase Chat. No se ha cambiado nada.',
+  'backup.refusal.conversation_file':
+    'Este archivo es una conversación exportada como JSON, no una copia de seguridad. No se ha cambiado nada.',
+  'backup.refusal.trace_file':
+    'Este archivo es una grabación exportada desde el inspector (impórtala allí), no una copia de seguridad. No se ha cambiado nada.',
+  'backup.refusal.newer_version':
+    'Esta copia de seguridad la hizo una versión más reciente de HopBase Chat (copia versión {version}{withApp, select, yes {, aplicación {app}} other {}}); esta versión lee la versión {reads}. Actualiza la aplicación y vuelve a restaurarla. No se ha cambiado nada.',
+  'backup.refusal.no_version':
+    'Esta copia de seguridad está dañada: le falta la versión. No se ha cambiado nada.',
+  'backup.refusal.no_conversations':
+    'Esta copia de seguridad está dañada: no tiene lista de conversaciones. No se ha cambiado nada.',
+  'backup.entry.conversation': 'conversación {number}{titled, select, yes { ({title})} other {}}',
+  'backup.entry.recording':
+    'conversación {number}{titled, select, yes { ({title})} other {}}, grabación del intento {attemptId}',
+  'backup.entry.attachment': 'adjunto {number}{named, select, yes { ({name})} other {}}',
+  'backup.entry.attachments': 'adjuntos',
+  'backup.entry.settings': 'ajustes',
+  'backup.entry.setting': 'ajuste {key}',
+  'backup.restored':
+    'Restaurado: {conversations, plural, one {# conversación} other {# conversaciones}}, {recordings, plural, one {# grabación} other {# grabaciones}}{attachments, plural, =0 {} one {, # adjunto} other {, # adjuntos}}{problems, plural, =0 {} one {; # entrada no se pudo leer} other {; # entradas no se pudieron leer}}.',
+  'backup.restored.nothingChanged': '{headline} Ya estaba todo aquí: no ha cambiado nada.',
+  'backup.restored.added': '{n, number} nuevas aquí',
+  'backup.restored.revived': '{n, number} recuperadas tras eliminarse',
+  'backup.restored.joined': '{n, number} unidas con la copia de aquí',
+  'backup.restored.unchanged': '{n, number} ya estaban aquí',
+  'backup.restored.separator': ', ',
+  'backup.restored.changes':
+    '{headline}{withConversations, select, yes { Conversaciones: {conversations}.} other {}}{files, plural, =0 {} other { Adjuntos: # nuevos aquí.}}{settings, select, applied { Ajustes aplicados (la clave de API no cambia).} unchanged { Los ajustes ya eran los de la copia.} other {}}{reload, select, yes { Recarga la página para verlas.} other {}}',
 };

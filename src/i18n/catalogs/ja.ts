@@ -164,9 +164,9 @@ export const ja: Catalog = {
     '{shown, select, yes {それまでの内容は表示されています。} other {}}このアプリはこの処理を再開しません。最初からやり直すには、質問を送り直してください。',
 
   'storage.loadError':
-    '{error}保存済みのデータは何も変更されておらず、このタブが上書きすることもありません。新しい会話は別に保存されます。ページを再読み込みすると読み込めることがあります。',
+    '保存済みの会話を読み込めませんでした: {error} 保存済みのデータは何も変更されておらず、このタブが上書きすることもありません。新しい会話は別に保存されます。ページを再読み込みすると読み込めることがあります。',
   'storage.saveError':
-    '{error}自動で再試行しています。成功するまでは、再読み込みすると最新のメッセージが失われます。',
+    'このブラウザーに変更を保存できませんでした: {error} 自動で再試行しています。成功するまでは、再読み込みすると最新のメッセージが失われます。',
   'unreadable.region': '読み込めなかった保存データ',
   'unreadable.conversations': '{n, plural, other {保存済みの会話 # 件}}',
   'unreadable.recordings': '{n, plural, other {記録 # 件}}',
@@ -375,4 +375,50 @@ export const ja: Catalog = {
   'systemPrompt.useDefault': 'デフォルトに戻す',
   'systemPrompt.note':
     '{which, select, default {新しいチャットのデフォルトです（設定と同じ）。} other {このチャット専用です。新しいチャットのデフォルト（設定）とは異なります。}}{started, select, yes {このチャットの次のメッセージから送信されます。これまでの回答は、送信時のプロンプトのままです。} other {このチャットはこのプロンプトで始まります。}}',
+  'backup.legend': 'バックアップと復元',
+  'backup.about':
+    'すべての会話とその回答・記録、メッセージと一緒に送信したファイル、設定（API キーは含みません）を 1 つのファイルにまとめます。このブラウザーでも別のブラウザーでも復元できます。ここにある会話はそのコピーと統合され、重複しません。ここで削除した会話は元に戻ります。',
+  'backup.file': 'バックアップファイル',
+  'backup.backUp': 'バックアップ',
+  'backup.restore': '復元',
+  'backup.busy.backUp': 'バックアップしています…',
+  'backup.busy.restore': '{name} を復元しています…',
+  'backup.problems': '読み取れなかった項目',
+  'backup.problem': '{entry}: {reason}',
+  'backup.failed.backUp': 'バックアップを作成できませんでした: {error}',
+  'backup.failed.read': '{name} を読み取れませんでした: {error}',
+  'backup.failed.restore': 'バックアップを復元できませんでした: {error}。何も変更されていません。',
+  'backup.done':
+    '{conversations, plural, other {会話 # 件}}、{recordings, plural, other {記録 # 件}}{attachments, plural, =0 {} other {、添付ファイル # 件}}と設定（API キーを除く）を {name} にバックアップしました。{leftOut, plural, =0 {} other {保存済みのレコード # 件は読み取れなかったため含まれていません（このブラウザーには残っています）。}}{missing, plural, =0 {} other {添付ファイル # 件はこのブラウザーに保存されていないため含まれていません。}}',
+  'backup.refusal.not_json':
+    'このファイルは HopBase Chat のバックアップではありません（JSON ではありません）。何も変更されていません。',
+  'backup.refusal.not_backup':
+    'このファイルは HopBase Chat のバックアップではありません。何も変更されていません。',
+  'backup.refusal.conversation_file':
+    'このファイルは JSON でエクスポートした 1 件の会話で、バックアップではありません。何も変更されていません。',
+  'backup.refusal.trace_file':
+    'このファイルはインスペクターからエクスポートした記録です（インスペクターで読み込んでください）。バックアップではありません。何も変更されていません。',
+  'backup.refusal.newer_version':
+    'このバックアップは新しいバージョンの HopBase Chat で作成されています（バックアップのバージョン {version}{withApp, select, yes {、アプリ {app}} other {}}）。このバージョンが読み取れるのはバージョン {reads} までです。アプリを更新してから復元してください。何も変更されていません。',
+  'backup.refusal.no_version':
+    'このバックアップは破損しています（バージョンがありません）。何も変更されていません。',
+  'backup.refusal.no_conversations':
+    'このバックアップは破損しています（会話の一覧がありません）。何も変更されていません。',
+  'backup.entry.conversation': '会話 {number}{titled, select, yes {（{title}）} other {}}',
+  'backup.entry.recording':
+    '会話 {number}{titled, select, yes {（{title}）} other {}}の試行 {attemptId} の記録',
+  'backup.entry.attachment': '添付ファイル {number}{named, select, yes {（{name}）} other {}}',
+  'backup.entry.attachments': '添付ファイル',
+  'backup.entry.settings': '設定',
+  'backup.entry.setting': '設定 {key}',
+  'backup.restored':
+    '{conversations, plural, other {会話 # 件}}、{recordings, plural, other {記録 # 件}}{attachments, plural, =0 {} other {、添付ファイル # 件}}を復元しました{problems, plural, =0 {} other {（# 件の項目は読み取れませんでした）}}。',
+  'backup.restored.nothingChanged': '{headline}すべてすでにここにあるため、何も変更されていません。',
+  'backup.restored.added': '新規 {n, number} 件',
+  'backup.restored.revived': '削除済みから復活 {n, number} 件',
+  'backup.restored.joined': 'ここのコピーと統合 {n, number} 件',
+  'backup.restored.unchanged': '既存 {n, number} 件',
+  'backup.restored.separator': '、',
+  'backup.restored.changes':
+    '{headline}{withConversations, select, yes {会話: {conversations}。} other {}}{files, plural, =0 {} other {添付ファイル: 新規 # 件。}}{settings, select, applied {設定を適用しました（API キーはそのままです）。} unchanged {設定はすでにバックアップと同じです。} other {}}{reload, select, yes {表示するにはページを再読み込みしてください。} other {}}',
 };

@@ -145,8 +145,9 @@ export const zhCN: Catalog = {
     '{shown, select, yes {之前收到的内容已显示。} other {}}本应用不会继续这类步骤：请重新发送问题，从头开始。',
 
   'storage.loadError':
-    '{error}已保存的内容没有任何改动，此标签页也不会覆盖它：新的对话会另外保存。重新加载页面或许能再次读取。',
-  'storage.saveError': '{error}系统会自动重试；在成功之前，重新加载页面会丢失最新的消息。',
+    '无法读取已保存的对话：{error} 已保存的内容没有任何改动，此标签页也不会覆盖它：新的对话会另外保存。重新加载页面或许能再次读取。',
+  'storage.saveError':
+    '无法在此浏览器中保存更改：{error} 系统会自动重试；在成功之前，重新加载页面会丢失最新的消息。',
   'unreadable.region': '无法读取的已保存数据',
   'unreadable.conversations': '{n, plural, other {# 个已保存的对话}}',
   'unreadable.recordings': '{n, plural, other {# 个录制}}',
@@ -348,4 +349,44 @@ export const zhCN: Catalog = {
   'systemPrompt.useDefault': '使用默认值',
   'systemPrompt.note':
     '{which, select, default {新对话的默认提示词，与设置中相同。} other {本对话专用：新对话的默认提示词（在设置中）与此不同。}}{started, select, yes {将随本对话之后的消息发送；之前的回答保留当时发送的提示词。} other {本对话将以它开始。}}',
+  'backup.legend': '备份与恢复',
+  'backup.about':
+    '一个文件包含所有对话、其中的回答和录制、随消息发送的文件以及设置（不含 API 密钥）。可在此处或其他浏览器中恢复：此处已有的对话会与其副本合并，不会重复；此处已删除的对话会恢复。',
+  'backup.file': '备份文件',
+  'backup.backUp': '备份',
+  'backup.restore': '恢复',
+  'backup.busy.backUp': '正在备份…',
+  'backup.busy.restore': '正在恢复 {name}…',
+  'backup.problems': '无法读取的条目',
+  'backup.problem': '{entry}：{reason}',
+  'backup.failed.backUp': '无法创建备份：{error}',
+  'backup.failed.read': '无法读取 {name}：{error}',
+  'backup.failed.restore': '无法恢复备份：{error}。未做任何更改。',
+  'backup.done':
+    '已将 {conversations, plural, other {# 个对话}}、{recordings, plural, other {# 段录制}}{attachments, plural, =0 {} other {、# 个附件}}和设置（不含 API 密钥）备份到 {name}。{leftOut, plural, =0 {} other {有 # 条已保存的记录无法读取，未包含在内（仍保留在此浏览器中）。}}{missing, plural, =0 {} other {有 # 个附件已不在此浏览器中，因此未包含在内。}}',
+  'backup.refusal.not_json': '此文件不是 HopBase Chat 备份：它不是 JSON。未做任何更改。',
+  'backup.refusal.not_backup': '此文件不是 HopBase Chat 备份。未做任何更改。',
+  'backup.refusal.conversation_file': '此文件是以 JSON 导出的单个对话，不是备份。未做任何更改。',
+  'backup.refusal.trace_file': '此文件是从检查器导出的录制（请在检查器中导入），不是备份。未做任何更改。',
+  'backup.refusal.newer_version':
+    '此备份由更新版本的 HopBase Chat 创建（备份版本 {version}{withApp, select, yes {，应用 {app}} other {}}）；当前版本只能读取版本 {reads}。请更新应用后再恢复。未做任何更改。',
+  'backup.refusal.no_version': '此备份已损坏：缺少版本信息。未做任何更改。',
+  'backup.refusal.no_conversations': '此备份已损坏：没有对话列表。未做任何更改。',
+  'backup.entry.conversation': '对话 {number}{titled, select, yes {（{title}）} other {}}',
+  'backup.entry.recording':
+    '对话 {number}{titled, select, yes {（{title}）} other {}} 中尝试 {attemptId} 的录制',
+  'backup.entry.attachment': '附件 {number}{named, select, yes {（{name}）} other {}}',
+  'backup.entry.attachments': '附件',
+  'backup.entry.settings': '设置',
+  'backup.entry.setting': '设置项 {key}',
+  'backup.restored':
+    '已恢复 {conversations, plural, other {# 个对话}}、{recordings, plural, other {# 段录制}}{attachments, plural, =0 {} other {、# 个附件}}{problems, plural, =0 {} other {；有 # 个条目无法读取}}。',
+  'backup.restored.nothingChanged': '{headline}所有内容此处都已存在：未做任何更改。',
+  'backup.restored.added': '新增 {n, number} 个',
+  'backup.restored.revived': '恢复已删除的 {n, number} 个',
+  'backup.restored.joined': '与此处副本合并 {n, number} 个',
+  'backup.restored.unchanged': '已存在 {n, number} 个',
+  'backup.restored.separator': '，',
+  'backup.restored.changes':
+    '{headline}{withConversations, select, yes {对话：{conversations}。} other {}}{files, plural, =0 {} other {附件：新增 # 个。}}{settings, select, applied {已应用设置（API 密钥保持不变）。} unchanged {设置已与备份相同。} other {}}{reload, select, yes {请重新加载页面以查看。} other {}}',
 };
