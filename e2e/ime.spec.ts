@@ -1,4 +1,4 @@
-import { type CDPSession, expect, type Page, test } from '@playwright/test';
+import { type CDPSession, expect, type Locator, type Page, test } from '@playwright/test';
 import { requestsContaining, turns, uniqueText, waitForAnswer } from './helpers.ts';
 
 /**
@@ -7,11 +7,24 @@ import { requestsContaining, turns, uniqueText, waitForAnswer } from './helpers.
  * while composing does not stop a streaming answer.
  */
 const languages = [
-  { locale: 'ja-JP', model: 'モデル', composing: ['に', 'にほ', 'にほんご'], committed: '日本語' },
-  { locale: 'zh-CN', model: '模型', composing: ['n', 'ni', 'nih', 'nihao'], committed: '你好' },
+  {
+    locale: 'ja-JP',
+    message: 'メッセージ',
+    model: 'モデル',
+    composing: ['に', 'にほ', 'にほんご'],
+    committed: '日本語',
+  },
+  {
+    locale: 'zh-CN',
+    message: '消息',
+    model: '模型',
+    composing: ['n', 'ni', 'nih', 'nihao'],
+    committed: '你好',
+  },
 ] as const;
 
-const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+/** The message box, by its name in the page's language. */
+const messageBox = (page: Page, name: string) => page.getByRole('textbox', { name });
 
 /** A key as the browser gets it while an IME holds it: no text, the IME's key code 229 (Windows: VK_PROCESSKEY). */
 async function keyDown(cdp: CDPSession, key: 'Enter' | 'Escape', keyCode = 229): Promise<void> {
@@ -30,11 +43,11 @@ async function compose(cdp: CDPSession, steps: readonly string[]): Promise<void>
 }
 
 /** Whether the composition is still open: the box's own flag, set between compositionstart and compositionend. */
-function composingNow(page: Page): Promise<boolean> {
-  return messageBox(page).evaluate((box) => box.dataset.composing === 'true');
+function composingNow(box: Locator): Promise<boolean> {
+  return box.evaluate((box) => box.dataset.composing === 'true');
 }
 
-for (const { locale, model, composing, committed } of languages) {
+for (const { locale, message, model, composing, committed } of languages) {
   test.describe(locale, () => {
     test.use({ locale });
 
@@ -42,7 +55,7 @@ for (const { locale, model, composing, committed } of languages) {
       page,
     }) => {
       await page.goto('/');
-      const box = messageBox(page);
+      const box = messageBox(page, message);
       await expect(box).toBeVisible();
       // Track the composition as the page sees it, to know when Enter arrives inside one.
       await box.evaluate((el) => {
@@ -59,12 +72,12 @@ for (const { locale, model, composing, committed } of languages) {
 
       await compose(cdp, composing);
       await expect(box).toHaveValue(`${prefix}${composing.at(-1)}`);
-      expect(await composingNow(page)).toBe(true);
+      expect(await composingNow(box)).toBe(true);
       // The Enter that picks the conversion (seen as Enter inside the composition): nothing is sent.
       await keyDown(cdp, 'Enter', 13);
       await expect(box).toHaveValue(`${prefix}${composing.at(-1)}`);
       await cdp.send('Input.insertText', { text: committed });
-      expect(await composingNow(page)).toBe(false);
+      expect(await composingNow(box)).toBe(false);
       await expect(box).toHaveValue(`${prefix}${committed}`);
       // Safari's late keydown for that same Enter, after compositionend, still carries key code 229.
       await keyDown(cdp, 'Enter');
@@ -85,7 +98,7 @@ for (const { locale, model, composing, committed } of languages) {
       page,
     }) => {
       await page.goto('/');
-      const box = messageBox(page);
+      const box = messageBox(page, message);
       await expect(box).toBeVisible();
       await page.getByRole('combobox', { name: model }).selectOption('sim-long');
       await box.fill(uniqueText('A long story'));
