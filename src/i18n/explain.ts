@@ -1,4 +1,5 @@
 import type { FailureAdvice, FinishNotice } from '../core/index.ts';
+import type { MessageKey } from './catalogs/en.ts';
 import type { I18n } from './i18n.tsx';
 
 /** What the core names by a code, in words: a title and what to do. */
@@ -29,10 +30,22 @@ export function explainFinish({ t }: Pick<I18n, 't'>, notice: FinishNotice): Exp
   };
 }
 
-/** The titles alone, for an exported conversation's notes (src/state/conversationExport.ts). */
+/** A phrase of an exported conversation's Markdown: a `markdownExport.*` message, without its prefix. */
+type ExportPhrase = MessageKey extends infer Key
+  ? Key extends `markdownExport.${infer P}`
+    ? P
+    : never
+  : never;
+
+/**
+ * The words of an exported conversation (src/state/conversationExport.ts): the titles of its notes, and its
+ * phrases.
+ */
 export function explanationTitles(i18n: Pick<I18n, 't'>) {
   return {
     failure: (advice: FailureAdvice) => explainFailure(i18n, advice).title,
     finish: (notice: FinishNotice) => explainFinish(i18n, notice).title,
+    phrase: (name: ExportPhrase, values?: Readonly<Record<string, string | number>>) =>
+      i18n.t(`markdownExport.${name}`, values),
   };
 }

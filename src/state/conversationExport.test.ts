@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTurn, type HttpError, type Turn } from '../core/index.ts';
+import { es } from '../i18n/catalogs/es.ts';
 import { explanationTitles } from '../i18n/explain.ts';
 import { createI18n } from '../i18n/i18n.tsx';
 import {
@@ -111,6 +112,19 @@ const conversation: Conversation = {
 describe('exportConversationMarkdown', () => {
   it('writes the title, every message and answer as a section, reasoning, tool calls and results, failures marked', () => {
     expect(exportConversationMarkdown(conversation, key, now, english)).toBe(EXPECTED_MARKDOWN);
+  });
+
+  it('is written in the language of the words it is given, numbers in its format', () => {
+    const spanish = explanationTitles(createI18n('es', es));
+    const markdown = exportConversationMarkdown({ ...conversation, title: ' ' }, key, now, spanish);
+    expect(markdown).toMatch(/^# Conversación sin título\n/);
+    expect(markdown).toContain('## Tú · 2025-10-02 20:01 UTC');
+    expect(markdown).toContain('### Llamada a herramienta: get_weather (`call_1`)');
+    expect(markdown).toContain('_Uso: 40 entrada · 20 salida · 60 total (8 de razonamiento)_');
+    expect(markdown).toContain(
+      '- Intento 1 de 2, 2025-10-02 20:04 UTC: interrumpido tras 5 tokens de salida',
+    );
+    expect(markdown).not.toMatch(/\b(You|Answer|Usage|Attempt)\b/);
   });
 
   it.each<[string, Partial<Turn>, HttpError | null, string]>([

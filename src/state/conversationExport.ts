@@ -113,118 +113,171 @@ function prettyJson(text: string): { text: string; valid: boolean } {
   }
 }
 
-const statusWords: Record<Turn['status'], string> = {
-  complete: 'complete',
-  streaming: 'still streaming when exported',
-  error: 'failed',
-  interrupted: 'interrupted',
-  aborted: 'stopped',
-};
+/** The phrases of the Markdown document, each worded by the UI in its language (`markdownExport.*`). */
+export type ExportPhrase =
+  | 'untitled'
+  | 'exported'
+  | 'systemPrompt'
+  | 'you'
+  | 'empty'
+  | 'attached'
+  | 'textFile'
+  | 'version'
+  | 'answer'
+  | 'replayedFrom'
+  | 'noAttempt'
+  | 'failedBeforeOutput'
+  | 'stillStreaming'
+  | 'unfinished'
+  | 'notFinished'
+  | 'cutShort'
+  | 'reasoning'
+  | 'refusal'
+  | 'toolCall'
+  | 'argumentsIncomplete'
+  | 'noOutput'
+  | 'usage'
+  | 'shownAttempt'
+  | 'earlierAttempt'
+  | 'toolResult'
+  | 'resultOf';
 
-function usageLine(turn: Turn): string | null {
-  const usage = turn.usage;
-  if (!usage) return null;
-  const extra = [
-    usage.reasoningTokens ? `${usage.reasoningTokens.toLocaleString('en-US')} reasoning` : '',
-    usage.cachedTokens ? `${usage.cachedTokens.toLocaleString('en-US')} cached` : '',
-  ].filter(Boolean);
-  return `Usage: ${usage.inputTokens.toLocaleString('en-US')} in · ${usage.outputTokens.toLocaleString('en-US')} out · ${usage.totalTokens.toLocaleString('en-US')} total${extra.length ? ` (${extra.join(', ')})` : ''}`;
-}
-
-/** The titles of what went wrong, in the words of the UI's catalogs: the core names them by code. */
+/**
+ * The words of the document in the UI's language: the titles of what went wrong (the core names them by
+ * code) and its phrases, with their values (counts as numbers, formatted by the language).
+ */
 export interface ExportExplanations {
   failure(advice: FailureAdvice): string;
   finish(notice: FinishNotice): string;
+  // A property, not a method: checked strictly, so the UI must word every phrase named here.
+  phrase: (name: ExportPhrase, values?: Readonly<Record<string, string | number>>) => string;
+}
+
+/** `` `id` ``: an identifier as inline code. */
+const code = (text: string) => `\`${text}\``;
+
+function usageLine(turn: Turn, { phrase }: ExportExplanations): string | null {
+  const usage = turn.usage;
+  if (!usage) return null;
+  return phrase('usage', {
+    input: usage.inputTokens,
+    output: usage.outputTokens,
+    total: usage.totalTokens,
+    reasoning: usage.reasoningTokens ?? 0,
+    cached: usage.cachedTokens ?? 0,
+  });
 }
 
 /** The warning at the top of an answer that is not whole: a failure, an interruption, Stop, or a cut ending. */
 function failureNote(attempt: Attempt, explain: ExportExplanations): string | null {
   const { turn, httpError } = attempt;
+  const { phrase } = explain;
   if (httpError) {
     const advice = adviseFailure(turn, httpError);
-    return `**Failed** before any output: ${advice ? explain.failure(advice) : `HTTP ${httpError.status}`} (HTTP ${httpError.status}, \`${httpError.code}\`: ${httpError.message})`;
+    return phrase('failedBeforeOutput', {
+      title: advice ? explain.failure(advice) : `HTTP ${httpError.status}`,
+      details: `HTTP ${httpError.status}, ${code(httpError.code)}: ${httpError.message}`,
+    });
   }
-  if (turn.status === 'streaming')
-    return '**Incomplete**: the answer was still streaming when this was exported.';
+  if (turn.status === 'streaming') return phrase('stillStreaming');
   if (turn.status !== 'complete') {
-    const label = turn.status === 'error' ? '**Failed**' : '**Incomplete**';
     const advice = adviseFailure(turn, null);
-    const detail = turn.error ? ` (\`${turn.error.code}\`: ${turn.error.message})` : '';
-    return `${label}, ${statusWords[turn.status]}: ${advice ? explain.failure(advice) : 'the answer did not finish'}${detail}. What arrived before is kept below.`;
+    return phrase('unfinished', {
+      status: turn.status,
+      title: advice ? explain.failure(advice) : phrase('notFinished'),
+      withDetails: turn.error ? 'yes' : 'no',
+      details: turn.error ? `${code(turn.error.code)}: ${turn.error.message}` : '',
+    });
   }
   const notice = finishNotice(turn);
-  return notice ? `**Incomplete**: ${explain.finish(notice)}.` : null;
+  return notice ? phrase('cutShort', { title: explain.finish(notice) }) : null;
 }
 
-function earlierAttempts(message: AssistantMessage): string | null {
+function earlierAttempts(message: AssistantMessage, { phrase }: ExportExplanations): string | null {
   const earlier = message.attempts.slice(0, -1);
   if (earlier.length === 0) return null;
   const total = message.attempts.length;
   const lines = earlier.map((a, i) => {
-    const tokens = a.turn.usage?.outputTokens;
     const error = a.httpError
       ? `HTTP ${a.httpError.status} ${a.httpError.code}`
       : a.turn.error
         ? `${a.turn.error.code}: ${a.turn.error.message}`
         : '';
-    return `- Attempt ${i + 1} of ${total}, ${formatTime(a.startedAt)}: ${a.httpError ? 'failed' : statusWords[a.turn.status]}${tokens ? ` after ${tokens.toLocaleString('en-US')} output tokens` : ''}${error ? ` (${error})` : ''}`;
+    const line = phrase('earlierAttempt', {
+      n: i + 1,
+      total,
+      time: formatTime(a.startedAt),
+      status: a.httpError ? 'error' : a.turn.status,
+      tokens: a.turn.usage?.outputTokens ?? 0,
+      withError: error ? 'yes' : 'no',
+      error,
+    });
+    return `- ${line}`;
   });
-  return [`Shown: attempt ${total} of ${total}. Earlier attempts:`, '', ...lines].join('\n');
+  return [phrase('shownAttempt', { total }), '', ...lines].join('\n');
 }
 
+/** A section's heading: its fields (who, model, time, version) joined by ` · `. */
+const heading = (level: string, fields: readonly string[]) =>
+  `${level} ${fields.filter(Boolean).join(' · ')}`;
+
 function answerSection(message: AssistantMessage, explain: ExportExplanations, version: string): string {
+  const { phrase } = explain;
   const attempt = currentAttempt(message);
   const when = formatTime(attempt?.startedAt ?? message.createdAt);
-  const source = message.source.kind === 'replay' ? ` · replayed from \`${message.source.file}\`` : '';
+  const source =
+    message.source.kind === 'replay' ? phrase('replayedFrom', { file: code(message.source.file) }) : '';
   const blocks = [
-    `## Answer · ${message.model} · ${adapters[message.protocol].label} · ${when}${source}${version}`,
+    heading('##', [phrase('answer'), message.model, adapters[message.protocol].label, when, source, version]),
   ];
   if (!attempt) {
-    blocks.push('_No attempt was made._');
+    blocks.push(`_${phrase('noAttempt')}_`);
     return blocks.join('\n\n');
   }
   const { turn } = attempt;
   const note = failureNote(attempt, explain);
   if (note) blocks.push(quote(`⚠️ ${note}`));
-  if (turn.reasoning.trim()) blocks.push(quote(`**Reasoning**\n\n${turn.reasoning.trim()}`));
+  if (turn.reasoning.trim()) blocks.push(quote(`**${phrase('reasoning')}**\n\n${turn.reasoning.trim()}`));
   if (turn.text.trim()) blocks.push(turn.text.trim());
-  if (turn.refusal.trim()) blocks.push(quote(`**Refusal**: ${turn.refusal.trim()}`));
+  if (turn.refusal.trim()) blocks.push(quote(phrase('refusal', { text: turn.refusal.trim() })));
   for (const call of turn.toolCalls) {
     const args = prettyJson(call.arguments || '{}');
     blocks.push(
-      `### Tool call: ${call.name} (\`${call.id}\`)`,
-      args.valid ? codeBlock(args.text, 'json') : `Arguments (incomplete):\n\n${codeBlock(args.text)}`,
+      `### ${phrase('toolCall', { name: call.name, id: code(call.id) })}`,
+      args.valid
+        ? codeBlock(args.text, 'json')
+        : `${phrase('argumentsIncomplete')}\n\n${codeBlock(args.text)}`,
     );
   }
   if (!turn.text.trim() && !turn.reasoning.trim() && !turn.refusal.trim() && turn.toolCalls.length === 0) {
-    blocks.push('_No output._');
+    blocks.push(`_${phrase('noOutput')}_`);
   }
-  const usage = usageLine(turn);
+  const usage = usageLine(turn, explain);
   if (usage) blocks.push(`_${usage}_`);
-  const earlier = earlierAttempts(message);
+  const earlier = earlierAttempts(message, explain);
   if (earlier) blocks.push(earlier);
   return blocks.join('\n\n');
 }
 
-/** ` · version 2 of 3` for a message with other versions, else nothing. */
-function versionLabel(conversation: Conversation, messageId: string): string {
+/** `version 2 of 3` for a message with other versions, else nothing. */
+function versionLabel(conversation: Conversation, messageId: string, { phrase }: ExportExplanations): string {
   const { position, count } = versionOf(conversation, messageId);
-  return count > 1 ? ` · version ${position} of ${count}` : '';
+  return count > 1 ? phrase('version', { position, count }) : '';
 }
 
 /** `_Attached: `cat.png` (image/png, 12 kB), `notes.md` (text, 2 kB)_`: the files by name (their bytes stay out). */
-function attachedLine(message: UserMessage): string {
+function attachedLine(message: UserMessage, { phrase }: ExportExplanations): string {
   const files = (message.attachments ?? []).map(
-    (a) => `\`${a.name}\` (${a.kind === 'image' ? a.mimeType : 'text'}, ${formatSize(a.size)})`,
+    (a) => `${code(a.name)} (${a.kind === 'image' ? a.mimeType : phrase('textFile')}, ${formatSize(a.size)})`,
   );
-  return files.length ? `_Attached: ${files.join(', ')}_` : '';
+  return files.length ? `_${phrase('attached', { files: files.join(', ') })}_` : '';
 }
 
-function toolResultSection(message: ToolResultMessage): string {
+function toolResultSection(message: ToolResultMessage, { phrase }: ExportExplanations): string {
   const result = prettyJson(message.content);
   return [
-    `## Tool result · ${message.name} · ${formatTime(message.createdAt)}`,
-    `Result of \`${message.toolCallId}\`:`,
+    heading('##', [phrase('toolResult'), message.name, formatTime(message.createdAt)]),
+    phrase('resultOf', { id: code(message.toolCallId) }),
     result.valid ? codeBlock(result.text, 'json') : codeBlock(message.content),
   ].join('\n\n');
 }
@@ -245,19 +298,28 @@ export function exportConversationMarkdown(
   const usage = conversationUsage(conversation);
   const shown = shownBranch(conversation);
   const others = conversation.messages.length - shown.length;
+  const { phrase } = explain;
+  const exported = phrase('exported', {
+    now: formatTime(now),
+    started: formatTime(conversation.createdAt),
+    messages: shown.length,
+    tokens: usage.total,
+    others,
+  });
   const sections = [
-    `# ${conversation.title.replace(/\s+/g, ' ').trim() || 'Untitled conversation'}`,
-    `_Exported from HopBase Chat on ${formatTime(now)} · started ${formatTime(conversation.createdAt)} · ${shown.length} messages · ${usage.total.toLocaleString('en-US')} tokens billed (every attempt)${others > 0 ? ` · ${others} messages of other versions left out` : ''}_`,
+    `# ${conversation.title.replace(/\s+/g, ' ').trim() || phrase('untitled')}`,
+    `_${exported}_`,
   ];
   if (conversation.systemPrompt?.trim())
-    sections.push(`## System prompt\n\n${quote(conversation.systemPrompt)}`);
+    sections.push(`## ${phrase('systemPrompt')}\n\n${quote(conversation.systemPrompt)}`);
   for (const message of shown) {
-    const version = versionLabel(conversation, message.id);
+    const version = versionLabel(conversation, message.id, explain);
     if (message.role === 'user') {
-      const body = [message.text.trim(), attachedLine(message)].filter(Boolean).join('\n\n');
-      sections.push(`## You · ${formatTime(message.createdAt)}${version}\n\n${body || '_(empty)_'}`);
+      const body = [message.text.trim(), attachedLine(message, explain)].filter(Boolean).join('\n\n');
+      const title = heading('##', [phrase('you'), formatTime(message.createdAt), version]);
+      sections.push(`${title}\n\n${body || `_${phrase('empty')}_`}`);
     } else if (message.role === 'assistant') sections.push(answerSection(message, explain, version));
-    else sections.push(toolResultSection(message));
+    else sections.push(toolResultSection(message, explain));
   }
   return scrub(`${sections.join('\n\n')}\n`, apiKey);
 }

@@ -424,6 +424,36 @@ export const en = {
   'backup.restored.separator': ', ',
   'backup.restored.changes':
     '{headline}{withConversations, select, yes { Conversations: {conversations}.} other {}}{files, plural, =0 {} other { Attachments: # new here.}}{settings, select, applied { Settings applied (the API key stays as it is).} unchanged { Settings as in the backup already.} other {}}{reload, select, yes { Reload the page to see them.} other {}}',
+  'markdownExport.untitled': 'Untitled conversation',
+  'markdownExport.exported':
+    'Exported from HopBase Chat on {now} · started {started} · {messages} messages · {tokens, number} tokens billed (every attempt){others, plural, =0 {} other { · {others} messages of other versions left out}}',
+  'markdownExport.systemPrompt': 'System prompt',
+  'markdownExport.you': 'You',
+  'markdownExport.empty': '(empty)',
+  'markdownExport.attached': 'Attached: {files}',
+  'markdownExport.textFile': 'text',
+  'markdownExport.version': 'version {position} of {count}',
+  'markdownExport.answer': 'Answer',
+  'markdownExport.replayedFrom': 'replayed from {file}',
+  'markdownExport.noAttempt': 'No attempt was made.',
+  'markdownExport.failedBeforeOutput': '**Failed** before any output: {title} ({details})',
+  'markdownExport.stillStreaming': '**Incomplete**: the answer was still streaming when this was exported.',
+  'markdownExport.unfinished':
+    '{status, select, error {**Failed**, failed} interrupted {**Incomplete**, interrupted} other {**Incomplete**, stopped}}: {title}{withDetails, select, yes { ({details})} other {}}. What arrived before is kept below.',
+  'markdownExport.notFinished': 'the answer did not finish',
+  'markdownExport.cutShort': '**Incomplete**: {title}.',
+  'markdownExport.reasoning': 'Reasoning',
+  'markdownExport.refusal': '**Refusal**: {text}',
+  'markdownExport.toolCall': 'Tool call: {name} ({id})',
+  'markdownExport.argumentsIncomplete': 'Arguments (incomplete):',
+  'markdownExport.noOutput': 'No output.',
+  'markdownExport.usage':
+    'Usage: {input, number} in · {output, number} out · {total, number} total{reasoning, plural, =0 {{cached, plural, =0 {} other { (# cached)}}} other { (# reasoning{cached, plural, =0 {} other {, {cached, number} cached}})}}',
+  'markdownExport.shownAttempt': 'Shown: attempt {total} of {total}. Earlier attempts:',
+  'markdownExport.earlierAttempt':
+    'Attempt {n} of {total}, {time}: {status, select, error {failed} complete {complete} streaming {still streaming when exported} interrupted {interrupted} other {stopped}}{tokens, plural, =0 {} other { after {tokens, number} output tokens}}{withError, select, yes { ({error})} other {}}',
+  'markdownExport.toolResult': 'Tool result',
+  'markdownExport.resultOf': 'Result of {id}:',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -421,4 +421,34 @@ export const es: Catalog = {
   'backup.restored.separator': ', ',
   'backup.restored.changes':
     '{headline}{withConversations, select, yes { Conversaciones: {conversations}.} other {}}{files, plural, =0 {} other { Adjuntos: # nuevos aquí.}}{settings, select, applied { Ajustes aplicados (la clave de API no cambia).} unchanged { Los ajustes ya eran los de la copia.} other {}}{reload, select, yes { Recarga la página para verlas.} other {}}',
+  'markdownExport.untitled': 'Conversación sin título',
+  'markdownExport.exported':
+    'Exportado de HopBase Chat el {now} · iniciado el {started} · {messages} mensajes · {tokens, number} tokens facturados (todos los intentos){others, plural, =0 {} other { · {others} mensajes de otras versiones omitidos}}',
+  'markdownExport.systemPrompt': 'Prompt del sistema',
+  'markdownExport.you': 'Tú',
+  'markdownExport.empty': '(vacío)',
+  'markdownExport.attached': 'Adjuntos: {files}',
+  'markdownExport.textFile': 'texto',
+  'markdownExport.version': 'versión {position} de {count}',
+  'markdownExport.answer': 'Respuesta',
+  'markdownExport.replayedFrom': 'reproducida desde {file}',
+  'markdownExport.noAttempt': 'No se hizo ningún intento.',
+  'markdownExport.failedBeforeOutput': '**Error** antes de cualquier salida: {title} ({details})',
+  'markdownExport.stillStreaming': '**Incompleta**: la respuesta seguía generándose al exportar.',
+  'markdownExport.unfinished':
+    '{status, select, error {**Error**, falló} interrupted {**Incompleta**, interrumpida} other {**Incompleta**, detenida}}: {title}{withDetails, select, yes { ({details})} other {}}. Lo que llegó antes se conserva abajo.',
+  'markdownExport.notFinished': 'la respuesta no terminó',
+  'markdownExport.cutShort': '**Incompleta**: {title}.',
+  'markdownExport.reasoning': 'Razonamiento',
+  'markdownExport.refusal': '**Rechazo**: {text}',
+  'markdownExport.toolCall': 'Llamada a herramienta: {name} ({id})',
+  'markdownExport.argumentsIncomplete': 'Argumentos (incompletos):',
+  'markdownExport.noOutput': 'Sin salida.',
+  'markdownExport.usage':
+    'Uso: {input, number} entrada · {output, number} salida · {total, number} total{reasoning, plural, =0 {{cached, plural, =0 {} other { (# en caché)}}} other { (# de razonamiento{cached, plural, =0 {} other {, {cached, number} en caché}})}}',
+  'markdownExport.shownAttempt': 'Se muestra el intento {total} de {total}. Intentos anteriores:',
+  'markdownExport.earlierAttempt':
+    'Intento {n} de {total}, {time}: {status, select, error {falló} complete {completo} streaming {aún en curso al exportar} interrupted {interrumpido} other {detenido}}{tokens, plural, =0 {} other { tras {tokens, number} tokens de salida}}{withError, select, yes { ({error})} other {}}',
+  'markdownExport.toolResult': 'Resultado de herramienta',
+  'markdownExport.resultOf': 'Resultado de {id}:',
 };

@@ -421,4 +421,34 @@ export const ja: Catalog = {
   'backup.restored.separator': '、',
   'backup.restored.changes':
     '{headline}{withConversations, select, yes {会話: {conversations}。} other {}}{files, plural, =0 {} other {添付ファイル: 新規 # 件。}}{settings, select, applied {設定を適用しました（API キーはそのままです）。} unchanged {設定はすでにバックアップと同じです。} other {}}{reload, select, yes {表示するにはページを再読み込みしてください。} other {}}',
+  'markdownExport.untitled': '無題の会話',
+  'markdownExport.exported':
+    '{now} に HopBase Chat からエクスポート · 開始 {started} · メッセージ {messages} 件 · 課金トークン {tokens, number}（全試行）{others, plural, =0 {} other { · 他のバージョンのメッセージ {others} 件は省略}}',
+  'markdownExport.systemPrompt': 'システムプロンプト',
+  'markdownExport.you': 'あなた',
+  'markdownExport.empty': '（空）',
+  'markdownExport.attached': '添付: {files}',
+  'markdownExport.textFile': 'テキスト',
+  'markdownExport.version': 'バージョン {position}/{count}',
+  'markdownExport.answer': '回答',
+  'markdownExport.replayedFrom': '{file} から再生',
+  'markdownExport.noAttempt': '試行は行われませんでした。',
+  'markdownExport.failedBeforeOutput': '**失敗**（出力前）: {title}（{details}）',
+  'markdownExport.stillStreaming': '**未完了**: エクスポート時点で回答はまだ受信中でした。',
+  'markdownExport.unfinished':
+    '{status, select, error {**失敗**} interrupted {**未完了**（中断）} other {**未完了**（停止）}}: {title}{withDetails, select, yes {（{details}）} other {}}。それまでに届いた内容は下に残しています。',
+  'markdownExport.notFinished': '回答が最後まで届きませんでした',
+  'markdownExport.cutShort': '**未完了**: {title}。',
+  'markdownExport.reasoning': '推論',
+  'markdownExport.refusal': '**拒否**: {text}',
+  'markdownExport.toolCall': 'ツール呼び出し: {name}（{id}）',
+  'markdownExport.argumentsIncomplete': '引数（不完全）:',
+  'markdownExport.noOutput': '出力なし。',
+  'markdownExport.usage':
+    '使用量: 入力 {input, number} · 出力 {output, number} · 合計 {total, number}{reasoning, plural, =0 {{cached, plural, =0 {} other {（キャッシュ #）}}} other {（推論 #{cached, plural, =0 {} other {、キャッシュ {cached, number}}}）}}',
+  'markdownExport.shownAttempt': '表示しているのは試行 {total}/{total} です。それ以前の試行:',
+  'markdownExport.earlierAttempt':
+    '試行 {n}/{total}、{time}: {status, select, error {失敗} complete {完了} streaming {エクスポート時に受信中} interrupted {中断} other {停止}}{tokens, plural, =0 {} other {（出力トークン {tokens, number} 件の後）}}{withError, select, yes {（{error}）} other {}}',
+  'markdownExport.toolResult': 'ツールの結果',
+  'markdownExport.resultOf': '{id} の結果:',
 };

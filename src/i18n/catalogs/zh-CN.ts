@@ -389,4 +389,34 @@ export const zhCN: Catalog = {
   'backup.restored.separator': '，',
   'backup.restored.changes':
     '{headline}{withConversations, select, yes {对话：{conversations}。} other {}}{files, plural, =0 {} other {附件：新增 # 个。}}{settings, select, applied {已应用设置（API 密钥保持不变）。} unchanged {设置已与备份相同。} other {}}{reload, select, yes {请重新加载页面以查看。} other {}}',
+  'markdownExport.untitled': '未命名对话',
+  'markdownExport.exported':
+    '于 {now} 从 HopBase Chat 导出 · 开始于 {started} · {messages} 条消息 · 已计费 {tokens, number} 个 token（含所有尝试）{others, plural, =0 {} other { · 省略了其他版本的 {others} 条消息}}',
+  'markdownExport.systemPrompt': '系统提示词',
+  'markdownExport.you': '你',
+  'markdownExport.empty': '（空）',
+  'markdownExport.attached': '附件：{files}',
+  'markdownExport.textFile': '文本',
+  'markdownExport.version': '第 {position} 版，共 {count} 版',
+  'markdownExport.answer': '回答',
+  'markdownExport.replayedFrom': '回放自 {file}',
+  'markdownExport.noAttempt': '没有进行任何尝试。',
+  'markdownExport.failedBeforeOutput': '**失败**，尚无任何输出：{title}（{details}）',
+  'markdownExport.stillStreaming': '**不完整**：导出时回答仍在生成中。',
+  'markdownExport.unfinished':
+    '{status, select, error {**失败**} interrupted {**不完整**，已中断} other {**不完整**，已停止}}：{title}{withDetails, select, yes {（{details}）} other {}}。之前收到的内容保留在下方。',
+  'markdownExport.notFinished': '回答未完成',
+  'markdownExport.cutShort': '**不完整**：{title}。',
+  'markdownExport.reasoning': '推理',
+  'markdownExport.refusal': '**拒绝**：{text}',
+  'markdownExport.toolCall': '工具调用：{name}（{id}）',
+  'markdownExport.argumentsIncomplete': '参数（不完整）：',
+  'markdownExport.noOutput': '无输出。',
+  'markdownExport.usage':
+    '用量：输入 {input, number} · 输出 {output, number} · 合计 {total, number}{reasoning, plural, =0 {{cached, plural, =0 {} other {（缓存 #）}}} other {（推理 #{cached, plural, =0 {} other {，缓存 {cached, number}}}）}}',
+  'markdownExport.shownAttempt': '显示的是第 {total} 次尝试（共 {total} 次）。之前的尝试：',
+  'markdownExport.earlierAttempt':
+    '第 {n} 次尝试（共 {total} 次），{time}：{status, select, error {失败} complete {已完成} streaming {导出时仍在生成} interrupted {已中断} other {已停止}}{tokens, plural, =0 {} other {，已输出 {tokens, number} 个 token}}{withError, select, yes {（{error}）} other {}}',
+  'markdownExport.toolResult': '工具结果',
+  'markdownExport.resultOf': '{id} 的结果：',
 };
