@@ -4,7 +4,7 @@ import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
 
 /** Milliseconds as the inspector shows them: whole below 10 s (ungrouped, as the event list's), then tenths of seconds. */
-export function inspectorMs({ t, format }: Pick<I18n, 't' | 'format'>, value: number | null): string {
+function inspectorMs({ t, format }: Pick<I18n, 't' | 'format'>, value: number | null): string {
   if (value === null) return '—';
   return value < 10_000
     ? t('inspector.ms', { ms: String(Math.round(value)) })
