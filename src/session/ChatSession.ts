@@ -13,12 +13,7 @@ import {
   type TurnRequest,
 } from '../core/index.ts';
 import type { AppStores } from '../state/appStores.ts';
-import {
-  type AttachmentBlobs,
-  attachmentUses,
-  memoryAttachments,
-  type NewAttachment,
-} from '../state/attachmentBlobs.ts';
+import { type AttachmentBlobs, attachmentUses, memoryAttachments } from '../state/attachmentBlobs.ts';
 import { pathTo, shownBranch } from '../state/branches.ts';
 import {
   type AnswerNotes,
@@ -154,28 +149,30 @@ export class ChatSession {
     return this.refused.blocked(url);
   }
 
-  send(text: string, protocol: Protocol, attachments: readonly NewAttachment[] = []): Promise<void> {
+  /** `attachments`: files whose bytes are already in `this.attachments` (stored when they were attached). */
+  send(text: string, protocol: Protocol, attachments: readonly AttachmentRef[] = []): Promise<void> {
     const store = this.stores.conversations.getState();
     const conversationId = store.activeId ?? store.newConversation();
-    // The request reads the blobs back after this write (a database runs its transactions in order); one
-    // that could not be stored is reported then, on the answer.
-    this.attachments.put(attachments).catch(() => {});
-    store.addUserMessage(
-      conversationId,
-      text,
-      attachments.map((a) => a.ref),
-    );
+    store.addUserMessage(conversationId, text, [...attachments]);
     return this.continueConversation(conversationId, protocol);
   }
 
   /**
-   * An edit of the person's message `messageId`: the new text (the original's attachments carried over) as
-   * a new version beside it, and its answer streamed. The earlier version and all that followed it stay.
-   * Nothing happens while this conversation's answer streams.
+   * An edit of the person's message `messageId`: the new text and `attachments` (stored already; the
+   * original's when not given) as a new version beside it, and its answer streamed. The earlier version and
+   * all that followed it stay. Nothing happens while this conversation's answer streams.
    */
-  edit(conversationId: string, messageId: string, text: string, protocol: Protocol): Promise<void> {
+  edit(
+    conversationId: string,
+    messageId: string,
+    text: string,
+    protocol: Protocol,
+    attachments?: readonly AttachmentRef[],
+  ): Promise<void> {
     if (this.answering(conversationId)) return Promise.resolve();
-    const added = this.stores.conversations.getState().addUserVersion(conversationId, messageId, text);
+    const added = this.stores.conversations
+      .getState()
+      .addUserVersion(conversationId, messageId, text, attachments);
     return added ? this.continueConversation(conversationId, protocol) : Promise.resolve();
   }
 
@@ -382,7 +379,8 @@ export class ChatSession {
     const recording = readRecording(text, speed, fallback);
     const store = this.stores.conversations.getState();
     // A conversation of its own: a recording is not part of any exchange with a model.
-    const conversationId = store.newConversation(`Replay: ${fileName}`);
+    // Untitled: the list names it after the file it replays, in the person's language.
+    const conversationId = store.newConversation();
     const source: AnswerSource = { kind: 'replay', file: fileName };
     const messageId = store.addAssistantMessage(
       conversationId,

@@ -124,7 +124,7 @@ describe('replaying an exported .sse instantly', () => {
     await app.session.replay('a.sse', text, 'instant', 'chat');
     const replays = app.stores.conversations.getState();
     expect(replays.activeId).not.toBe(chat);
-    expect(replays.conversations[replays.activeId!]!.title).toBe('Replay: a.sse');
+    expect(replays.conversations[replays.activeId!]!.title).toBe('');
     expect(assistants().map((m) => m.model)).toEqual(['replay: a.sse']);
 
     // Asking a question there sends the question alone: the recording is not the model's own words.

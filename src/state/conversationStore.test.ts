@@ -59,7 +59,7 @@ describe('conversationStore', () => {
     expect(a).not.toBe(b);
     expect(store().order).toEqual([b, a]);
     expect(store().activeId).toBe(b);
-    expect(store().conversations[a]).toMatchObject({ id: a, title: 'New chat', messages: [] });
+    expect(store().conversations[a]).toMatchObject({ id: a, title: '', messages: [] });
   });
 
   it('selects only existing conversations', () => {

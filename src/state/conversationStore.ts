@@ -40,10 +40,16 @@ export interface ConversationState {
   /** The person's message, after the last message shown. */
   addUserMessage(conversationId: string, text: string, attachments?: AttachmentRef[]): void;
   /**
-   * An edit of the person's message `messageId`: a new version beside it (its attachments carried over),
-   * shown from now on; the earlier version and what followed it stay. Returns its id (null: nothing to edit).
+   * An edit of the person's message `messageId`: a new version beside it with `attachments` (the original's
+   * when not given), shown from now on; the earlier version and what followed it stay. Returns its id (null:
+   * nothing to edit).
    */
-  addUserVersion(conversationId: string, messageId: string, text: string): string | null;
+  addUserVersion(
+    conversationId: string,
+    messageId: string,
+    text: string,
+    attachments?: readonly AttachmentRef[],
+  ): string | null;
   /** An answer after the last message shown; returns its id. */
   addAssistantMessage(
     conversationId: string,
@@ -77,7 +83,8 @@ export interface ConversationState {
 /** What an answer's request had to do differently about reasoning, shown with the answer. */
 export type AnswerNotes = Pick<AssistantMessage, 'reasoningLeftOut' | 'thinkingPaused'>;
 
-const untitled = 'New chat';
+/** No title yet: the UI words it (see conversationTitle.ts). */
+const untitled = '';
 const gatewaySource: AnswerSource = { kind: 'gateway' };
 
 function titleFrom(text: string): string {
@@ -204,7 +211,7 @@ export function createConversationStore(): ConversationStore {
         );
       },
 
-      addUserVersion(conversationId, messageId, text) {
+      addUserVersion(conversationId, messageId, text, attachments) {
         const original = get().conversations[conversationId]?.messages.find((m) => m.id === messageId);
         if (original?.role !== 'user') return null;
         const id = newId('msg');
@@ -215,7 +222,9 @@ export function createConversationStore(): ConversationStore {
             text,
             createdAt: Date.now(),
             parentId: parentOf(c, messageId),
-            ...(original.attachments && { attachments: original.attachments }),
+            ...(attachments
+              ? attachments.length > 0 && { attachments: [...attachments] }
+              : original.attachments && { attachments: original.attachments }),
           }),
         );
         return id;

@@ -249,7 +249,7 @@ describe('persistence', () => {
     const id = conversations().newConversation();
     expect(writes).toBe(0);
     await finish();
-    expect(await get(`conversation:${id}`, db)).toMatchObject({ id, title: 'New chat' });
+    expect(await get(`conversation:${id}`, db)).toMatchObject({ id, title: '' });
   });
 });
 

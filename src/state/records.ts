@@ -1,4 +1,5 @@
 import { emptyTurn, type Turn } from '../core/index.ts';
+import { storedTitle } from './conversationTitle.ts';
 import { emptyRecording } from './recordings.ts';
 import { defaultSettings, type Settings } from './settingsStore.ts';
 import type { AnswerSource, Attempt, AttemptTrace, ChatMessage, Conversation, TraceItem } from './types.ts';
@@ -340,7 +341,7 @@ export function readConversationRecord(key: string, value: unknown): ReadRecord 
     const conversation: Conversation = {
       ...rest,
       id,
-      title: string(rest.title, 'title'),
+      title: storedTitle(string(rest.title, 'title')),
       createdAt: number(rest.createdAt, 'createdAt'),
       updatedAt: optional(rest, 'updatedAt', number(rest.createdAt, 'createdAt'), number, ''),
       messages: readMessages(rest.messages),

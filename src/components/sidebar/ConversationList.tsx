@@ -9,6 +9,7 @@ import { ExportPanel } from './ExportPanel.tsx';
 import { SearchBox } from './SearchBox.tsx';
 import { SearchResults } from './SearchResults.tsx';
 import { outcomeSummary } from './searchSummary.ts';
+import { useConversationLabel } from './useConversationLabel.ts';
 import { useDebouncedValue } from './useDebouncedValue.ts';
 import './sidebar.css';
 
@@ -75,7 +76,8 @@ const ConversationRow = memo(function ConversationRow({
   onRename,
   onNavigate,
 }: RowProps) {
-  const title = useConversations((s) => s.conversations[id]?.title);
+  const storedTitle = useConversations((s) => s.conversations[id]?.title);
+  const title = useConversationLabel(id);
   // To the minute, as it is shown: a streaming answer's saves do not re-render the row each time.
   const updatedMinute = useConversations((s) => Math.floor((s.conversations[id]?.updatedAt ?? 0) / 60_000));
   const { t, format } = useI18n();
@@ -87,12 +89,12 @@ const ConversationRow = memo(function ConversationRow({
   const [exporting, setExporting] = useState(false);
   const exportPanelId = useId();
   const exportButton = useRef<HTMLButtonElement>(null);
-  if (title === undefined) return null;
+  if (title === undefined || storedTitle === undefined) return null;
   const { selectConversation, deleteConversation } = stores.conversations.getState();
   return (
     <li className={[active ? 'active' : '', exporting ? 'exporting' : ''].join(' ').trim() || undefined}>
       {renaming ? (
-        <RenameForm id={id} title={title} onDone={() => onRename(null)} />
+        <RenameForm id={id} title={storedTitle} onDone={() => onRename(null)} />
       ) : (
         <>
           <button

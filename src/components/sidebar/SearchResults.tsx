@@ -2,6 +2,7 @@ import { type KeyboardEvent, memo, type Ref } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { SearchResult } from '../../state/conversationSearch.ts';
 import { Highlight } from './Highlight.tsx';
+import { useConversationLabel } from './useConversationLabel.ts';
 
 interface ResultRowProps {
   result: SearchResult;
@@ -12,6 +13,7 @@ interface ResultRowProps {
 /** One matching conversation: its title and a snippet around the first match, matches highlighted. */
 const ResultRow = memo(function ResultRow({ result, active, onOpen }: ResultRowProps) {
   const { t } = useI18n();
+  const label = useConversationLabel(result.id);
   return (
     <li className={active ? 'active' : undefined}>
       <button
@@ -21,7 +23,7 @@ const ResultRow = memo(function ResultRow({ result, active, onOpen }: ResultRowP
         onClick={() => onOpen(result.id)}
       >
         <span className="conversation-title">
-          <Highlight {...result.title} />
+          {result.title.text ? <Highlight {...result.title} /> : label}
         </span>
         {result.snippet ? (
           <span className="search-snippet">

@@ -221,6 +221,8 @@ export const en = {
   // The sidebar
   'sidebar.label': 'Conversations',
   'sidebar.new': 'New chat',
+  'sidebar.untitled': 'New chat',
+  'sidebar.replayTitle': 'Replay: {file}',
   'sidebar.empty': 'No conversations yet.',
   'sidebar.meta':
     '{streaming, select, yes {streaming… · } other {}}{tokens, plural, one {# token} other {# tokens}} · {when}',
@@ -317,6 +319,7 @@ export const en = {
     '{name} was not attached: with it this message would carry {size} of files, and the most is {limit}.',
   'attach.too_many': '{name} was not attached: a message can carry at most {limit, number} files.',
   'attach.unreadable': '{name} could not be read: {error}',
+  'attach.not_stored': '{name} was not attached: this browser would not store it ({error}).',
 
   // The inspector, code blocks, the system prompt dialog, backups and exports
   'action.cancel': 'Cancel',

@@ -215,6 +215,8 @@ export const es: Catalog = {
 
   'sidebar.label': 'Conversaciones',
   'sidebar.new': 'Nuevo chat',
+  'sidebar.untitled': 'Nuevo chat',
+  'sidebar.replayTitle': 'Reproducción: {file}',
   'sidebar.empty': 'Aún no hay conversaciones.',
   'sidebar.meta':
     '{streaming, select, yes {recibiendo… · } other {}}{tokens, plural, one {# token} other {# tokens}} · {when}',
@@ -311,6 +313,7 @@ export const es: Catalog = {
     'No se adjuntó {name}: con él, este mensaje llevaría {size} en archivos, y el máximo es {limit}.',
   'attach.too_many': 'No se adjuntó {name}: un mensaje puede llevar como máximo {limit, number} archivos.',
   'attach.unreadable': 'No se pudo leer {name}: {error}',
+  'attach.not_stored': 'No se adjuntó {name}: este navegador no pudo guardarlo ({error}).',
 
   // El inspector, los bloques de código, el prompt del sistema, las copias de seguridad y las exportaciones
   'action.cancel': 'Cancelar',

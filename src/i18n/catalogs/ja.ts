@@ -214,6 +214,8 @@ export const ja: Catalog = {
 
   'sidebar.label': '会話',
   'sidebar.new': '新しいチャット',
+  'sidebar.untitled': '新しいチャット',
+  'sidebar.replayTitle': '再生: {file}',
   'sidebar.empty': '会話はまだありません。',
   'sidebar.meta':
     '{streaming, select, yes {受信中… · } other {}}{tokens, plural, other {#\u00a0トークン}} · {when}',
@@ -311,6 +313,7 @@ export const ja: Catalog = {
   'attach.too_many':
     '「{name}」は添付していません。1 つのメッセージに添付できるファイルは {limit, number} 個までです。',
   'attach.unreadable': '「{name}」を読み込めませんでした：{error}',
+  'attach.not_stored': '「{name}」は添付していません。このブラウザーに保存できませんでした（{error}）。',
 
   // インスペクター、コードブロック、システムプロンプト、バックアップとエクスポート
   'action.cancel': 'キャンセル',

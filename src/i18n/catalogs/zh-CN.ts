@@ -193,6 +193,8 @@ export const zhCN: Catalog = {
 
   'sidebar.label': '对话',
   'sidebar.new': '新对话',
+  'sidebar.untitled': '新对话',
+  'sidebar.replayTitle': '回放：{file}',
   'sidebar.empty': '还没有对话。',
   'sidebar.meta':
     '{streaming, select, yes {接收中… · } other {}}{tokens, plural, other {#\u00a0token}} · {when}',
@@ -286,6 +288,7 @@ export const zhCN: Catalog = {
   'attach.message_too_large': '未添加 {name}：加上它，这条消息的文件将共计 {size}，而上限为 {limit}。',
   'attach.too_many': '未添加 {name}：一条消息最多只能带 {limit, number} 个文件。',
   'attach.unreadable': '无法读取 {name}：{error}',
+  'attach.not_stored': '未添加 {name}：此浏览器无法保存该文件（{error}）。',
 
   // 检查器、代码块、系统提示词、备份与导出
   'action.cancel': '取消',
