@@ -11,7 +11,7 @@ import { useServices } from '../hooks/appContext.tsx';
 import { useProtocolStream } from '../hooks/useProtocolStream.ts';
 import { useConversations, useLive, useSettings } from '../hooks/useStores.ts';
 import { useI18n } from '../i18n/I18nProvider.tsx';
-import type { NewAttachment } from '../state/attachmentBlobs.ts';
+import type { AttachmentRef } from '../state/types.ts';
 import { useMediaQuery } from './useMediaQuery.ts';
 import { useVisualViewportHeight } from './useVisualViewportHeight.ts';
 import './app.css';
@@ -47,7 +47,7 @@ export function App() {
   const appRef = useRef<HTMLDivElement>(null);
   useVisualViewportHeight(appRef);
   // The markdown renderer is fetched when the first answer is about to need it, not at startup.
-  const send = (text: string, attachments?: NewAttachment[]) => {
+  const send = (text: string, attachments?: readonly AttachmentRef[]) => {
     void preloadMarkdown();
     return stream.send(text, attachments);
   };
@@ -64,9 +64,9 @@ export function App() {
     const { stream, conversationId } = latest.current;
     if (conversationId) void stream.regenerate(conversationId, messageId);
   }, []);
-  const onEdit = useCallback((messageId: string, text: string) => {
+  const onEdit = useCallback((messageId: string, text: string, attachments: readonly AttachmentRef[]) => {
     const { stream, conversationId } = latest.current;
-    if (conversationId) void stream.edit(conversationId, messageId, text);
+    if (conversationId) void stream.edit(conversationId, messageId, text, attachments);
   }, []);
   const { conversations: conversationStore } = useServices().stores;
   const onSelectVersion = useCallback(

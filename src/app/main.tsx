@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { draftAttachmentIds } from '../components/composer/drafts.ts';
 import { preloadMarkdown } from '../components/markdown/LazyMarkdown.tsx';
 import { AppProvider } from '../hooks/appContext.tsx';
 import { createI18n, type I18n } from '../i18n/i18n.tsx';
@@ -9,6 +10,7 @@ import { resolveLocale } from '../i18n/locales.ts';
 import { ChatSession } from '../session/ChatSession.ts';
 import { type AppStores, createAppStores } from '../state/appStores.ts';
 import { databaseAttachments, deleteOrphanedAttachments } from '../state/attachmentBlobs.ts';
+import { attachmentsInUse, sweepAttachments } from '../state/attachmentSweep.ts';
 import { loadState, openDatabase, startPersisting } from '../state/persistence.ts';
 import { openTabChannel } from '../state/tabSync.ts';
 import { App } from './App.tsx';
@@ -33,6 +35,17 @@ async function start() {
   const loaded = await loadState(db, stores);
   startPersisting(db, stores, 400, 2000, { loaded, channel: openTabChannel() });
   deleteOrphanedAttachments(stores.conversations, session.attachments);
+  if (loaded.ok) {
+    // Files attached but never sent (drafts of closed tabs) go once they are a day old.
+    const inUse = attachmentsInUse(
+      Object.values(stores.conversations.getState().conversations),
+      stores.storage.getState().unreadable,
+      draftAttachmentIds(),
+    );
+    sweepAttachments(db, inUse, Date.now()).catch((error: unknown) =>
+      console.warn('Could not sweep unsent attachments', error),
+    );
+  }
   // Ask the browser not to clear the conversations under storage pressure (it may decide on its own).
   void stores.storage.getState().requestPersistence();
   // The markdown renderer is fetched only when the first screen shows an answer (else when one is sent),

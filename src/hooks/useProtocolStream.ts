@@ -1,14 +1,19 @@
 import { useMemo } from 'react';
 import type { Protocol } from '../core/index.ts';
-import type { NewAttachment } from '../state/attachmentBlobs.ts';
+import type { AttachmentRef } from '../state/types.ts';
 import { useServices } from './appContext.tsx';
 
 export interface ProtocolStream {
-  send(text: string, attachments?: readonly NewAttachment[]): Promise<void>;
+  send(text: string, attachments?: readonly AttachmentRef[]): Promise<void>;
   submitToolResult(conversationId: string, toolCallId: string, name: string, content: string): Promise<void>;
   retry(conversationId: string, messageId: string): Promise<void>;
   regenerate(conversationId: string, messageId: string): Promise<void>;
-  edit(conversationId: string, messageId: string, text: string): Promise<void>;
+  edit(
+    conversationId: string,
+    messageId: string,
+    text: string,
+    attachments: readonly AttachmentRef[],
+  ): Promise<void>;
   stop(messageId: string): void;
 }
 
@@ -26,7 +31,8 @@ export function useProtocolStream(protocol: Protocol): ProtocolStream {
         session.submitToolResult(conversationId, toolCallId, name, content, protocol),
       retry: (conversationId, messageId) => session.retry(conversationId, messageId),
       regenerate: (conversationId, messageId) => session.regenerate(conversationId, messageId),
-      edit: (conversationId, messageId, text) => session.edit(conversationId, messageId, text, protocol),
+      edit: (conversationId, messageId, text, attachments) =>
+        session.edit(conversationId, messageId, text, protocol, attachments),
       stop: (messageId) => session.stop(messageId),
     }),
     [session, protocol],

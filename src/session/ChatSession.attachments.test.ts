@@ -1,5 +1,5 @@
 /**
- * Attachments through the session: stored as blobs, sent in each protocol's form with their bytes, kept in
+ * Attachments through the session (their blobs stored when attached): sent in each protocol's form with their bytes, kept in
  * the stored request as placeholders, sent byte for byte again by Retry, Regenerate and an edit, and a
  * missing blob is an answer's clear error, not a crash.
  */
@@ -11,9 +11,11 @@ import type { AssistantMessage, Conversation } from '../state/types.ts';
 import { createTestApp, type TestApp } from '../testing/testApp.tsx';
 
 let app: TestApp;
-beforeEach(() => {
+beforeEach(async () => {
   app = createTestApp();
   app.stores.settings.getState().update({ model: 'sim-echo' });
+  // As the composer does when they are attached.
+  await app.session.attachments.put([photo, notes, table]);
 });
 
 const imageBytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
@@ -25,6 +27,11 @@ const photo: NewAttachment = {
 const notes: NewAttachment = {
   ref: { id: 'file_notes', name: 'notes.md', mimeType: 'text/markdown', size: 9, kind: 'text' },
   blob: new Blob(['# Notes\n'], { type: 'text/markdown' }),
+};
+
+const table: NewAttachment = {
+  ref: { id: 'file_table', name: 'table.csv', mimeType: 'text/csv', size: 8, kind: 'text' },
+  blob: new Blob(['a,b\n1,2\n'], { type: 'text/csv' }),
 };
 
 /** A recorded stream of each protocol, to answer with. */
@@ -57,9 +64,9 @@ function conversation(): Conversation {
 const answers = () => conversation().messages.filter((m): m is AssistantMessage => m.role === 'assistant');
 
 describe('sending attachments', () => {
-  it('keeps their references on the message and their bytes as blobs', async () => {
+  it('keeps their references on the message, their bytes as the blobs stored', async () => {
     gateway();
-    await app.session.send('What are these?', 'messages', [photo, notes]);
+    await app.session.send('What are these?', 'messages', [photo.ref, notes.ref]);
     const sent = conversation().messages[0];
     expect(sent).toMatchObject({
       role: 'user',
@@ -71,7 +78,7 @@ describe('sending attachments', () => {
 
   it('sends the bytes, and stores the request with a placeholder for each file instead', async () => {
     const bodies = gateway();
-    await app.session.send('What are these?', 'messages', [photo, notes]);
+    await app.session.send('What are these?', 'messages', [photo.ref, notes.ref]);
     const sent = JSON.parse(bodies[0]!) as { messages: { content: unknown[] }[] };
     expect(sent.messages[0]?.content).toEqual([
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: imageBase64 } },
@@ -88,7 +95,7 @@ describe('sending attachments', () => {
     '%s: sends the image in the protocol’s own part',
     async (protocol) => {
       const bodies = gateway();
-      await app.session.send('Look', protocol, [photo]);
+      await app.session.send('Look', protocol, [photo.ref]);
       expect(bodies[0]).toContain(`"data:image/png;base64,${imageBase64}"`);
       expect(bodies[0]).toContain(protocol === 'chat' ? '"type":"image_url"' : '"type":"input_image"');
     },
@@ -96,7 +103,7 @@ describe('sending attachments', () => {
 
   it('sends the very same bytes again on Retry and on Regenerate, and after an edit', async () => {
     const bodies = gateway();
-    await app.session.send('What are these?', 'messages', [photo, notes]);
+    await app.session.send('What are these?', 'messages', [photo.ref, notes.ref]);
     const [first] = answers();
     await app.session.retry(conversation().id, first!.id);
     await app.session.regenerate(conversation().id, first!.id);
@@ -110,9 +117,30 @@ describe('sending attachments', () => {
     expect(bodies[3]).toContain('# Notes');
   });
 
+  it('sends an edit with the files it was given: one removed, one added, the earlier version unchanged', async () => {
+    const bodies = gateway();
+    await app.session.send('What are these?', 'messages', [photo.ref, notes.ref]);
+    const original = conversation().messages[0]!;
+    await app.session.edit(conversation().id, original.id, 'And these?', 'messages', [notes.ref, table.ref]);
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).not.toContain(imageBase64);
+    expect(bodies[1]).toContain('File: notes.md');
+    expect(bodies[1]).toContain('File: table.csv');
+    const edited = conversation().messages.find((m) => m.role === 'user' && m.text === 'And these?');
+    expect(edited).toMatchObject({ attachments: [notes.ref, table.ref] });
+    expect(conversation().messages.find((m) => m.id === original.id)).toMatchObject({
+      attachments: [photo.ref, notes.ref],
+    });
+
+    // All files taken out: the new version has none.
+    await app.session.edit(conversation().id, original.id, 'Words alone', 'messages', []);
+    const bare = conversation().messages.find((m) => m.role === 'user' && m.text === 'Words alone');
+    expect(bare).not.toHaveProperty('attachments');
+  });
+
   it('fails that answer with a clear error, sending nothing, when a file is no longer stored', async () => {
     const bodies = gateway();
-    await app.session.send('What are these?', 'messages', [photo, notes]);
+    await app.session.send('What are these?', 'messages', [photo.ref, notes.ref]);
     await app.session.attachments.remove(['file_notes']);
     const [first] = answers();
     await app.session.retry(conversation().id, first!.id);

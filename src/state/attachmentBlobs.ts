@@ -26,10 +26,15 @@ export interface AttachmentBlobs {
 /** The blobs in IndexedDB (`openDatabase()`'s store). */
 export function databaseAttachments(db: UseStore): AttachmentBlobs {
   return {
+    // Kept as a File whose lastModified is when it was stored: the sweep (`attachmentSweep.ts`) leaves
+    // young blobs alone, as another tab may be about to send them.
     put: (files) =>
       files.length
         ? setMany(
-            files.map((f) => [attachmentPrefix + f.ref.id, f.blob]),
+            files.map((f) => [
+              attachmentPrefix + f.ref.id,
+              new File([f.blob], f.ref.name, { type: f.blob.type, lastModified: Date.now() }),
+            ]),
             db,
           )
         : Promise.resolve(),

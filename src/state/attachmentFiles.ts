@@ -150,7 +150,9 @@ export type AttachmentProblem =
   | { code: 'image_kind'; name: string; extension: string }
   | { code: 'too_many'; name: string; limit: number }
   /** The browser could not read it (moved or deleted since it was picked): `error` is the browser's own words. */
-  | { code: 'unreadable'; name: string; error: string };
+  | { code: 'unreadable'; name: string; error: string }
+  /** Read, but the browser would not store it (its storage full): `error` is the browser's own words. */
+  | { code: 'not_stored'; name: string; error: string };
 
 export type Classified =
   | { ok: true; kind: 'image'; mimeType: ImageType }

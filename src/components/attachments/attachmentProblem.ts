@@ -20,7 +20,8 @@ export function describeAttachmentProblem(
     case 'too_many':
       return t('attach.too_many', { name: problem.name, limit: problem.limit });
     case 'unreadable':
-      return t('attach.unreadable', { name: problem.name, error: problem.error });
+    case 'not_stored':
+      return t(`attach.${problem.code}`, { name: problem.name, error: problem.error });
     default:
       return t(`attach.${problem.code}`, { name: problem.name });
   }

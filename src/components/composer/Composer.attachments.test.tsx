@@ -1,6 +1,8 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AttachmentRef } from '../../state/types.ts';
+import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { Composer } from './Composer.tsx';
 
 const png = (name = 'photo.png') =>
@@ -14,7 +16,9 @@ const pdf = () =>
 // jsdom has no object URLs: each one made is counted, and each one let go.
 const made: string[] = [];
 const revoked: string[] = [];
+let app: TestApp;
 beforeEach(() => {
+  app = createTestApp();
   sessionStorage.clear();
   made.length = 0;
   revoked.length = 0;
@@ -28,7 +32,9 @@ afterEach(() => vi.restoreAllMocks());
 
 function setup(draftKey = 'conv_1') {
   const onSend = vi.fn();
-  const view = render(<Composer draftKey={draftKey} streaming={false} onSend={onSend} onStop={vi.fn()} />);
+  const view = app.render(
+    <Composer draftKey={draftKey} streaming={false} onSend={onSend} onStop={vi.fn()} />,
+  );
   return {
     onSend,
     user: userEvent.setup(),
@@ -64,7 +70,7 @@ describe('Composer attachments', () => {
     expect(onSend).toHaveBeenCalledTimes(1);
     const [text, attachments] = onSend.mock.calls[0]!;
     expect(text).toBe('What are these?');
-    expect(attachments.map((a: { ref: unknown }) => a.ref)).toEqual([
+    expect(attachments).toEqual([
       {
         id: expect.stringMatching(/^file_/),
         name: 'photo.png',
@@ -80,7 +86,8 @@ describe('Composer attachments', () => {
         kind: 'text',
       },
     ]);
-    expect(await attachments[1].blob.text()).toBe('# Notes\n');
+    // Stored when attached: the message refers to these very bytes.
+    expect(await (await app.session.attachments.get(attachments[1].id))?.text()).toBe('# Notes\n');
     expect(screen.queryByRole('list', { name: 'Attachments to send' })).toBeNull();
     // The thumbnail is gone, and so is its object URL.
     expect(revoked).toEqual(made);
@@ -92,9 +99,7 @@ describe('Composer attachments', () => {
     await user.upload(picker, png());
     await shownThumbnail('photo.png');
     await user.click(screen.getByRole('button', { name: 'Send' }));
-    expect(onSend).toHaveBeenCalledWith('', [
-      expect.objectContaining({ ref: expect.objectContaining({ kind: 'image' }) }),
-    ]);
+    expect(onSend).toHaveBeenCalledWith('', [expect.objectContaining({ kind: 'image' })]);
   });
 
   it('removes a file with its Remove button, keeping the others and the text', async () => {
@@ -149,6 +154,49 @@ describe('Composer attachments', () => {
     fireEvent.drop(form, { dataTransfer });
     expect(screen.queryByText('Drop files to attach them')).toBeNull();
     expect(await within(await pendingSoon()).findByText('notes.md')).toBeVisible();
+  });
+
+  it('keeps waiting files across a reload, and forgets them once sent (their bytes stay with the message)', async () => {
+    const first = setup();
+    await first.user.type(first.box, 'Look');
+    await first.user.upload(first.picker, [png(), markdown()]);
+    await shownThumbnail('photo.png');
+    first.unmount();
+    cleanup();
+
+    const { onSend, user } = setup();
+    await shownThumbnail('photo.png');
+    expect(within(pending()).getByText('notes.md')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    const [text, sent] = onSend.mock.calls[0]! as [string, AttachmentRef[]];
+    expect(text).toBe('Look');
+    expect(sent.map((a) => a.name)).toEqual(['photo.png', 'notes.md']);
+    for (const { id } of sent) expect(await app.session.attachments.get(id)).toBeDefined();
+    cleanup();
+    setup();
+    expect(screen.queryByRole('list', { name: 'Attachments to send' })).toBeNull();
+  });
+
+  it('deletes the bytes of a file removed before it was sent', async () => {
+    const { user, picker } = setup();
+    await user.upload(picker, markdown());
+    await within(await pendingSoon()).findByText('notes.md');
+    const [kept] = JSON.parse(sessionStorage.getItem('hopbase-chat:draft-files:conv_1')!) as AttachmentRef[];
+    expect(await app.session.attachments.get(kept!.id)).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Remove notes.md' }));
+    await waitFor(async () => expect(await app.session.attachments.get(kept!.id)).toBeUndefined());
+    expect(sessionStorage.getItem('hopbase-chat:draft-files:conv_1')).toBeNull();
+  });
+
+  it('refuses a file whose bytes the browser would not store, naming it', async () => {
+    vi.spyOn(app.session.attachments, 'put').mockRejectedValue(new Error('QuotaExceededError'));
+    const { user, picker } = setup();
+    await user.upload(picker, markdown());
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'notes.md was not attached: this browser would not store it (QuotaExceededError).',
+    );
+    expect(screen.queryByRole('list', { name: 'Attachments to send' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
   });
 
   it('keeps each conversation’s files to itself', async () => {

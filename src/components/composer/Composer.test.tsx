@@ -1,7 +1,12 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestApp } from '../../testing/testApp.tsx';
 import { Composer } from './Composer.tsx';
+
+/** The composer in an app of its own (where attached files are stored). */
+const render = (ui: ReactElement) => createTestApp().render(ui);
 
 function setup(streaming = false) {
   const onSend = vi.fn();

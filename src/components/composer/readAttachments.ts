@@ -8,6 +8,7 @@ import {
   sniffBytes,
 } from '../../state/attachmentFiles.ts';
 import { newId } from '../../state/ids.ts';
+import type { AttachmentRef } from '../../state/types.ts';
 
 export interface ReadAttachments {
   added: NewAttachment[];
@@ -50,13 +51,13 @@ async function readOne(file: File): Promise<NewAttachment | AttachmentProblem> {
  */
 export async function readAttachments(
   files: readonly File[],
-  current: () => readonly NewAttachment[],
+  current: () => readonly AttachmentRef[],
 ): Promise<ReadAttachments> {
   const read = await Promise.all(files.map(readOne));
   const problems = read.filter(isProblem);
   const candidates = read.filter((r): r is NewAttachment => !isProblem(r));
   const { admitted, problems: refused } = admitFiles(
-    current().map((a) => a.ref),
+    current(),
     candidates.map((c) => ({ ...c.ref, attachment: c })),
   );
   return { added: admitted.map((a) => a.attachment), problems: [...problems, ...refused] };

@@ -358,7 +358,7 @@ describe('versions', () => {
     await user.clear(box);
     await user.type(box, 'Capital of Spain?{Shift>}{Enter}{/Shift}Briefly.');
     await user.keyboard('{Enter}');
-    expect(onEdit).toHaveBeenCalledWith('q2', 'Capital of Spain?\nBriefly.');
+    expect(onEdit).toHaveBeenCalledWith('q2', 'Capital of Spain?\nBriefly.', []);
     expect(screen.queryByRole('textbox', { name: 'Edit message' })).toBeNull();
     expect(screen.getByTestId('user-message')).toHaveFocus();
   });
@@ -392,7 +392,7 @@ describe('versions', () => {
     expect(onEdit).not.toHaveBeenCalled();
     expect(box).toBeInTheDocument();
     fireEvent.keyDown(box, { key: 'Enter' });
-    expect(onEdit).toHaveBeenCalledWith('q2', 'Capital of Italy?');
+    expect(onEdit).toHaveBeenCalledWith('q2', 'Capital of Italy?', []);
   });
 
   it('keeps an unsent edit when the conversation is shown again', async () => {

@@ -2,7 +2,7 @@ import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 're
 import { useLive } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { shownBranch, type Version, versionOf } from '../../state/branches.ts';
-import type { ChatMessage, Conversation } from '../../state/types.ts';
+import type { AttachmentRef, ChatMessage, Conversation } from '../../state/types.ts';
 import { AssistantTurn } from './AssistantTurn.tsx';
 import { createRenderQueue } from './renderQueue.ts';
 import { RenderQueueContext } from './renderQueueContext.ts';
@@ -17,8 +17,8 @@ export interface ConversationViewProps {
   onRetry(messageId: string): void;
   /** A new version of a finished answer, to the same request. */
   onRegenerate(messageId: string): void;
-  /** A new version of the person's message, with the text given, and its answer. */
-  onEdit(messageId: string, text: string): void;
+  /** A new version of the person's message, with the text and files given, and its answer. */
+  onEdit(messageId: string, text: string, attachments: readonly AttachmentRef[]): void;
   /** Shows that version of a message, and the branch through it. */
   onSelectVersion(messageId: string): void;
   onStop(messageId: string): void;

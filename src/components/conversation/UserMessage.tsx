@@ -1,10 +1,13 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { Version } from '../../state/branches.ts';
-import type { UserMessage as UserMessageData } from '../../state/types.ts';
+import type { AttachmentRef, UserMessage as UserMessageData } from '../../state/types.ts';
 import { AttachmentList } from '../attachments/AttachmentList.tsx';
-import { readDraft, writeDraft } from '../composer/drafts.ts';
+import { AttachButton, AttachmentProblems, DropHint } from '../composer/AttachControls.tsx';
+import { readDraft, readDraftFiles, writeDraft, writeDraftFiles } from '../composer/drafts.ts';
 import { composerKeyAction } from '../composer/keys.ts';
+import { draftToSend, editStart, type MessageDraft } from '../composer/messageDraft.ts';
+import { useAttachFiles } from '../composer/useAttachFiles.ts';
 import { VersionSwitch } from './VersionSwitch.tsx';
 
 export interface UserMessageProps {
@@ -13,24 +16,44 @@ export interface UserMessageProps {
   version: Version | null;
   /** False while this conversation's answer streams: an edit would start a second answer. */
   canEdit: boolean;
-  onEdit(messageId: string, text: string): void;
+  onEdit(messageId: string, text: string, attachments: readonly AttachmentRef[]): void;
   onSelectVersion(messageId: string): void;
 }
 
 /** An unsent edit is kept for the tab like the composer's draft: a reload or another conversation keeps it. */
 const draftKey = (messageId: string) => `edit:${messageId}`;
 
+const hasKeptEdit = (messageId: string) =>
+  readDraft(draftKey(messageId)) !== '' || readDraftFiles(draftKey(messageId)) !== null;
+
 interface EditBoxProps {
   message: UserMessageData;
   canSend: boolean;
-  onSend(text: string): void;
+  onSend(edit: MessageDraft): void;
   onClose(): void;
 }
 
-/** The message's text to change: Enter sends, Shift+Enter adds a line, Escape cancels (as in the composer). */
+/**
+ * The message's text and files to change: Enter sends, Shift+Enter adds a line, Escape cancels (as in the
+ * composer); files are removed with their buttons and added as in the composer (Attach, paste, drop).
+ */
 function EditBox({ message, canSend, onSend, onClose }: EditBoxProps) {
   const key = draftKey(message.id);
-  const [text, setText] = useState(() => readDraft(key) || message.text);
+  const [draft, setDraftState] = useState(() => editStart(message, readDraft(key), readDraftFiles(key)));
+  // The latest at once, for files that finish reading after another change.
+  const latest = useRef(draft);
+  const setDraft = (next: MessageDraft) => {
+    latest.current = next;
+    setDraftState(next);
+    writeDraft(key, next.text);
+    writeDraftFiles(key, next.attachments);
+  };
+  const files = useAttachFiles({
+    current: () => latest.current.attachments,
+    add: (added) => setDraft({ ...latest.current, attachments: [...latest.current.attachments, ...added] }),
+    takeBack: (ids) =>
+      setDraft({ ...latest.current, attachments: latest.current.attachments.filter((a) => !ids.has(a.id)) }),
+  });
   const box = useRef<HTMLTextAreaElement>(null);
   const { t } = useI18n();
   useEffect(() => {
@@ -38,29 +61,46 @@ function EditBox({ message, canSend, onSend, onClose }: EditBoxProps) {
     el?.focus();
     el?.setSelectionRange(el.value.length, el.value.length);
   }, []);
-  // A message of files alone may lose its words: its attachments go with the edit.
-  const sendable = canSend && (text.trim() !== '' || (message.attachments?.length ?? 0) > 0);
-  const cancel = () => {
+  const outgoing = canSend && !files.reading ? draftToSend(draft) : null;
+  const forget = () => {
     writeDraft(key, '');
+    writeDraftFiles(key, null);
+  };
+  const cancel = () => {
+    forget();
+    // Files added in this edit go; the message's own stay (it still refers to them).
+    files.discard(draft.attachments.map((a) => a.id));
     onClose();
   };
   const send = (event?: FormEvent) => {
     event?.preventDefault();
-    if (!sendable) return;
-    writeDraft(key, '');
-    onSend(text);
+    if (!outgoing) return;
+    forget();
+    onSend(outgoing);
+  };
+  const remove = ({ id }: AttachmentRef) => {
+    setDraft({ ...draft, attachments: draft.attachments.filter((a) => a.id !== id) });
+    files.discard([id]);
+    box.current?.focus();
   };
   return (
-    <form className="user-edit" aria-label={t('message.editBox')} onSubmit={send}>
+    <form
+      className="user-edit attach-drop-zone"
+      aria-label={t('message.editBox')}
+      onSubmit={send}
+      {...files.dropZone}
+    >
+      <AttachmentProblems problems={files.problems} onDismiss={() => files.setProblems([])} />
+      {draft.attachments.length ? (
+        <AttachmentList attachments={draft.attachments} label={t('composer.pending')} onRemove={remove} />
+      ) : null}
       <textarea
         ref={box}
         aria-label={t('message.editBox')}
-        rows={Math.min(10, Math.max(2, text.split('\n').length))}
-        value={text}
-        onChange={(e) => {
-          setText(e.target.value);
-          writeDraft(key, e.target.value);
-        }}
+        rows={Math.min(10, Math.max(2, draft.text.split('\n').length))}
+        value={draft.text}
+        onChange={(e) => setDraft({ ...draft, text: e.target.value })}
+        onPaste={files.onPaste}
         onKeyDown={(e) => {
           // The composer's rule, keys an input method is using left to it; Escape here ends the edit.
           const action = composerKeyAction(
@@ -79,13 +119,16 @@ function EditBox({ message, canSend, onSend, onClose }: EditBoxProps) {
         }}
       />
       <div className="user-edit-actions">
+        <AttachButton onFiles={(picked) => void files.attach(picked)} />
+        <span className="user-edit-gap" />
         <button type="button" className="btn btn-small" onClick={cancel}>
           {t('action.cancel')}
         </button>
-        <button type="submit" className="btn btn-small btn-primary" disabled={!sendable}>
+        <button type="submit" className="btn btn-small btn-primary" disabled={!outgoing}>
           {t('composer.send')}
         </button>
       </div>
+      <DropHint shown={files.dragging} />
     </form>
   );
 }
@@ -97,9 +140,7 @@ function EditBox({ message, canSend, onSend, onClose }: EditBoxProps) {
  */
 export function UserMessage({ message, version, canEdit, onEdit, onSelectVersion }: UserMessageProps) {
   // Open at first when an edit was left unsent (a reload, another conversation in between).
-  const [editingId, setEditingId] = useState(() =>
-    readDraft(draftKey(message.id)) === '' ? null : message.id,
-  );
+  const [editingId, setEditingId] = useState(() => (hasKeptEdit(message.id) ? message.id : null));
   const editing = editingId === message.id;
   const { t } = useI18n();
   const editButton = useRef<HTMLButtonElement>(null);
@@ -118,10 +159,10 @@ export function UserMessage({ message, version, canEdit, onEdit, onSelectVersion
         <EditBox
           message={message}
           canSend={canEdit}
-          onSend={(text) => {
+          onSend={(edit) => {
             setEditingId(null);
             setFocusNext('message');
-            onEdit(message.id, text);
+            onEdit(message.id, edit.text, edit.attachments);
           }}
           onClose={() => {
             setEditingId(null);
