@@ -3,13 +3,35 @@ import { artifactsDir, turns, uniqueText, waitForAnswer } from './helpers.ts';
 
 /**
  * The toolbar in each language, at desktop and phone width, with a conversation total shown: one row at
- * 1280 px, its controls never on top of one another, and nothing past the screen's edge at 390 px.
+ * 1280 px, its controls never on top of one another, and nothing past the screen's edge at 390 px; and the
+ * inspector in each language, for the screenshots.
  */
 const languages = [
-  { locale: 'en-US', lang: 'en', message: 'Message', model: 'Model' },
-  { locale: 'es-ES', lang: 'es', message: 'Mensaje', model: 'Modelo' },
-  { locale: 'zh-CN', lang: 'zh-CN', message: '消息', model: '模型' },
-  { locale: 'ja-JP', lang: 'ja', message: 'メッセージ', model: 'モデル' },
+  {
+    locale: 'en-US',
+    lang: 'en',
+    message: 'Message',
+    model: 'Model',
+    inspect: 'Inspect',
+    inspector: 'Inspector',
+  },
+  {
+    locale: 'es-ES',
+    lang: 'es',
+    message: 'Mensaje',
+    model: 'Modelo',
+    inspect: 'Inspeccionar',
+    inspector: 'Inspector',
+  },
+  { locale: 'zh-CN', lang: 'zh-CN', message: '消息', model: '模型', inspect: '检查', inspector: '检查器' },
+  {
+    locale: 'ja-JP',
+    lang: 'ja',
+    message: 'メッセージ',
+    model: 'モデル',
+    inspect: '検査',
+    inspector: 'インスペクター',
+  },
 ] as const;
 
 interface Box {
@@ -35,7 +57,7 @@ function toolbarBoxes(page: Page): Promise<Box[]> {
 const overlap = (a: Box, b: Box) =>
   a.x < b.x + b.width - 1 && b.x < a.x + a.width - 1 && a.y < b.y + b.height - 1 && b.y < a.y + a.height - 1;
 
-for (const { locale, lang, message, model } of languages) {
+for (const { locale, lang, message, model, inspect, inspector } of languages) {
   for (const width of [1280, 390]) {
     test(`${locale} at ${width} px: the toolbar fits, nothing overlaps`, async ({ browser }) => {
       const context = await browser.newContext({ locale, viewport: { width, height: 800 } });
@@ -65,6 +87,10 @@ for (const { locale, lang, message, model } of languages) {
         expect(toolbar.height).toBeLessThan(64);
         const select = (await page.getByRole('combobox', { name: model }).boundingBox())!;
         expect(select.width).toBeGreaterThanOrEqual(180);
+        // The inspector in the language too: its figures, timeline and import zone.
+        await turns(page).first().getByRole('button', { name: inspect }).click();
+        await expect(page.getByRole('complementary', { name: inspector })).toBeVisible();
+        await page.screenshot({ path: `${artifactsDir}/i18n-layout-${lang}-inspector.png` });
       } else {
         expect(toolbar.height).toBeLessThan(100);
         await page.emulateMedia({ colorScheme: 'dark' });

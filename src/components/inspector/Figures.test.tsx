@@ -53,7 +53,7 @@ describe('Figures', () => {
   });
 
   it('in Chinese and Japanese: their units', () => {
-    expect(shownIn('zh-CN')).toContain('最长静默: 25.0 秒，始于 +100 毫秒');
-    expect(shownIn('ja')).toContain('最長の無応答: 25.0 秒（+100 ms から）');
+    expect(shownIn('zh-CN')).toContain('最长静默: 25.0\u00a0秒，始于 +100\u00a0毫秒');
+    expect(shownIn('ja')).toContain('最長の無応答: 25.0\u00a0秒（+100\u00a0ms〜）');
   });
 });
