@@ -92,7 +92,7 @@ describe('unreadable saved records', () => {
 describe('a database that cannot be read', () => {
   it('is an alert that says nothing was changed, with a way to reload', () => {
     app.stores.storage.setState({
-      loadError: 'Saved conversations could not be read: The database is blocked',
+      loadError: 'The database is blocked',
     });
     app.render(<StorageWarning />);
     const alert = screen.getByRole('alert');
