@@ -231,5 +231,81 @@ test('dark, at phone width: the composer with thumbnails and a sent message, axe
   await expect(page.getByRole('alert')).toBeVisible();
   await page.screenshot({ path: `${artifactsDir}/attachments-phone-dark.png` });
   expect(await violations(page, '.main')).toEqual([]);
+
+  // The edit box with the message's files, on a phone in dark.
+  await page.getByRole('button', { name: 'Edit', exact: true }).last().click();
+  const form = page.getByRole('form', { name: 'Edit message' });
+  await expectThumbnail(form, 'photo.png');
+  await expect(form.getByRole('button', { name: 'Remove notes.md' })).toBeVisible();
+  await form.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${artifactsDir}/attachments-edit-phone-dark.png` });
+  expect(await violations(page, '.user-edit')).toEqual([]);
   await context.close();
+});
+
+test('an edit takes the image out and a text file in: the answer says so, the first version keeps its image', async ({
+  page,
+}) => {
+  await openApp(page);
+  await choose(page, 'chat', 'sim-echo');
+  await attachByPicker(page, [photo]);
+  await expectThumbnail(toSend(page), 'photo.png');
+  const text = uniqueText('Edit me');
+  await waitForAnswer(await sendComposer(page, text));
+
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  const form = page.getByRole('form', { name: 'Edit message' });
+  const files = form.getByRole('list', { name: 'Attachments to send' });
+  await expectThumbnail(files, 'photo.png');
+  await form.getByRole('button', { name: 'Remove photo.png' }).click();
+  await expect(files).toHaveCount(0);
+  const chooser = page.waitForEvent('filechooser');
+  await form.getByRole('button', { name: 'Attach' }).click();
+  await (await chooser).setFiles([notes]);
+  await expect(files.getByText('notes.md')).toBeVisible();
+  await page.screenshot({ path: `${artifactsDir}/attachments-edit.png` });
+  expect(await violations(page, '.user-edit')).toEqual([]);
+
+  const edited = uniqueText('Edited');
+  await form.getByRole('textbox', { name: 'Edit message' }).fill(edited);
+  await form.getByRole('button', { name: 'Send' }).click();
+  await expect(form).toHaveCount(0);
+  // The edit's branch shows its own answer in the original's place.
+  await expect(await waitForAnswer(turns(page).last())).toContainText(
+    `I see 1 file (notes.md, ${sizeSaid(notes.buffer.length)}).`,
+  );
+  const { parts } = await loggedContent(page, edited);
+  expect(JSON.stringify(parts)).not.toContain('image_url');
+  const shown = sentMessages(page).last();
+  await expect(shown.getByText('notes.md')).toBeVisible();
+  await expect(shown.getByRole('img', { name: 'photo.png' })).toHaveCount(0);
+
+  await page
+    .getByRole('group', { name: 'Versions of your message' })
+    .getByRole('button', { name: 'Previous version' })
+    .click();
+  await expectThumbnail(sentMessages(page).last(), 'photo.png');
+  await expect(sentMessages(page).last().getByText('notes.md')).toHaveCount(0);
+});
+
+test('a file waiting in the composer is still there after a reload, and is sent', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'messages', 'sim-echo');
+  await messageBox(page).fill('Before the reload');
+  await attachByPicker(page, [photo, notes]);
+  await expectThumbnail(toSend(page), 'photo.png');
+  await page.getByRole('button', { name: 'Remove notes.md' }).click();
+  await expect(toSend(page).getByText('notes.md')).toHaveCount(0);
+
+  await page.reload();
+  await expectThumbnail(toSend(page), 'photo.png');
+  await expect(toSend(page).getByText('notes.md')).toHaveCount(0);
+  await expect(messageBox(page)).toHaveValue('Before the reload');
+  const text = uniqueText('After the reload');
+  const turn = await waitForAnswer(await sendComposer(page, text));
+  await expect(turn).toContainText(`I see 1 image (image/png, ${sizeSaid(photo.buffer.length)}).`);
+  await expect(toSend(page)).toHaveCount(0);
+  await page.reload();
+  await expect(toSend(page)).toHaveCount(0);
+  await expectThumbnail(sentMessages(page).last(), 'photo.png');
 });

@@ -5,7 +5,7 @@ import { describeAttachmentProblem } from '../attachments/attachmentProblem.ts';
 import '../attachments/attachments.css';
 
 /** The paperclip that opens the file picker (a hidden input the keyboard never reaches: the button is the way in). */
-export function AttachButton({ onFiles }: { onFiles(files: File[]): void }) {
+export function AttachButton({ onFiles, small = false }: { onFiles(files: File[]): void; small?: boolean }) {
   const picker = useRef<HTMLInputElement>(null);
   const { t } = useI18n();
   return (
@@ -25,7 +25,7 @@ export function AttachButton({ onFiles }: { onFiles(files: File[]): void }) {
       />
       <button
         type="button"
-        className="btn attach-button"
+        className={small ? 'btn attach-button attach-button-small' : 'btn attach-button'}
         aria-label={t('composer.attach')}
         title={t('composer.attach.title')}
         onClick={() => picker.current?.click()}

@@ -119,8 +119,7 @@ function EditBox({ message, canSend, onSend, onClose }: EditBoxProps) {
         }}
       />
       <div className="user-edit-actions">
-        <AttachButton onFiles={(picked) => void files.attach(picked)} />
-        <span className="user-edit-gap" />
+        <AttachButton small onFiles={(picked) => void files.attach(picked)} />
         <button type="button" className="btn btn-small" onClick={cancel}>
           {t('action.cancel')}
         </button>
