@@ -3,7 +3,8 @@ import { createStore, del, entries, get, keys, set, type UseStore } from 'idb-ke
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyTurn } from '../core/index.ts';
 import { type AppStores, createAppStores } from './appStores.ts';
-import { loadState, settleInterrupted, startPersisting } from './persistence.ts';
+import { settleInterrupted } from './persistence/storedConversation.ts';
+import { loadState, startPersisting } from './persistence.ts';
 import { emptyRecording } from './recordings.ts';
 import { defaultSettings } from './settingsStore.ts';
 import type { AssistantMessage, Conversation } from './types.ts';

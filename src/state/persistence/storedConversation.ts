@@ -1,0 +1,85 @@
+import { sameContent } from '../merge.ts';
+import { withFiguresKept } from '../recordings.ts';
+import type { StoredTrace } from '../records.ts';
+import type { Attempt, Conversation } from '../types.ts';
+
+/**
+ * A conversation as its record stores it, and back: the recordings of its attempts (up to megabytes each)
+ * are records of their own, written when they change; the conversation's record keeps only their figures.
+ */
+
+export function attemptsOf(conversation: Conversation): Attempt[] {
+  return conversation.messages.flatMap((m) => (m.role === 'assistant' ? m.attempts : []));
+}
+
+export function withoutRecordings(conversation: Conversation): Conversation {
+  return {
+    ...conversation,
+    messages: conversation.messages.map((m) =>
+      m.role === 'assistant'
+        ? { ...m, attempts: m.attempts.map((a) => ({ ...a, trace: withFiguresKept(a) })) }
+        : m,
+    ),
+  };
+}
+
+export function withRecordings(conversation: Conversation, traces: Map<string, StoredTrace>): Conversation {
+  if (traces.size === 0) return conversation;
+  let changed = false;
+  const messages = conversation.messages.map((m) => {
+    if (m.role !== 'assistant' || !m.attempts.some((a) => traces.has(a.id))) return m;
+    changed = true;
+    return {
+      ...m,
+      attempts: m.attempts.map((a) => {
+        const stored = traces.get(a.id);
+        return stored ? { ...a, trace: { ...a.trace, items: stored.items, raw: stored.raw } } : a;
+      }),
+    };
+  });
+  return changed ? { ...conversation, messages } : conversation;
+}
+
+/** A stored copy with `local`'s recordings where they are the same ones (the record holds only their figures). */
+export function withLocalRecordings(stored: Conversation, local: Conversation | undefined): Conversation {
+  if (!local) return stored;
+  const mine = new Map(attemptsOf(local).map((a) => [a.id, a]));
+  let changed = false;
+  const messages = stored.messages.map((m) => {
+    if (m.role !== 'assistant') return m;
+    const attempts = m.attempts.map((a) => {
+      const own = mine.get(a.id);
+      if (!own || own.trace.bytes !== a.trace.bytes || own.trace.endedAt !== a.trace.endedAt) return a;
+      if (sameContent(own, { ...a, trace: own.trace })) return own;
+      changed = true;
+      return { ...a, trace: own.trace };
+    });
+    if (attempts.every((a, i) => a === m.attempts[i])) return m;
+    changed = true;
+    return { ...m, attempts };
+  });
+  return changed ? { ...stored, messages } : stored;
+}
+
+const interruptedByReload = {
+  code: 'page_reloaded',
+  message: 'The page was closed or reloaded while this answer was streaming.',
+};
+
+/** An answer still streaming when the page went away can never finish: it is interrupted, not lost. */
+export function settleInterrupted(conversation: Conversation): Conversation {
+  let changed = false;
+  const messages = conversation.messages.map((m) => {
+    if (m.role !== 'assistant' || !m.attempts.some((a) => a.turn.status === 'streaming')) return m;
+    changed = true;
+    return {
+      ...m,
+      attempts: m.attempts.map((a) =>
+        a.turn.status === 'streaming'
+          ? { ...a, turn: { ...a.turn, status: 'interrupted' as const, error: interruptedByReload } }
+          : a,
+      ),
+    };
+  });
+  return changed ? { ...conversation, messages } : conversation;
+}
