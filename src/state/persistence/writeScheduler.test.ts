@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { emptyTurn } from '../../core/index.ts';
+import { emptyRecording } from '../recordings.ts';
+import type { AssistantMessage, Conversation } from '../types.ts';
+import { isStructural } from './writeScheduler.ts';
+
+function answer(status: 'streaming' | 'complete', text: string): AssistantMessage {
+  return {
+    id: 'msg_1',
+    role: 'assistant',
+    protocol: 'messages',
+    model: 'claude',
+    source: { kind: 'gateway' },
+    createdAt: 1,
+    attempts: [
+      {
+        id: 'att_1',
+        startedAt: 1,
+        request: { url: '/v1/messages', path: '/messages', headers: {}, body: { model: 'claude' } },
+        turn: { ...emptyTurn, status, text },
+        sentHeaders: {},
+        httpError: null,
+        trace: emptyRecording(),
+      },
+    ],
+  };
+}
+
+function conversation(message: AssistantMessage, title = 'Chat'): Record<string, Conversation> {
+  return { c1: { id: 'c1', title, createdAt: 1, updatedAt: 1, messages: [message] } };
+}
+
+describe('isStructural', () => {
+  const streaming = conversation(answer('streaming', 'Hel'));
+  it('a streaming frame is not: it is written at most every delay', () => {
+    expect(isStructural(conversation(answer('streaming', 'Hello')), streaming)).toBe(false);
+  });
+  it('an answer that ends is', () => {
+    expect(isStructural(conversation(answer('complete', 'Hello')), streaming)).toBe(true);
+  });
+  it('a new title is', () => {
+    expect(isStructural(conversation(answer('streaming', 'Hel'), 'Renamed'), streaming)).toBe(true);
+  });
+  it('a new or deleted conversation is', () => {
+    expect(isStructural({}, streaming)).toBe(true);
+  });
+});
