@@ -64,3 +64,4 @@ export {
   noteOutput,
   startWatch,
 } from './watchdog.ts';
+export { yieldToEventLoop } from './yieldToEventLoop.ts';

@@ -95,6 +95,8 @@ const abortedMessage = 'Stopped before the answer was finished.';
  * yield, within it too: 64 k characters take a millisecond or two to read.
  */
 const feedSlice = 1 << 16;
+/** Until the first output: a fast stream's first read may hold a thousand events, and the first one shows. */
+const firstOutputSlice = 1 << 12;
 
 /**
  * How long reading may work before it yields: everything the network has delivered is otherwise read in one
@@ -208,18 +210,16 @@ export async function readTurn(
             throw new CallbackError('onChunk', error);
           }
         }
-        if (text.length <= feedSlice) {
-          parser.feed(text);
+        for (let at = 0; ; ) {
+          const end = Math.min(text.length, at + (outputShown ? feedSlice : firstOutputSlice));
+          parser.feed(at === 0 && end === text.length ? text : text.slice(at, end));
           checkSize();
-        } else {
-          for (let at = 0; at < text.length && sink.turn.status === 'streaming'; at += feedSlice) {
-            if (at > 0 && yieldDue()) {
-              await yieldToPage();
-              // Stopped meanwhile: the rest of this chunk is not read.
-              if (signal?.aborted) break;
-            }
-            parser.feed(text.slice(at, at + feedSlice));
-            checkSize();
+          at = end;
+          if (at === text.length || sink.turn.status !== 'streaming') break;
+          if (yieldDue()) {
+            await yieldToPage();
+            // Stopped meanwhile: the rest of this chunk is not read.
+            if (signal?.aborted) break;
           }
         }
       }

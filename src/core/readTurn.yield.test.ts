@@ -99,6 +99,8 @@ describe('readTurn yields to the event loop', () => {
     expect(yields.seen.length).toBeGreaterThan(3);
     const lengths = yields.seen.map((text) => text.length);
     expect(lengths.every((n, i) => n > 0 && n < 60_000 && (i === 0 || n > lengths[i - 1]!))).toBe(true);
+    // The first output goes out after the first few kilobytes of the read, not after all of it.
+    expect(lengths[0]).toBeLessThan(1_000);
   });
 
   it('gives the same turn as reading without yielding', async () => {

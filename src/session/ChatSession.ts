@@ -482,6 +482,8 @@ export class ChatSession {
           refusedByPolicy: connection.refusedByPolicy,
           signal: controller.signal,
           onProgress: batcher.push,
+          // Reading pauses for the frame that shows what it read: output is painted as it arrives.
+          yieldToEventLoop: batcher.shown,
         });
         batcher.cancel();
         if (this.progress.get(messageId) === batcher) this.progress.delete(messageId);

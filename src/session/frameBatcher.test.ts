@@ -104,6 +104,69 @@ describe('a frame batcher', () => {
   });
 });
 
+describe('a frame batcher holding a reader until the frame is painted (shown)', () => {
+  /** Lets the tasks posted so far run. */
+  const tasks = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('resolves after the frame that applies the pushed value, in a task of its own', async () => {
+    const frames = manualFrames();
+    const apply = vi.fn();
+    const batcher = createFrameBatcher<number>(apply);
+    batcher.push(1);
+    let shown = false;
+    void batcher.shown().then(() => {
+      shown = true;
+    });
+    await tasks();
+    expect(shown).toBe(false);
+    frames.runFrame();
+    expect(apply).toHaveBeenCalledWith(1);
+    // Not within the frame's callback: after it, once the frame can have been painted.
+    expect(shown).toBe(false);
+    await tasks();
+    expect(shown).toBe(true);
+  });
+
+  it('resolves at once (in a new task) when no frame is due', async () => {
+    manualFrames();
+    const batcher = createFrameBatcher<number>(vi.fn());
+    await expect(batcher.shown()).resolves.toBeUndefined();
+  });
+
+  it('lets the reader go after 100 ms when the frame never comes', async () => {
+    manualFrames();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const batcher = createFrameBatcher<number>(vi.fn());
+    batcher.push(1);
+    let shown = false;
+    void batcher.shown().then(() => {
+      shown = true;
+    });
+    await vi.advanceTimersByTimeAsync(99);
+    expect(shown).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    vi.useRealTimers();
+    await tasks();
+    expect(shown).toBe(true);
+  });
+
+  it('lets the reader go when the page is hidden (no frames there), or the session ends', async () => {
+    manualFrames();
+    const batcher = createFrameBatcher<number>(vi.fn());
+    batcher.push(1);
+    const hiddenThen = batcher.shown();
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    document.dispatchEvent(new Event('visibilitychange'));
+    await expect(hiddenThen).resolves.toBeUndefined();
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+
+    batcher.push(2);
+    const disposedThen = batcher.shown();
+    scheduler.dispose();
+    await expect(disposedThen).resolves.toBeUndefined();
+  });
+});
+
 describe('a frame batcher in a hidden tab', () => {
   const setHidden = (hidden: boolean) => {
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });

@@ -1,3 +1,5 @@
+import { yieldToEventLoop } from '../core/index.ts';
+
 /**
  * Coalesces values pushed faster than the screen refreshes into at most one `apply` per animation
  * frame, however fast deltas arrive. Browsers pause animation frames in hidden tabs, so there a timer
@@ -11,6 +13,12 @@ export interface FrameBatcher<T> {
   flush(): void;
   /** Drops the pending value: the caller applies a final one itself. */
   cancel(): void;
+  /**
+   * Resolves in a task after the frame that applies what was pushed has been painted (in a new task at once
+   * when no frame is due, or the page is hidden): the stream reader's yield, so that a fast stream's
+   * first output shows in the next frame and its reading is spread over frames, not run between them.
+   */
+  shown(): Promise<void>;
 }
 
 /** Makes the batchers of one session and flushes them all when its page is hidden. */
@@ -24,12 +32,30 @@ export interface FrameScheduler {
 export type PageVisibility = Pick<Document, 'hidden' | 'addEventListener' | 'removeEventListener'>;
 
 const hiddenDelayMs = 250;
+/** A frame that does not come (an occluded window may skip them) holds a reader back no longer than this. */
+const maxFrameWaitMs = 100;
 
 export function createFrameScheduler(page: PageVisibility | undefined = globalThis.document): FrameScheduler {
   const active = new Set<{ flush(): void }>();
   const hidden = () => page?.hidden === true;
+  /** Readers waiting for the next frame to be painted, and the timer that lets them go if it never is. */
+  let waiters: (() => void)[] = [];
+  let waitLimit: ReturnType<typeof setTimeout> | null = null;
+  const release = () => {
+    if (waitLimit !== null) clearTimeout(waitLimit);
+    waitLimit = null;
+    const released = waiters;
+    waiters = [];
+    // A task posted while a frame runs comes after that frame is painted.
+    if (!released.length) return;
+    void yieldToEventLoop().then(() => {
+      for (const resolve of released) resolve();
+    });
+  };
   const onVisibility = () => {
-    if (hidden()) for (const batcher of active) batcher.flush();
+    if (!hidden()) return;
+    for (const batcher of active) batcher.flush();
+    release();
   };
   page?.addEventListener('visibilitychange', onVisibility);
   const schedule = (run: () => void) => {
@@ -50,6 +76,7 @@ export function createFrameScheduler(page: PageVisibility | undefined = globalTh
             schedule(() => {
               scheduled = false;
               batcher.flush();
+              release();
             });
           }
         },
@@ -65,12 +92,20 @@ export function createFrameScheduler(page: PageVisibility | undefined = globalTh
           active.delete(batcher);
           pending = null;
         },
+        shown() {
+          if (!scheduled || hidden()) return yieldToEventLoop();
+          return new Promise((resolve) => {
+            waiters.push(resolve);
+            waitLimit ??= setTimeout(release, maxFrameWaitMs);
+          });
+        },
       };
       return batcher;
     },
     dispose() {
       page?.removeEventListener('visibilitychange', onVisibility);
       active.clear();
+      release();
     },
   };
 }

@@ -39,6 +39,8 @@ export interface RunAttemptOptions {
   refusedByPolicy?(): Promise<boolean>;
   signal: AbortSignal;
   onProgress(progress: AttemptProgress): void;
+  /** How reading hands the thread back to the page (`readTurn`'s; the session waits for the next frame). */
+  yieldToEventLoop?: () => Promise<void>;
   now?: () => number;
 }
 
@@ -95,6 +97,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptOut
   const turn = await readTurn(protocol, response.body, {
     signal,
     now,
+    yieldToEventLoop: options.yieldToEventLoop,
     onChunk(bytes, at, text) {
       watch = noteBytes(watch, at);
       recorder.chunk(bytes.byteLength, text);
