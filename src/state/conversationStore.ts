@@ -120,6 +120,11 @@ function place(conversation: Conversation, message: ChatMessage): Conversation {
   return retitled(conversation, { ...next, selected: chooseVersion(next, message.id) });
 }
 
+/** A message as its caller gives it: the store names, dates and places it. */
+type NewMessage<M extends ChatMessage = ChatMessage> = M extends unknown
+  ? Omit<M, 'id' | 'createdAt' | 'parentId'>
+  : never;
+
 export type ConversationStore = StoreApi<ConversationState>;
 
 export function createConversationStore(): ConversationStore {
@@ -143,6 +148,19 @@ export function createConversationStore(): ConversationStore {
           c.messages.map((m) => (m.id === messageId && m.role === 'assistant' ? change(m) : m)),
         ),
       );
+
+    /** Adds `message` (a new id, dated now) under the parent `parentIn` names, chosen at its fork; returns its id. */
+    const add = (
+      conversationId: string,
+      parentIn: (c: Conversation) => string | null,
+      message: NewMessage,
+    ): string => {
+      const id = newId('msg');
+      patch(conversationId, (c) =>
+        place(c, { ...message, id, createdAt: Date.now(), parentId: parentIn(c) }),
+      );
+      return id;
+    };
 
     return {
       conversations: {},
@@ -199,75 +217,49 @@ export function createConversationStore(): ConversationStore {
       },
 
       addUserMessage(conversationId, text, attachments) {
-        patch(conversationId, (c) =>
-          place(c, {
-            id: newId('msg'),
-            role: 'user',
-            text,
-            createdAt: Date.now(),
-            parentId: nextParentId(c),
-            ...(attachments?.length && { attachments }),
-          }),
-        );
+        add(conversationId, nextParentId, {
+          role: 'user',
+          text,
+          ...(attachments?.length && { attachments }),
+        });
       },
 
       addUserVersion(conversationId, messageId, text, attachments) {
         const original = get().conversations[conversationId]?.messages.find((m) => m.id === messageId);
         if (original?.role !== 'user') return null;
-        const id = newId('msg');
-        patch(conversationId, (c) =>
-          place(c, {
-            id,
-            role: 'user',
-            text,
-            createdAt: Date.now(),
-            parentId: parentOf(c, messageId),
-            ...(attachments
-              ? attachments.length > 0 && { attachments: [...attachments] }
-              : original.attachments && { attachments: original.attachments }),
-          }),
-        );
-        return id;
+        return add(conversationId, (c) => parentOf(c, messageId), {
+          role: 'user',
+          text,
+          ...(attachments
+            ? attachments.length > 0 && { attachments: [...attachments] }
+            : original.attachments && { attachments: original.attachments }),
+        });
       },
 
       addAssistantMessage(conversationId, protocol, model, source = gatewaySource, notes = {}) {
-        const id = newId('msg');
-        patch(conversationId, (c) =>
-          place(c, {
-            id,
-            role: 'assistant',
-            protocol,
-            model,
-            source,
-            createdAt: Date.now(),
-            attempts: [],
-            ...notes,
-            parentId: nextParentId(c),
-          }),
-        );
-        return id;
+        return add(conversationId, nextParentId, {
+          role: 'assistant',
+          protocol,
+          model,
+          source,
+          attempts: [],
+          ...notes,
+        });
       },
 
       addAnswerVersion(conversationId, messageId) {
         const original = get().conversations[conversationId]?.messages.find((m) => m.id === messageId);
         if (original?.role !== 'assistant') return null;
         const { protocol, model, source, reasoningLeftOut, thinkingPaused } = original;
-        const id = newId('msg');
-        patch(conversationId, (c) =>
-          place(c, {
-            id,
-            role: 'assistant',
-            protocol,
-            model,
-            source,
-            createdAt: Date.now(),
-            attempts: [],
-            ...(reasoningLeftOut && { reasoningLeftOut }),
-            ...(thinkingPaused && { thinkingPaused }),
-            parentId: parentOf(c, messageId),
-          }),
-        );
-        return id;
+        return add(conversationId, (c) => parentOf(c, messageId), {
+          role: 'assistant',
+          protocol,
+          model,
+          source,
+          attempts: [],
+          ...(reasoningLeftOut && { reasoningLeftOut }),
+          ...(thinkingPaused && { thinkingPaused }),
+        });
       },
 
       selectVersion(conversationId, messageId) {
@@ -288,17 +280,7 @@ export function createConversationStore(): ConversationStore {
       },
 
       addToolResult(conversationId, toolCallId, name, content) {
-        patch(conversationId, (c) =>
-          place(c, {
-            id: newId('msg'),
-            role: 'tool',
-            toolCallId,
-            name,
-            content,
-            createdAt: Date.now(),
-            parentId: nextParentId(c),
-          }),
-        );
+        add(conversationId, nextParentId, { role: 'tool', toolCallId, name, content });
       },
 
       addAttempt(conversationId, messageId, attempt) {
