@@ -38,14 +38,16 @@ type ExportPhrase = MessageKey extends infer Key
   : never;
 
 /**
- * The words of an exported conversation (src/state/conversationExport.ts): the titles of its notes, and its
- * phrases.
+ * The words of an exported conversation (src/state/conversationExport.ts): the titles of its notes, its
+ * phrases, and file sizes and lists as the language writes them.
  */
-export function explanationTitles(i18n: Pick<I18n, 't'>) {
+export function exportWords(i18n: Pick<I18n, 't' | 'format'>) {
   return {
     failure: (advice: FailureAdvice) => explainFailure(i18n, advice).title,
     finish: (notice: FinishNotice) => explainFinish(i18n, notice).title,
     phrase: (name: ExportPhrase, values?: Readonly<Record<string, string | number>>) =>
       i18n.t(`markdownExport.${name}`, values),
+    fileSize: (bytes: number) => i18n.format.fileSize(bytes),
+    list: (items: readonly string[]) => i18n.format.list(items),
   };
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { explanationTitles } from '../i18n/explain.ts';
+import { exportWords } from '../i18n/explain.ts';
 import { createI18n } from '../i18n/i18n.tsx';
 import { exportConversationMarkdown } from './conversationExport.ts';
 import type { Conversation } from './types.ts';
 
-const english = explanationTitles(createI18n('en'));
+const english = exportWords(createI18n('en'));
 const conversation: Conversation = {
   id: 'conv_1',
   title: 'Files',
@@ -35,9 +35,15 @@ describe('exporting a conversation with attachments', () => {
   it('names each message’s files in the Markdown, after its text (or alone)', () => {
     const markdown = exportConversationMarkdown(conversation, '', 0, english);
     expect(markdown).toContain(
-      'What are these?\n\n_Attached: `cat.png` (image/png, 12 kB), `notes.md` (text, 2 kB)_',
+      'What are these?\n\n_Attached: `cat.png` (image/png, 12 kB) and `notes.md` (text, 2 kB)_',
     );
     expect(markdown).toContain('\n\n_Attached: `dog.webp` (image/webp, 900 B)_\n');
     expect(markdown).not.toContain('_(empty)_');
+  });
+
+  it('writes sizes and the list of files as the UI’s language does', () => {
+    const markdown = exportConversationMarkdown(conversation, '', 0, exportWords(createI18n('es')));
+    expect(markdown).toContain('`cat.png` (image/png, 12 kB) y `notes.md`');
+    expect(markdown).toMatch(/`notes.md` \([^,]+, 2 kB\)/);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTurn, type HttpError, type Turn } from '../core/index.ts';
 import { es } from '../i18n/catalogs/es.ts';
-import { explanationTitles } from '../i18n/explain.ts';
+import { exportWords } from '../i18n/explain.ts';
 import { createI18n } from '../i18n/i18n.tsx';
 import {
   type ConversationDocument,
@@ -17,7 +17,7 @@ const key = 'sk-test-SECRET-123';
 const at = (minute: number) => Date.UTC(2025, 9, 2, 20, minute, 0);
 const now = Date.UTC(2025, 9, 3, 9, 30, 0);
 /** The notes' titles come from the UI's catalogs: English here. */
-const english = explanationTitles(createI18n('en'));
+const english = exportWords(createI18n('en'));
 
 function attempt(
   id: string,
@@ -115,7 +115,7 @@ describe('exportConversationMarkdown', () => {
   });
 
   it('is written in the language of the words it is given, numbers in its format', () => {
-    const spanish = explanationTitles(createI18n('es', es));
+    const spanish = exportWords(createI18n('es', es));
     const markdown = exportConversationMarkdown({ ...conversation, title: ' ' }, key, now, spanish);
     expect(markdown).toMatch(/^# Conversación sin título\n/);
     expect(markdown).toContain('## Tú · 2025-10-02 20:01 UTC');

@@ -6,7 +6,6 @@ import {
   finishNotice,
   type Turn,
 } from '../core/index.ts';
-import { formatSize } from './attachmentFiles.ts';
 import { shownBranch, versionOf } from './branches.ts';
 import { conversationUsage, currentAttempt } from './conversationStore.ts';
 import { scrub } from './traceExport.ts';
@@ -151,6 +150,8 @@ export interface ExportExplanations {
   finish(notice: FinishNotice): string;
   // A property, not a method: checked strictly, so the UI must word every phrase named here.
   phrase: (name: ExportPhrase, values?: Readonly<Record<string, string | number>>) => string;
+  fileSize(bytes: number): string;
+  list(items: readonly string[]): string;
 }
 
 /** `` `id` ``: an identifier as inline code. */
@@ -265,12 +266,12 @@ function versionLabel(conversation: Conversation, messageId: string, { phrase }:
   return count > 1 ? phrase('version', { position, count }) : '';
 }
 
-/** `_Attached: `cat.png` (image/png, 12 kB), `notes.md` (text, 2 kB)_`: the files by name (their bytes stay out). */
-function attachedLine(message: UserMessage, { phrase }: ExportExplanations): string {
+/** `_Attached: `cat.png` (image/png, 12 kB) and `notes.md` (text, 2 kB)_`: the files by name (their bytes stay out). */
+function attachedLine(message: UserMessage, { phrase, fileSize, list }: ExportExplanations): string {
   const files = (message.attachments ?? []).map(
-    (a) => `${code(a.name)} (${a.kind === 'image' ? a.mimeType : phrase('textFile')}, ${formatSize(a.size)})`,
+    (a) => `${code(a.name)} (${a.kind === 'image' ? a.mimeType : phrase('textFile')}, ${fileSize(a.size)})`,
   );
-  return files.length ? `_${phrase('attached', { files: files.join(', ') })}_` : '';
+  return files.length ? `_${phrase('attached', { files: list(files) })}_` : '';
 }
 
 function toolResultSection(message: ToolResultMessage, { phrase }: ExportExplanations): string {

@@ -3,7 +3,7 @@
  * kept when two tabs' copies are joined, and written in the Markdown export.
  */
 import { describe, expect, it } from 'vitest';
-import { explanationTitles } from '../i18n/explain.ts';
+import { exportWords } from '../i18n/explain.ts';
 import { createI18n } from '../i18n/i18n.tsx';
 import { exportConversationMarkdown } from './conversationExport.ts';
 import { createConversationStore, systemPromptOf } from './conversationStore.ts';
@@ -74,7 +74,7 @@ describe('two tabs', () => {
 });
 
 describe('the Markdown export', () => {
-  const english = explanationTitles(createI18n('en'));
+  const english = exportWords(createI18n('en'));
 
   it('has the prompt as a section of its own, before the messages', () => {
     const markdown = exportConversationMarkdown(

@@ -1,5 +1,5 @@
 import { useServices } from '../../hooks/appContext.tsx';
-import { explanationTitles } from '../../i18n/explain.ts';
+import { exportWords } from '../../i18n/explain.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import {
   conversationFileName,
@@ -32,7 +32,7 @@ export function ExportPanel({ id, conversationId, title, onClose }: ExportPanelP
     if (format === 'md') {
       downloadText(
         name,
-        exportConversationMarkdown(conversation, apiKey, now, explanationTitles(i18n)),
+        exportConversationMarkdown(conversation, apiKey, now, exportWords(i18n)),
         'text/markdown;charset=utf-8',
       );
     } else {
