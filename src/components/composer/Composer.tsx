@@ -4,7 +4,7 @@ import type { AttachmentRef } from '../../state/types.ts';
 import { AttachmentList } from '../attachments/AttachmentList.tsx';
 import { AttachButton, AttachmentProblems, DropHint } from './AttachControls.tsx';
 import { readDraft, readDraftFiles, writeDraft, writeDraftFiles } from './drafts.ts';
-import { composerKeyAction } from './keys.ts';
+import { composerKeyDown } from './keys.ts';
 import { draftToSend } from './messageDraft.ts';
 import { carriesFiles, useAttachFiles } from './useAttachFiles.ts';
 import './composer.css';
@@ -116,21 +116,7 @@ export function Composer({ draftKey, streaming, onSend, onStop }: ComposerProps)
           value={text}
           onChange={(e) => setText(e.target.value)}
           onPaste={files.onPaste}
-          onKeyDown={(e) => {
-            const action = composerKeyAction(
-              {
-                key: e.key,
-                shiftKey: e.shiftKey,
-                isComposing: e.nativeEvent.isComposing,
-                keyCode: e.keyCode,
-              },
-              streaming,
-            );
-            if (action === 'none') return;
-            e.preventDefault();
-            if (action === 'send') send();
-            else onStop();
-          }}
+          onKeyDown={composerKeyDown(send, streaming ? onStop : undefined)}
         />
         {streaming ? (
           <button type="button" className="btn composer-button" onClick={onStop}>

@@ -1,3 +1,5 @@
+import type { KeyboardEvent } from 'react';
+
 /** The parts of a keydown in the message box that decide what it means. */
 export interface ComposerKey {
   key: string;
@@ -20,4 +22,18 @@ export function composerKeyAction(event: ComposerKey, streaming: boolean): Compo
   if (event.key === 'Enter' && !event.shiftKey) return 'send';
   if (event.key === 'Escape' && streaming) return 'stop';
   return 'none';
+}
+
+/** A message box's keydown handler: Enter does `onSend`; Escape does `onEscape` when given (a stop, a cancel). */
+export function composerKeyDown(onSend: () => void, onEscape?: () => void) {
+  return (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    const action = composerKeyAction(
+      { key: e.key, shiftKey: e.shiftKey, isComposing: e.nativeEvent.isComposing, keyCode: e.keyCode },
+      onEscape !== undefined,
+    );
+    if (action === 'none') return;
+    e.preventDefault();
+    if (action === 'send') onSend();
+    else onEscape?.();
+  };
 }

@@ -5,7 +5,7 @@ import type { AttachmentRef, UserMessage as UserMessageData } from '../../state/
 import { AttachmentList } from '../attachments/AttachmentList.tsx';
 import { AttachButton, AttachmentProblems, DropHint } from '../composer/AttachControls.tsx';
 import { readDraft, readDraftFiles, writeDraft, writeDraftFiles } from '../composer/drafts.ts';
-import { composerKeyAction } from '../composer/keys.ts';
+import { composerKeyDown } from '../composer/keys.ts';
 import { draftToSend, editStart, type MessageDraft } from '../composer/messageDraft.ts';
 import { useAttachFiles } from '../composer/useAttachFiles.ts';
 import { VersionSwitch } from './VersionSwitch.tsx';
@@ -101,22 +101,8 @@ function EditBox({ message, canSend, onSend, onClose }: EditBoxProps) {
         value={draft.text}
         onChange={(e) => setDraft({ ...draft, text: e.target.value })}
         onPaste={files.onPaste}
-        onKeyDown={(e) => {
-          // The composer's rule, keys an input method is using left to it; Escape here ends the edit.
-          const action = composerKeyAction(
-            {
-              key: e.key,
-              shiftKey: e.shiftKey,
-              isComposing: e.nativeEvent.isComposing,
-              keyCode: e.keyCode,
-            },
-            true,
-          );
-          if (action === 'none') return;
-          e.preventDefault();
-          if (action === 'send') send();
-          else cancel();
-        }}
+        // The composer's keys; Escape here ends the edit.
+        onKeyDown={composerKeyDown(send, cancel)}
       />
       <div className="user-edit-actions">
         <AttachButton small onFiles={(picked) => void files.attach(picked)} />
