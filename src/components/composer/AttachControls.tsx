@@ -2,7 +2,12 @@ import { useRef } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { AttachmentProblem } from '../../state/attachmentFiles.ts';
 import { describeAttachmentProblem } from '../attachments/attachmentProblem.ts';
+import { LineIcon } from '../shared/LineIcon.tsx';
 import '../attachments/attachments.css';
+
+/** A paperclip. */
+const paperclipIcon =
+  'M16.5 6.5 8.6 14.4a2 2 0 0 0 2.8 2.8l8-8a4 4 0 0 0-5.6-5.6l-8 8a6 6 0 0 0 8.5 8.5l7.2-7.2';
 
 /** The paperclip that opens the file picker (a hidden input the keyboard never reaches: the button is the way in). */
 export function AttachButton({ onFiles, small = false }: { onFiles(files: File[]): void; small?: boolean }) {
@@ -30,16 +35,7 @@ export function AttachButton({ onFiles, small = false }: { onFiles(files: File[]
         title={t('composer.attach.title')}
         onClick={() => picker.current?.click()}
       >
-        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-          <path
-            d="M16.5 6.5 8.6 14.4a2 2 0 0 0 2.8 2.8l8-8a4 4 0 0 0-5.6-5.6l-8 8a6 6 0 0 0 8.5 8.5l7.2-7.2"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
+        <LineIcon d={paperclipIcon} />
       </button>
     </>
   );

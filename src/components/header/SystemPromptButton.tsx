@@ -4,10 +4,15 @@ import { useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { systemPromptOf } from '../../state/conversationStore.ts';
 import type { Conversation } from '../../state/types.ts';
+import { LineIcon } from '../shared/LineIcon.tsx';
 import { trapTab } from '../shared/trapTab.ts';
 import { systemPromptNote } from './systemPromptNote.ts';
 import '../settings/settings.css';
 import './systemPrompt.css';
+
+/** A speech bubble with lines of text: what the model is told before the conversation. */
+const promptIcon =
+  'M5 4h14a1 1 0 0 1 1 1v11a1 1 0 0 1-1 1H10l-4 3v-3H5a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1Zm3 5h8m-8 4h5';
 
 /**
  * The toolbar's "System prompt": the open chat's own prompt, seen and changed in a small dialog. Before a
@@ -34,16 +39,7 @@ export function SystemPromptButton({ conversation }: { conversation: Conversatio
         title={t('systemPrompt.field')}
         onClick={() => setOpen(true)}
       >
-        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-          <path
-            d="M5 4h14a1 1 0 0 1 1 1v11a1 1 0 0 1-1 1H10l-4 3v-3H5a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1Zm3 5h8m-8 4h5"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
+        <LineIcon d={promptIcon} />
       </button>
       {open ? <SystemPromptDialog conversation={conversation} onClose={close} /> : null}
     </>

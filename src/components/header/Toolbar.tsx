@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { conversationUsage } from '../../state/conversationStore.ts';
 import type { Conversation } from '../../state/types.ts';
+import { LineIcon } from '../shared/LineIcon.tsx';
 import { ModelSelect } from './ModelSelect.tsx';
 import { ProtocolSelect } from './ProtocolSelect.tsx';
 import { ReasoningSelect } from './ReasoningSelect.tsx';
@@ -20,22 +21,6 @@ export interface ToolbarProps {
 
 /** "Conversation:" before the total, which a narrow toolbar leaves out (toolbar.css). */
 const usageLabel = (chunks: ReactNode[]) => <span className="usage-label">{chunks}</span>;
-
-/** A 24-unit line icon, drawn in the text's colour; the button around it carries the name. */
-function Icon({ d }: { d: string }) {
-  return (
-    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-      <path
-        d={d}
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
-  );
-}
 
 /** A play sign in a circle: a recorded stream played again. */
 const replayIcon = 'M12 4a8 8 0 1 1 0 16a8 8 0 1 1 0-16ZM10 8.5v7l6-3.5Z';
@@ -85,7 +70,7 @@ export function Toolbar({
         title={t('toolbar.recordings.title')}
         onClick={onOpenReplay}
       >
-        <Icon d={replayIcon} />
+        <LineIcon d={replayIcon} />
       </button>
       <button
         type="button"
@@ -94,7 +79,7 @@ export function Toolbar({
         title={t('toolbar.settings')}
         onClick={onOpenSettings}
       >
-        <Icon d={settingsIcon} />
+        <LineIcon d={settingsIcon} />
       </button>
     </header>
   );
