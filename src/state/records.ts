@@ -415,6 +415,17 @@ export function readSettingsRecord(value: unknown): { settings: Partial<Settings
   return { settings: settings as Partial<Settings>, wrong };
 }
 
+/** The stored settings record read (see readSettingsRecord); one that is not settings is noted in `unreadable`. */
+export function readSettingsNoting(
+  value: unknown,
+  unreadable: UnreadableRecord[],
+): ReturnType<typeof readSettingsRecord> {
+  const read = readSettingsRecord(value);
+  if (read === null)
+    unreadable.push({ key: settingsKey, what: 'settings', reason: 'not a settings record', value });
+  return read;
+}
+
 /**
  * The unreadable records as a file a person can keep, inspect or hand to support: JSON, with whatever
  * structured clone stored that JSON cannot say (dates, binary, big integers, undefined) spelled out.

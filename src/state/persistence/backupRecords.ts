@@ -5,6 +5,7 @@ import {
   conversationPrefix,
   deletedPrefix,
   readConversationRecord,
+  readSettingsNoting,
   readSettingsRecord,
   readTraceRecord,
   type StoredTrace,
@@ -59,14 +60,7 @@ export async function readEverything(db: UseStore): Promise<StoredEverything> {
     else if (!deleted.has(read.conversation.id))
       conversations.push(withRecordings(read.conversation, traces));
   }
-  const settings = readSettingsRecord(settingsValue);
-  if (settings === null)
-    unreadable.push({
-      key: settingsKey,
-      what: 'settings',
-      reason: 'not a settings record',
-      value: settingsValue,
-    });
+  const settings = readSettingsNoting(settingsValue, unreadable);
   return { conversations, settings: settings?.settings ?? {}, unreadable };
 }
 

@@ -5,7 +5,7 @@ import {
   conversationPrefix,
   deletedPrefix,
   readConversationRecord,
-  readSettingsRecord,
+  readSettingsNoting,
   recordRevision,
   setAsidePrefix,
   settingsKey,
@@ -113,14 +113,7 @@ export async function loadState(db: UseStore, stores: AppStores): Promise<Loaded
   const activeId = journal?.activeId !== undefined ? journal.activeId : storedActive;
   stores.conversations.getState().hydrate([...loaded.values()], activeId);
 
-  const settings = readSettingsRecord(settingsValue);
-  if (settings === null)
-    unreadable.push({
-      key: settingsKey,
-      what: 'settings',
-      reason: 'not a settings record',
-      value: settingsValue,
-    });
+  const settings = readSettingsNoting(settingsValue, unreadable);
   const stored = settings?.settings ?? {};
   const local = { ...stored, ...(journal?.settings ?? {}) };
   stores.settings.getState().hydrate(local.rememberKey ? local : { ...local, apiKey: readSessionKey() });
