@@ -1,3 +1,5 @@
+import { vi } from 'vitest';
+import type { ConversationViewProps } from '../components/conversation/ConversationView.tsx';
 import { emptyTurn, type Turn } from '../core/index.ts';
 import { emptyRecording } from '../state/recordings.ts';
 import type { AssistantMessage, AttemptTrace } from '../state/types.ts';
@@ -26,5 +28,18 @@ export function answerMessage(
         trace: { ...emptyRecording(), ...trace },
       },
     ],
+  };
+}
+
+/** ConversationView's actions, each a mock a test can look at. */
+export function conversationViewActions(): Omit<ConversationViewProps, 'conversation'> {
+  return {
+    onRetry: vi.fn(),
+    onRegenerate: vi.fn(),
+    onEdit: vi.fn(),
+    onSelectVersion: vi.fn(),
+    onStop: vi.fn(),
+    onToolResult: vi.fn(),
+    onExample: vi.fn(),
   };
 }

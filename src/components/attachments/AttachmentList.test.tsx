@@ -1,21 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AttachmentRef } from '../../state/types.ts';
+import { fakeObjectUrls } from '../../testing/objectUrls.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { AttachmentList } from './AttachmentList.tsx';
 
 let app: TestApp;
-const made: string[] = [];
-const revoked: string[] = [];
+let made: string[];
+let revoked: string[];
 beforeEach(() => {
   app = createTestApp();
-  made.length = 0;
-  revoked.length = 0;
-  URL.createObjectURL = vi.fn(() => {
-    made.push(`blob:test/${made.length}`);
-    return made.at(-1)!;
-  });
-  URL.revokeObjectURL = vi.fn((url: string) => void revoked.push(url));
+  ({ made, revoked } = fakeObjectUrls());
 });
 
 const photo: AttachmentRef = {

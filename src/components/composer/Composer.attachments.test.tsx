@@ -2,6 +2,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AttachmentRef } from '../../state/types.ts';
+import { fakeObjectUrls } from '../../testing/objectUrls.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { Composer } from './Composer.tsx';
 
@@ -13,20 +14,13 @@ const markdown = (name = 'notes.md', text = '# Notes\n') => new File([text], nam
 const pdf = () =>
   new File([new Uint8Array([0x25, 0x50, 0x44, 0x46, 0, 0xe2])], 'report.pdf', { type: 'application/pdf' });
 
-// jsdom has no object URLs: each one made is counted, and each one let go.
-const made: string[] = [];
-const revoked: string[] = [];
+let made: string[];
+let revoked: string[];
 let app: TestApp;
 beforeEach(() => {
   app = createTestApp();
   sessionStorage.clear();
-  made.length = 0;
-  revoked.length = 0;
-  URL.createObjectURL = vi.fn(() => {
-    made.push(`blob:test/${made.length}`);
-    return made.at(-1)!;
-  });
-  URL.revokeObjectURL = vi.fn((url: string) => void revoked.push(url));
+  ({ made, revoked } = fakeObjectUrls());
 });
 afterEach(() => vi.restoreAllMocks());
 

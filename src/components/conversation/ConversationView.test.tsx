@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import type { Protocol, Turn } from '../../core/index.ts';
 import type { LiveStream } from '../../state/liveStore.ts';
 import type { AssistantMessage, Attempt, Conversation, TraceItem } from '../../state/types.ts';
-import { answerMessage as answer } from '../../testing/builders.ts';
+import { answerMessage as answer, conversationViewActions } from '../../testing/builders.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { preloadMarkdown } from '../markdown/LazyMarkdown.tsx';
 import { ConversationView, type ConversationViewProps } from './ConversationView.tsx';
@@ -20,16 +20,7 @@ afterEach(() => {
 });
 
 function renderView(conversation: Conversation | null) {
-  const props: ConversationViewProps = {
-    conversation,
-    onRetry: vi.fn(),
-    onRegenerate: vi.fn(),
-    onEdit: vi.fn(),
-    onSelectVersion: vi.fn(),
-    onStop: vi.fn(),
-    onToolResult: vi.fn(),
-    onExample: vi.fn(),
-  };
+  const props: ConversationViewProps = { conversation, ...conversationViewActions() };
   const view = app.render(<ConversationView {...props} />);
   const rerender = (next: Conversation | null) =>
     view.rerender(<ConversationView {...props} conversation={next} />);

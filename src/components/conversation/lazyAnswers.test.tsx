@@ -1,7 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, Conversation } from '../../state/types.ts';
-import { answerMessage } from '../../testing/builders.ts';
+import { answerMessage, conversationViewActions } from '../../testing/builders.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { preloadMarkdown } from '../markdown/LazyMarkdown.tsx';
 import { ConversationView } from './ConversationView.tsx';
@@ -62,15 +62,7 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('a long conversation renders lazily', () => {
-  const props = {
-    onRetry: vi.fn(),
-    onRegenerate: vi.fn(),
-    onEdit: vi.fn(),
-    onSelectVersion: vi.fn(),
-    onStop: vi.fn(),
-    onToolResult: vi.fn(),
-    onExample: vi.fn(),
-  };
+  const props = conversationViewActions();
 
   it('renders the answers near where it opens at once, the rest as plain text until they come near', async () => {
     app.render(<ConversationView {...props} conversation={longConversation()} />);
