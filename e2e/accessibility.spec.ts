@@ -1,19 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
-import { choose, openApp, send, setSettings, uniqueText, waitForAnswer } from './helpers.ts';
-
-/** WCAG 2.1 A and AA rules, as axe-core checks them, on the page as it is now. */
-async function violations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  // The rule, its impact and where: enough to find and fix it from the test output.
-  return violations.map((v) => ({
-    rule: v.id,
-    impact: v.impact,
-    nodes: v.nodes.map((n) => n.target.join(' ')),
-  }));
-}
+import { expect, test } from '@playwright/test';
+import { choose, openApp, send, setSettings, uniqueText, violations, waitForAnswer } from './helpers.ts';
 
 test('the empty app, an answer, the inspector, the settings and a tool call pass axe (WCAG 2.1 AA)', async ({
   page,

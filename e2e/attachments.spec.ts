@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { png } from './files.ts';
 import {
@@ -12,6 +11,7 @@ import {
   requestsContaining,
   turns,
   uniqueText,
+  violations,
   waitForAnswer,
 } from './helpers.ts';
 
@@ -69,14 +69,6 @@ async function expectThumbnail(where: Locator, name: string): Promise<void> {
   await expect
     .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBeGreaterThan(0);
-}
-
-async function violations(page: Page, include: string) {
-  const { violations } = await new AxeBuilder({ page })
-    .include(include)
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
 }
 
 /** The user content of the request that carried `text`, as the simulator logged it. */

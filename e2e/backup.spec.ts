@@ -1,25 +1,18 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { png } from './files.ts';
 import {
   artifactsDir,
   choose,
+  conversationWith,
   openApp,
   send,
   storedAttempts,
   turns,
   uniqueText,
+  violations,
   waitForAnswer,
 } from './helpers.ts';
-
-/** WCAG 2.1 A and AA violations on the page as it is now (rule and where). */
-async function violations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-}
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
 const userMessages = (page: Page) => page.getByTestId('user-message');
@@ -27,16 +20,6 @@ const userMessages = (page: Page) => page.getByTestId('user-message');
 const conversationEntry = (page: Page, text: string) =>
   sidebar(page).getByRole('button', { name: new RegExp(`^${text.slice(0, 40)}`) });
 const inspector = (page: Page) => page.getByRole('complementary', { name: 'Inspector' });
-
-/** Sends `text` in a conversation of its own and waits until IndexedDB holds the finished answer. */
-async function conversationWith(page: Page, text: string): Promise<string> {
-  await page.getByRole('button', { name: 'New chat' }).click();
-  const turn = await waitForAnswer(await send(page, text));
-  await expect
-    .poll(async () => (await storedAttempts(page, text))?.map((a) => a.status))
-    .toEqual(['complete']);
-  return (await turn.getByTestId('turn-text').textContent()) ?? '';
-}
 
 const photo = { name: 'photo.png', mimeType: 'image/png', buffer: png(48, [190, 18, 60], [254, 243, 199]) };
 const questionVersions = (page: Page) => page.getByRole('group', { name: 'Versions of your message' });

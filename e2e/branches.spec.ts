@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import {
   artifactsDir,
@@ -10,6 +9,7 @@ import {
   send,
   turns,
   uniqueText,
+  violations,
   waitForAnswer,
 } from './helpers.ts';
 
@@ -34,13 +34,6 @@ async function sentWith(page: Page, needle: string): Promise<string> {
 async function totalOf(turn: Locator): Promise<number> {
   const usage = await turn.getByTestId('turn-usage').innerText();
   return Number(/([\d,]+) total/.exec(usage)![1]!.replace(/,/g, ''));
-}
-
-async function violations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
 }
 
 /** Edits the `index`th message shown to `text`, by the Edit box's Send button; returns the answer it starts. */

@@ -1,32 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
-import { type Browser, type BrowserContextOptions, expect, type Page, test } from '@playwright/test';
-import { artifactsDir, choose, openApp, send, uniqueText, waitForAnswer } from './helpers.ts';
-
-/** WCAG 2.1 A and AA rules, as axe-core checks them, on the page as it is now. */
-async function violations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return violations.map((v) => ({
-    rule: v.id,
-    impact: v.impact,
-    nodes: v.nodes.map((n) => n.target.join(' ')),
-  }));
-}
-
-async function inContext(
-  browser: Browser,
-  options: BrowserContextOptions,
-  run: (page: Page) => Promise<void>,
-): Promise<void> {
-  const context = await browser.newContext(options);
-  try {
-    await run(await context.newPage());
-  } finally {
-    await context.close();
-  }
-}
+import { expect, type Page, test } from '@playwright/test';
+import {
+  artifactsDir,
+  choose,
+  inContext,
+  openApp,
+  send,
+  uniqueText,
+  violations,
+  waitForAnswer,
+} from './helpers.ts';
 
 const searchBox = (page: Page) => page.getByRole('searchbox', { name: 'Search conversations' });
 const results = (page: Page) => page.getByRole('list', { name: 'Search results' });

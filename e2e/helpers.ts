@@ -1,4 +1,5 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContextOptions, expect, type Locator, type Page } from '@playwright/test';
 
 export const protocolLabels = {
   chat: 'Chat Completions',
@@ -111,11 +112,28 @@ export interface StoredAttempt {
 }
 
 /**
- * The attempts of the last answer, as IndexedDB holds them now, in the stored conversation that
- * contains `needle`; `null` until that conversation has been written.
+ * Sends `text` in a conversation of its own and waits until IndexedDB holds the finished answer; returns the
+ * answer's text.
  */
-export function storedAttempts(page: Page, needle: string): Promise<StoredAttempt[] | null> {
-  return page.evaluate(async (needle) => {
+export async function conversationWith(page: Page, text: string): Promise<string> {
+  await page.getByRole('button', { name: 'New chat' }).click();
+  const turn = await waitForAnswer(await send(page, text));
+  await expect
+    .poll(async () => (await storedAttempts(page, text))?.map((a) => a.status))
+    .toEqual(['complete']);
+  return (await turn.getByTestId('turn-text').textContent()) ?? '';
+}
+
+/** One request to the app's IndexedDB store, made in the page as another program could. */
+type StoreRequest =
+  | { kind: 'get'; key: string }
+  | { kind: 'getAll' }
+  | { kind: 'keys'; prefix: string }
+  | { kind: 'put'; key: string; value: unknown };
+
+/** Runs `request` on the app's database; `null` while the app has not made it (this never makes it). */
+function onAppDatabase(page: Page, request: StoreRequest): Promise<unknown> {
+  return page.evaluate(async (request) => {
     const db = await new Promise<IDBDatabase | null>((resolve, reject) => {
       const open = indexedDB.open('hopbase-chat');
       // Never create the database: the app creates it with its store.
@@ -126,24 +144,82 @@ export function storedAttempts(page: Page, needle: string): Promise<StoredAttemp
     if (!db) return null;
     try {
       if (!db.objectStoreNames.contains('state')) return null;
-      const values = await new Promise<unknown[]>((resolve, reject) => {
-        const request = db.transaction('state').objectStore('state').getAll();
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
+      return await new Promise<unknown>((resolve, reject) => {
+        const tx = db.transaction('state', request.kind === 'put' ? 'readwrite' : 'readonly');
+        const store = tx.objectStore('state');
+        const result =
+          request.kind === 'get'
+            ? store.get(request.key)
+            : request.kind === 'getAll'
+              ? store.getAll()
+              : request.kind === 'keys'
+                ? store.getAllKeys(IDBKeyRange.bound(request.prefix, `${request.prefix}\uffff`))
+                : store.put(request.value, request.key);
+        tx.oncomplete = () => resolve(request.kind === 'put' ? undefined : result.result);
+        tx.onerror = () => reject(tx.error);
       });
-      type Stored = {
-        messages?: { role: string; attempts?: { turn: { status: string; text: string } }[] }[];
-      };
-      const conversation = values.find(
-        (v): v is Stored =>
-          typeof v === 'object' && v !== null && 'messages' in v && JSON.stringify(v).includes(needle),
-      );
-      const answer = conversation?.messages?.findLast((m) => m.role === 'assistant');
-      return answer?.attempts?.map((a) => ({ status: a.turn.status, text: a.turn.text })) ?? null;
     } finally {
       db.close();
     }
-  }, needle);
+  }, request);
+}
+
+/** The record stored under `key` (undefined: none; null: no database yet). */
+export function storedRecord(page: Page, key: string): Promise<unknown> {
+  return onAppDatabase(page, { kind: 'get', key });
+}
+
+/** The keys of the records whose key starts with `prefix` (null: no database yet). */
+export async function storedKeys(page: Page, prefix: string): Promise<string[] | null> {
+  return (await onAppDatabase(page, { kind: 'keys', prefix })) as string[] | null;
+}
+
+/** Writes `value` under `key`, as another program (or a damaged disk) could. */
+export async function storeRecord(page: Page, key: string, value: unknown): Promise<void> {
+  await onAppDatabase(page, { kind: 'put', key, value });
+}
+
+/**
+ * The attempts of the last answer, as IndexedDB holds them now, in the stored conversation that
+ * contains `needle`; `null` until that conversation has been written.
+ */
+export async function storedAttempts(page: Page, needle: string): Promise<StoredAttempt[] | null> {
+  const values = (await onAppDatabase(page, { kind: 'getAll' })) as unknown[] | null;
+  type Stored = {
+    messages?: { role: string; attempts?: { turn: { status: string; text: string } }[] }[];
+  };
+  const conversation = values?.find(
+    (v): v is Stored =>
+      typeof v === 'object' && v !== null && 'messages' in v && JSON.stringify(v).includes(needle),
+  );
+  const answer = conversation?.messages?.findLast((m) => m.role === 'assistant');
+  return answer?.attempts?.map((a) => ({ status: a.turn.status, text: a.turn.text })) ?? null;
+}
+
+/** WCAG 2.1 A and AA violations, as axe-core finds them, on the page (or its part `include`) as it is now. */
+export async function violations(page: Page, include?: string) {
+  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  const { violations } = await (include ? builder.include(include) : builder).analyze();
+  // The rule, its impact and where: enough to find and fix it from the test output.
+  return violations.map((v) => ({
+    rule: v.id,
+    impact: v.impact,
+    nodes: v.nodes.map((n) => n.target.join(' ')),
+  }));
+}
+
+/** Runs `run` on a page of a browser context of its own (a viewport, a colour scheme), closed after. */
+export async function inContext(
+  browser: Browser,
+  options: BrowserContextOptions,
+  run: (page: Page) => Promise<void>,
+): Promise<void> {
+  const context = await browser.newContext(options);
+  try {
+    await run(await context.newPage());
+  } finally {
+    await context.close();
+  }
 }
 
 export const artifactsDir = 'e2e-artifacts';

@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { png } from './files.ts';
-import { artifactsDir, requestsContaining, turns, uniqueText, waitForAnswer } from './helpers.ts';
+import { artifactsDir, requestsContaining, turns, uniqueText, violations, waitForAnswer } from './helpers.ts';
 
 /**
  * The app with the browser in Japanese, Simplified Chinese and Spanish: its words, its number format,
@@ -127,14 +126,6 @@ const languages = [
 type Words = (typeof languages)[number]['words'];
 
 const photo = { name: 'photo.png', mimeType: 'image/png', buffer: png(96, [79, 70, 229], [250, 204, 21]) };
-
-/** WCAG 2.1 A and AA rules, as axe-core checks them, on the page as it is now. */
-async function violations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-}
 
 const messageBox = (page: Page, words: Words) => page.getByRole('textbox', { name: words.message });
 

@@ -1,5 +1,5 @@
-import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { artifactsDir, choose, openApp, send, uniqueText, waitForAnswer } from './helpers.ts';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { artifactsDir, choose, inContext, openApp, send, uniqueText, waitForAnswer } from './helpers.ts';
 
 /** The conversation pane's scrolling element. */
 const pane = (page: Page) => page.locator('.scroller');
@@ -55,19 +55,6 @@ async function severalAnswers(page: Page, count: number): Promise<void> {
   // The pane, and only the pane, has more than a screen of content.
   const overflow = await pane(page).evaluate((el) => el.scrollHeight - el.clientHeight);
   expect(overflow).toBeGreaterThan(200);
-}
-
-async function inContext(
-  browser: Browser,
-  options: Parameters<Browser['newContext']>[0],
-  run: (page: Page) => Promise<void>,
-): Promise<void> {
-  const context = await browser.newContext(options);
-  try {
-    await run(await context.newPage());
-  } finally {
-    await context.close();
-  }
 }
 
 test('desktop: after several answers the toolbar and the message box stay in the viewport', async ({

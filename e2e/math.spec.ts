@@ -1,18 +1,18 @@
-import AxeBuilder from '@axe-core/playwright';
-import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { artifactsDir, choose, openApp, send, uniqueText, waitForAnswer } from './helpers.ts';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import {
+  artifactsDir,
+  choose,
+  inContext,
+  openApp,
+  send,
+  uniqueText,
+  violations,
+  waitForAnswer,
+} from './helpers.ts';
 import { serveUrl } from './serve.ts';
 
 // The simulator answers a message with the word "formula" with formulas in all four notations
 // (simulator/answer.ts): $…$ and \(…\) inline, $$…$$ and \[…\] displayed, prices, and unreadable TeX.
-
-/** WCAG 2.1 A and AA rules, as axe-core checks them. */
-async function violations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-}
 
 /** The answer's text outside the rendered formulas. */
 function prose(turn: Locator): Promise<string> {
@@ -47,19 +47,6 @@ async function expectFormulasRendered(turn: Locator): Promise<void> {
   expect(text).toContain('the book costs $5 and the course $10, between $3 and $4 million in all.');
   // No delimiter is left over: every formula was rendered.
   expect(text.replace('$5 and the course $10, between $3 and $4', '')).not.toMatch(/\$|\\\(|\\\[/);
-}
-
-async function inContext(
-  browser: Browser,
-  options: Parameters<Browser['newContext']>[0],
-  run: (page: Page) => Promise<void>,
-): Promise<void> {
-  const context = await browser.newContext(options);
-  try {
-    await run(await context.newPage());
-  } finally {
-    await context.close();
-  }
 }
 
 test('formulas render with KaTeX, prices stay text, and it passes axe in light mode', async ({ page }) => {

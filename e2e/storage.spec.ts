@@ -1,48 +1,18 @@
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import {
   artifactsDir,
   choose,
+  conversationWith,
   openApp,
   send,
-  storedAttempts,
+  storedRecord,
+  storeRecord,
   turns,
   uniqueText,
+  violations,
   waitForAnswer,
 } from './helpers.ts';
-
-/** WCAG 2.1 A and AA violations on the page as it is now (rule and where). */
-async function violations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-}
-
-/** Reads (`value` undefined) or writes one record of the app's database, as another program could. */
-function record(page: Page, key: string, value?: unknown): Promise<unknown> {
-  return page.evaluate(
-    async ({ key, value, write }) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const open = indexedDB.open('hopbase-chat');
-        open.onsuccess = () => resolve(open.result);
-        open.onerror = () => reject(open.error);
-      });
-      try {
-        return await new Promise<unknown>((resolve, reject) => {
-          const tx = db.transaction('state', write ? 'readwrite' : 'readonly');
-          const request = write ? tx.objectStore('state').put(value, key) : tx.objectStore('state').get(key);
-          tx.oncomplete = () => resolve(write ? undefined : request.result);
-          tx.onerror = () => reject(tx.error);
-        });
-      } finally {
-        db.close();
-      }
-    },
-    { key, value, write: value !== undefined },
-  );
-}
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
 const userMessages = (page: Page) => page.getByTestId('user-message');
@@ -52,15 +22,6 @@ const versionsOfThird = (page: Page) => page.getByRole('group', { name: 'Version
 const conversationEntry = (page: Page, text: string) =>
   sidebar(page).getByRole('button', { name: new RegExp(`^${text.slice(0, 40)}`) });
 const banner = (page: Page) => page.getByRole('region', { name: 'Saved data that could not be read' });
-
-/** Sends `text` in a conversation of its own and waits until IndexedDB holds the finished answer. */
-async function conversationWith(page: Page, text: string) {
-  await page.getByRole('button', { name: 'New chat' }).click();
-  await waitForAnswer(await send(page, text));
-  await expect
-    .poll(async () => (await storedAttempts(page, text))?.map((a) => a.status))
-    .toEqual(['complete']);
-}
 
 test('a corrupted record leaves the other conversations visible, with a banner and its download', async ({
   page,
@@ -74,11 +35,11 @@ test('a corrupted record leaves the other conversations visible, with a banner a
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByRole('dialog', { name: 'Settings' }).getByLabel('System prompt').fill('Answer in haiku');
   await page.getByRole('button', { name: 'Close' }).click();
-  await expect.poll(() => record(page, 'settings')).toMatchObject({ systemPrompt: 'Answer in haiku' });
+  await expect.poll(() => storedRecord(page, 'settings')).toMatchObject({ systemPrompt: 'Answer in haiku' });
 
   // One record of the wrong shape, as an old version or a bug could leave it.
   const broken = { id: 'conv_broken', title: 'Broken', createdAt: 1, updatedAt: 1, messages: null };
-  await record(page, 'conversation:conv_broken', broken);
+  await storeRecord(page, 'conversation:conv_broken', broken);
   await page.reload();
 
   await expect(sidebar(page)).toContainText(first.slice(0, 20));
@@ -118,10 +79,10 @@ test('a corrupted record leaves the other conversations visible, with a banner a
   await page.screenshot({ path: `${artifactsDir}/storage-settings.png` });
   await page.getByRole('button', { name: 'Close' }).click();
   await expect
-    .poll(() => record(page, 'settings'))
+    .poll(() => storedRecord(page, 'settings'))
     .toMatchObject({ systemPrompt: 'Answer in haiku', temperature: 0.4 });
   await conversationWith(page, uniqueText('After the load'));
-  expect(await record(page, 'conversation:conv_broken')).toEqual(broken);
+  expect(await storedRecord(page, 'conversation:conv_broken')).toEqual(broken);
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import {
   artifactsDir,
   choose,
+  inContext,
   openApp,
   type ProtocolKey,
   protocolKeys,
@@ -10,6 +10,7 @@ import {
   send,
   setSettings,
   uniqueText,
+  violations,
   waitForAnswer,
 } from './helpers.ts';
 
@@ -44,13 +45,6 @@ async function setChatPrompt(page: Page, prompt: string): Promise<void> {
   await box(page).fill(prompt);
   await dialog(page).getByRole('button', { name: 'Save' }).click();
   await expect(dialog(page)).toHaveCount(0);
-}
-
-async function violations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
 }
 
 test('each chat sends its own system prompt; a new chat takes the default from Settings', async ({
@@ -103,19 +97,6 @@ test('a prompt set before a new chat’s first message is what it sends, on ever
     );
   }
 });
-
-async function inContext(
-  browser: Browser,
-  options: Parameters<Browser['newContext']>[0],
-  run: (page: Page) => Promise<void>,
-): Promise<void> {
-  const context = await browser.newContext(options);
-  try {
-    await run(await context.newPage());
-  } finally {
-    await context.close();
-  }
-}
 
 for (const [name, options] of [
   ['light', { colorScheme: 'light', viewport: { width: 1280, height: 720 } }],
