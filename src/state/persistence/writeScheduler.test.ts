@@ -1,30 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { emptyTurn } from '../../core/index.ts';
-import { emptyRecording } from '../recordings.ts';
+import { answerMessage } from '../../testing/builders.ts';
 import type { AssistantMessage, Conversation } from '../types.ts';
 import { isStructural } from './writeScheduler.ts';
 
-function answer(status: 'streaming' | 'complete', text: string): AssistantMessage {
-  return {
-    id: 'msg_1',
-    role: 'assistant',
-    protocol: 'messages',
-    model: 'claude',
-    source: { kind: 'gateway' },
-    createdAt: 1,
-    attempts: [
-      {
-        id: 'att_1',
-        startedAt: 1,
-        request: { url: '/v1/messages', path: '/messages', headers: {}, body: { model: 'claude' } },
-        turn: { ...emptyTurn, status, text },
-        sentHeaders: {},
-        httpError: null,
-        trace: emptyRecording(),
-      },
-    ],
-  };
-}
+const answer = (status: 'streaming' | 'complete', text: string) => answerMessage('msg_1', { status, text });
 
 function conversation(message: AssistantMessage, title = 'Chat'): Record<string, Conversation> {
   return { c1: { id: 'c1', title, createdAt: 1, updatedAt: 1, messages: [message] } };
