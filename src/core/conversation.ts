@@ -80,6 +80,25 @@ export function textFileBlock(name: string, text: string): string {
   return `File: ${name}\n${fence}\n${text}\n${fence}`;
 }
 
+/** How one protocol writes a user message's parts: an image, and a text (what was typed, or a file's block). */
+interface UserPartWriter<P> {
+  image(image: Extract<AttachmentContent, { kind: 'image' }>): P;
+  text(text: string): P;
+}
+
+/** A user message as a protocol's parts, in every protocol's order: the files first, then what was typed. */
+export function userParts<P>(
+  message: Extract<ConversationMessage, { role: 'user' }>,
+  write: UserPartWriter<P>,
+): P[] {
+  return [
+    ...(message.attachments ?? []).map((a) =>
+      a.kind === 'image' ? write.image(a) : write.text(textFileBlock(a.name, a.text)),
+    ),
+    ...(message.text ? [write.text(message.text)] : []),
+  ];
+}
+
 /** The arguments as an object; null when the text is not a JSON object (cut off, or not an object at all). */
 function argumentsObject(text: string): Record<string, unknown> | null {
   if (text.trim() === '') return {};

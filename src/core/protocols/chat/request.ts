@@ -2,7 +2,7 @@ import {
   type ConversationMessage,
   imageDataUrl,
   type TurnRequest,
-  textFileBlock,
+  userParts,
   withAnsweredToolCalls,
 } from '../../conversation.ts';
 
@@ -11,14 +11,10 @@ type UserMessage = Extract<ConversationMessage, { role: 'user' }>;
 /** Plain text stays a string; with attachments, content parts: the files first, then what was typed. */
 function userContent(m: UserMessage): string | Record<string, unknown>[] {
   if (!m.attachments?.length) return m.text;
-  return [
-    ...m.attachments.map((a) =>
-      a.kind === 'image'
-        ? { type: 'image_url', image_url: { url: imageDataUrl(a) } }
-        : { type: 'text', text: textFileBlock(a.name, a.text) },
-    ),
-    ...(m.text ? [{ type: 'text', text: m.text }] : []),
-  ];
+  return userParts<Record<string, unknown>>(m, {
+    image: (a) => ({ type: 'image_url', image_url: { url: imageDataUrl(a) } }),
+    text: (text) => ({ type: 'text', text }),
+  });
 }
 
 /**

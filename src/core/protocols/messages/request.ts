@@ -2,7 +2,7 @@ import {
   type ConversationMessage,
   parseToolArguments,
   type TurnRequest,
-  textFileBlock,
+  userParts,
   withAnsweredToolCalls,
 } from '../../conversation.ts';
 import { messagesThinking, thinkingBlocksOf } from '../../reasoning.ts';
@@ -17,14 +17,10 @@ type Block = Record<string, unknown>;
 
 /** The files first (images before text, as Anthropic advises), then what was typed. */
 function userBlocks(m: Extract<ConversationMessage, { role: 'user' }>): Block[] {
-  return [
-    ...(m.attachments ?? []).map((a) =>
-      a.kind === 'image'
-        ? { type: 'image', source: { type: 'base64', media_type: a.mimeType, data: a.data } }
-        : { type: 'text', text: textFileBlock(a.name, a.text) },
-    ),
-    ...(m.text ? [{ type: 'text', text: m.text }] : []),
-  ];
+  return userParts<Block>(m, {
+    image: (a) => ({ type: 'image', source: { type: 'base64', media_type: a.mimeType, data: a.data } }),
+    text: (text) => ({ type: 'text', text }),
+  });
 }
 
 export function buildMessagesBody(request: TurnRequest): Record<string, unknown> {

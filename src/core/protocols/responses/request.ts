@@ -2,7 +2,7 @@ import {
   type ConversationMessage,
   imageDataUrl,
   type TurnRequest,
-  textFileBlock,
+  userParts,
   withAnsweredToolCalls,
 } from '../../conversation.ts';
 import { reasoningItemsOf } from '../../reasoning.ts';
@@ -12,14 +12,10 @@ type UserMessage = Extract<ConversationMessage, { role: 'user' }>;
 /** Plain text stays a string; with attachments, input parts: the files first, then what was typed. */
 function userContent(m: UserMessage): string | Record<string, unknown>[] {
   if (!m.attachments?.length) return m.text;
-  return [
-    ...m.attachments.map((a) =>
-      a.kind === 'image'
-        ? { type: 'input_image', image_url: imageDataUrl(a), detail: 'auto' }
-        : { type: 'input_text', text: textFileBlock(a.name, a.text) },
-    ),
-    ...(m.text ? [{ type: 'input_text', text: m.text }] : []),
-  ];
+  return userParts<Record<string, unknown>>(m, {
+    image: (a) => ({ type: 'input_image', image_url: imageDataUrl(a), detail: 'auto' }),
+    text: (text) => ({ type: 'input_text', text }),
+  });
 }
 
 export function buildResponsesBody(request: TurnRequest): Record<string, unknown> {
