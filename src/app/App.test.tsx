@@ -164,7 +164,7 @@ describe('App', () => {
     const user = userEvent.setup();
     renderApp();
     await user.click(screen.getByRole('button', { name: 'Settings' }));
-    expect(screen.getByRole('dialog', { name: 'Settings' })).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: 'Settings' })).toBeInTheDocument();
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
   });
@@ -174,6 +174,7 @@ describe('App', () => {
     renderApp();
     const button = screen.getByRole('button', { name: 'Settings' });
     await user.click(button);
+    await screen.findByRole('dialog', { name: 'Settings' });
     await user.keyboard('{Escape}');
     expect(button).toHaveFocus();
   });

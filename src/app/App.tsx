@@ -5,7 +5,6 @@ import { ConversationView } from '../components/conversation/ConversationView.ts
 import { Toolbar } from '../components/header/Toolbar.tsx';
 import type { InspectorTarget } from '../components/inspector/Inspector.tsx';
 import { preloadMarkdown } from '../components/markdown/LazyMarkdown.tsx';
-import { SettingsDialog } from '../components/settings/SettingsDialog.tsx';
 import { ConversationList } from '../components/sidebar/ConversationList.tsx';
 import { useServices } from '../hooks/appContext.tsx';
 import { useProtocolStream } from '../hooks/useProtocolStream.ts';
@@ -19,6 +18,13 @@ import './app.css';
 /** The inspector (and its virtualized list) is fetched the first time it is opened, not at startup. */
 const Inspector = lazy(() =>
   import('../components/inspector/Inspector.tsx').then(({ Inspector }) => ({ default: Inspector })),
+);
+
+/** Settings (with backups and storage figures) are fetched when first opened: the first screen needs none of it. */
+const SettingsDialog = lazy(() =>
+  import('../components/settings/SettingsDialog.tsx').then(({ SettingsDialog }) => ({
+    default: SettingsDialog,
+  })),
 );
 
 /** Below this width the sidebar is a drawer (see app.css). */
@@ -140,7 +146,11 @@ export function App() {
           <Inspector target={inspecting} onClose={() => setInspecting(undefined)} />
         </Suspense>
       ) : null}
-      {settingsOpen ? <SettingsDialog onClose={closeSettings} /> : null}
+      {settingsOpen ? (
+        <Suspense fallback={null}>
+          <SettingsDialog onClose={closeSettings} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
