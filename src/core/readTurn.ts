@@ -105,6 +105,11 @@ const firstOutputSlice = 1 << 12;
  * never per event.
  */
 const workSliceMs = 8;
+/**
+ * A `read()` that took longer than this waited for the network, across tasks (a frame could paint
+ * meanwhile): the work slice starts again after it, so a stream at a model's pace never yields for nothing.
+ */
+const waitedMs = 1;
 
 /** Characters the turn holds: what `ReadLimits.answerChars` caps. */
 function answerChars(turn: Turn): number {
@@ -191,12 +196,15 @@ export async function readTurn(
   try {
     while (sink.turn.status === 'streaming') {
       let chunk: ReadableStreamReadResult<Uint8Array>;
+      const asked = now();
       try {
         chunk = await reader.read();
       } catch (error) {
         failure = error;
         break;
       }
+      const received = now();
+      if (received - asked > waitedMs) workingSince = received;
       const { done, value } = chunk;
       if (done) {
         parser.feed(decoder.decode());
@@ -205,7 +213,7 @@ export async function readTurn(
         const text = decoder.decode(value, streaming);
         if (onChunk !== undefined) {
           try {
-            onChunk(value, now(), text);
+            onChunk(value, received, text);
           } catch (error) {
             throw new CallbackError('onChunk', error);
           }

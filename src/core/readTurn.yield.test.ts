@@ -65,12 +65,16 @@ describe('readTurn yields to the event loop', () => {
   it('every 8 ms of work, counted per chunk, not per event', async () => {
     const updates: string[] = [];
     const yields = recordingYield(updates);
-    // 12 chunks of 5 events each; the clock moves 3 ms at each reading (one per chunk, after the first output).
+    // 12 chunks of 5 events each, all waiting; reading each one takes 3 ms.
     const chunks = Array.from({ length: 12 }, (_, c) =>
       Array.from({ length: 5 }, (_, e) => chatText(String.fromCharCode(97 + ((c * 5 + e) % 26)))).join(''),
     );
+    let clock = 0;
     const turn = await readTurn('chat', waitingBody([...chunks, chatDone]), {
-      now: steppingClock(3),
+      now: () => clock,
+      onChunk: () => {
+        clock += 3;
+      },
       onUpdate: (t) => updates.push(t.text),
       yieldToEventLoop: yields.yieldToEventLoop,
     });
@@ -81,6 +85,38 @@ describe('readTurn yields to the event loop', () => {
     // Each yield came after onUpdate had the text read so far, and the text only grew.
     for (let i = 1; i < yields.seen.length; i++)
       expect(yields.seen[i]!.length).toBeGreaterThan(yields.seen[i - 1]!.length);
+  });
+
+  it('not at a model’s pace: a read that waited for the network starts the work slice again', async () => {
+    const updates: string[] = [];
+    const yields = recordingYield(updates);
+    let clock = 0;
+    const chunks = Array.from({ length: 20 }, (_, i) => chatText(`word ${i} `));
+    // Each read waits 20 ms for the network; reading a chunk then takes 3 ms.
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          const chunk = chunks.shift();
+          clock += 20;
+          if (chunk === undefined) {
+            controller.enqueue(encoder.encode(chatDone));
+            controller.close();
+          } else controller.enqueue(encoder.encode(chunk));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const turn = await readTurn('chat', body, {
+      now: () => clock,
+      onChunk: () => {
+        clock += 3;
+      },
+      onUpdate: (t) => updates.push(t.text),
+      yieldToEventLoop: yields.yieldToEventLoop,
+    });
+    expect(turn.status).toBe('complete');
+    // Only the first output yields; 20 chunks and 460 ms of wall time never add up to a work slice.
+    expect(yields.seen).toEqual(['word 0 ']);
   });
 
   it('within one large chunk, between slices, with the part read so far shown first', async () => {
