@@ -113,6 +113,16 @@ function mergeSelected(
   return Object.entries(remote).every(([fork]) => fork in local) ? local : { ...remote, ...local };
 }
 
+/**
+ * A copy another tab stored, as this tab shows it: this tab's choice of versions kept at each fork it
+ * chose, the stored choice only where it made none (a tab shows what its person chose).
+ */
+export function withOwnChoices(stored: Conversation, local: Conversation): Conversation {
+  const own = Object.entries(local.selected ?? {});
+  if (own.every(([fork, id]) => stored.selected?.[fork] === id)) return stored;
+  return { ...stored, selected: { ...stored.selected, ...local.selected } };
+}
+
 /** Whether two values hold the same data, whichever objects hold it (a key set to undefined counts as absent). */
 export function sameContent(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -1,5 +1,5 @@
 import type { ConversationStore } from '../conversationStore.ts';
-import { mergeConversation } from '../merge.ts';
+import { mergeConversation, withOwnChoices } from '../merge.ts';
 import type { Settings, SettingsStore } from '../settingsStore.ts';
 import type { Attempt, Conversation } from '../types.ts';
 import type { KnownState } from './knownState.ts';
@@ -9,7 +9,8 @@ import { followingStored } from './storedSettings.ts';
 /**
  * Puts stored copies into the store (after this tab's write joined them with another tab's, or when
  * another tab stored them). Where this tab changed a conversation since `from` (the copy the stored one
- * was made from), the change is joined in and written by the next flush.
+ * was made from), the change is joined in and written by the next flush; either way this tab keeps the
+ * versions it chose (`withOwnChoices`).
  */
 export function applyStoredConversations(
   conversationStore: ConversationStore,
@@ -32,8 +33,17 @@ export function applyStoredConversations(
       const own = new Set(current ? attemptsOf(current).map((a) => a.trace) : []);
       for (const attempt of attemptsOf(stored)) if (!own.has(attempt.trace)) fromDatabase.push(attempt);
       if (!current) order = [stored.id, ...order];
-      conversations[stored.id] =
-        !current || current === previous ? stored : mergeConversation(current, stored, previous);
+      if (current && current !== previous) {
+        conversations[stored.id] = mergeConversation(current, stored, previous);
+        continue;
+      }
+      const shown = current ? withOwnChoices(stored, current) : stored;
+      conversations[stored.id] = shown;
+      // Only this tab's choices differ from the record: not a change to write back, or two tabs that
+      // chose differently would overwrite each other's choice forever.
+      const base = known.bases.get(stored.id);
+      if (shown !== stored && base?.conversation === stored)
+        known.bases.set(stored.id, { ...base, conversation: shown });
     }
     for (const id of removals) delete conversations[id];
     if (removals.length) order = order.filter((id) => conversations[id]);
