@@ -130,6 +130,78 @@ function overLimit(sink: TurnSink, parser: SseScanner, limits: ReadLimits): stri
   return null;
 }
 
+/** Ends the turn as `too_large` when it passed a cap. */
+function checkSize(sink: TurnSink, parser: SseScanner, limits: ReadLimits): void {
+  if (sink.turn.status !== 'streaming') return;
+  const tooLarge = overLimit(sink, parser, limits);
+  if (tooLarge !== null) sink.turn = fail(sink.turn, 'too_large', tooLarge);
+}
+
+/**
+ * When one stream's reading hands the thread back, and what its caller has been shown of the turn. A
+ * class, not closures (see README, Performance): the read loop keeps its own variables in registers.
+ */
+class Pacer {
+  /** When reading last started working: after a yield, or after a read that waited. */
+  private workingSince: number;
+  /** The clock's last reading, when reading last stopped to ask for more: a read that came long after waited. */
+  private asked: number;
+  /** Whether the first output has been handed over (reading then goes on in larger slices). */
+  outputShown = false;
+  /** The turn last handed to `onUpdate`. */
+  private reported: Turn;
+
+  constructor(
+    private readonly sink: TurnSink,
+    private readonly now: () => number,
+    private readonly yieldNow: () => Promise<void>,
+    private readonly onUpdate: ((turn: Turn) => void) | undefined,
+  ) {
+    this.workingSince = now();
+    this.asked = this.workingSince;
+    this.reported = sink.turn;
+  }
+
+  /** A chunk came: the time it came; a read that waited starts the work slice again. */
+  received(): number {
+    const at = this.now();
+    if (at - this.asked > waitedMs) this.workingSince = at;
+    return at;
+  }
+
+  /** Whether to yield now: the first output has just arrived, or the work slice is used up. */
+  due(): boolean {
+    if (!this.outputShown && this.sink.turn.parts.length > 0) {
+      this.outputShown = true;
+      return true;
+    }
+    this.asked = this.now();
+    return this.asked - this.workingSince >= workSliceMs;
+  }
+
+  /** Hands the turn to `onUpdate` if it changed since. */
+  update(): void {
+    const { turn } = this.sink;
+    if (this.onUpdate === undefined || turn === this.reported) return;
+    this.reported = turn;
+    try {
+      this.onUpdate(turn);
+    } catch (error) {
+      throw new CallbackError('onUpdate', error);
+    }
+  }
+
+  /** Shows what was read, then yields. */
+  async yield(): Promise<void> {
+    this.update();
+    await this.yieldNow();
+    this.workingSince = this.now();
+    this.asked = this.workingSince;
+  }
+}
+
+keepShape(new Pacer(new TurnSink(adapters.chat, undefined), () => 0, yieldToEventLoop, undefined));
+
 /**
  * Reads one streamed answer to its end. Never throws: a bad stream ends as `error` (an error event, a
  * malformed event, an answer past the caps: `too_large`) or `interrupted` (the bytes stopped before the
@@ -161,50 +233,17 @@ export async function readTurn(
 
   /** Why reading the body failed (the network, or the body's own error): the stream was cut. */
   let failure: unknown = null;
-  /** The turn last handed to `onUpdate`. */
-  let reported = sink.turn;
-  const update = () => {
-    if (onUpdate === undefined || sink.turn === reported) return;
-    reported = sink.turn;
-    try {
-      onUpdate(sink.turn);
-    } catch (error) {
-      throw new CallbackError('onUpdate', error);
-    }
-  };
-  const yieldNow = options.yieldToEventLoop ?? yieldToEventLoop;
-  let workingSince = now();
-  let outputShown = false;
-  /** Whether to yield now: the work slice is used up, or the first output has just arrived. */
-  const yieldDue = () => {
-    if (!outputShown && sink.turn.parts.length > 0) {
-      outputShown = true;
-      return true;
-    }
-    return now() - workingSince >= workSliceMs;
-  };
-  const yieldToPage = async () => {
-    update();
-    await yieldNow();
-    workingSince = now();
-  };
-  const checkSize = () => {
-    if (sink.turn.status !== 'streaming') return;
-    const tooLarge = overLimit(sink, parser, limits);
-    if (tooLarge !== null) sink.turn = fail(sink.turn, 'too_large', tooLarge);
-  };
+  const pacer = new Pacer(sink, now, options.yieldToEventLoop ?? yieldToEventLoop, onUpdate);
   try {
     while (sink.turn.status === 'streaming') {
       let chunk: ReadableStreamReadResult<Uint8Array>;
-      const asked = now();
       try {
         chunk = await reader.read();
       } catch (error) {
         failure = error;
         break;
       }
-      const received = now();
-      if (received - asked > waitedMs) workingSince = received;
+      const received = pacer.received();
       const { done, value } = chunk;
       if (done) {
         parser.feed(decoder.decode());
@@ -219,24 +258,24 @@ export async function readTurn(
           }
         }
         for (let at = 0; ; ) {
-          const end = Math.min(text.length, at + (outputShown ? feedSlice : firstOutputSlice));
+          const end = Math.min(text.length, at + (pacer.outputShown ? feedSlice : firstOutputSlice));
           parser.feed(at === 0 && end === text.length ? text : text.slice(at, end));
-          checkSize();
+          checkSize(sink, parser, limits);
           at = end;
           if (at === text.length || sink.turn.status !== 'streaming') break;
-          if (yieldDue()) {
-            await yieldToPage();
+          if (pacer.due()) {
+            await pacer.yield();
             // Stopped meanwhile: the rest of this chunk is not read.
             if (signal?.aborted) break;
           }
         }
       }
       if (done) {
-        update();
+        pacer.update();
         break;
       }
-      if (sink.turn.status === 'streaming' && yieldDue()) await yieldToPage();
-      else update();
+      if (sink.turn.status === 'streaming' && pacer.due()) await pacer.yield();
+      else pacer.update();
     }
   } catch (error) {
     // Not the network: a caller's callback threw (or, were there such a bug, the reader itself).
