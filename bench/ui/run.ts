@@ -7,7 +7,9 @@
  * text, heap; then ours alone: switching to and reloading on a conversation of 50 ~5 kB answers, hostile
  * inputs, and the JavaScript the first screen loads. Writes bench/ui/results.md.
  *
- * `BENCH_UI_REPS=n` runs each streaming case n times (median reported; default 2).
+ * `BENCH_UI_REPS=n` runs each streaming case n times (median reported; default 2). `BENCH_UI_NAMES=1` builds
+ * the app unminified, so that traces and profiles name its functions (the figures are then not the
+ * production build's).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -91,13 +93,64 @@ async function metrics(cdp: Cdp): Promise<Record<string, number>> {
 
 let profiles = 0;
 
+interface CpuProfileNode {
+  id: number;
+  parent?: number;
+  callFrame: { functionName: string; url?: string; lineNumber?: number };
+}
+
 interface TraceEvent {
   name: string;
   ph: string;
   ts: number;
   dur?: number;
   tid: number;
-  args?: { name?: string; data?: { url?: string; functionName?: string; frames?: { url: string }[] } };
+  id?: string;
+  args?: {
+    name?: string;
+    data?: {
+      url?: string;
+      functionName?: string;
+      frames?: { url: string }[];
+      startTime?: number;
+      cpuProfile?: { nodes?: CpuProfileNode[]; samples?: number[] };
+      timeDeltas?: number[];
+    };
+  };
+}
+
+/** What traces record: tasks, their timeline events, and the JavaScript sampled in them. */
+const TRACE_CATEGORIES = [
+  'toplevel',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-v8.cpu_profiler',
+];
+
+/** The main thread's JavaScript samples from a trace: when, and in which function (name file:line). */
+function jsSamples(events: TraceEvent[], main: number | undefined): { ts: number; where: string }[] {
+  const nodes = new Map<number, CpuProfileNode>();
+  const out: { ts: number; where: string }[] = [];
+  const profiles = new Map<string, number>();
+  for (const e of events) {
+    if (e.name === 'Profile' && e.tid === main) profiles.set(e.id ?? '', e.args?.data?.startTime ?? 0);
+    if (e.name !== 'ProfileChunk' || !profiles.has(e.id ?? '')) continue;
+    let ts = profiles.get(e.id ?? '')!;
+    for (const node of e.args?.data?.cpuProfile?.nodes ?? []) nodes.set(node.id, node);
+    const samples = e.args?.data?.cpuProfile?.samples ?? [];
+    const deltas = e.args?.data?.timeDeltas ?? [];
+    samples.forEach((id, i) => {
+      ts += deltas[i] ?? 0;
+      const frame = nodes.get(id)?.callFrame;
+      if (frame && frame.functionName !== '(idle)' && frame.functionName !== '(program)')
+        out.push({
+          ts,
+          where: `${frame.functionName || '(anonymous)'} ${(frame.url ?? '').split('/').pop()}:${(frame.lineNumber ?? -1) + 1}`,
+        });
+    });
+    profiles.set(e.id ?? '', ts);
+  }
+  return out;
 }
 
 /** `BENCH_UI_TRACE=1`: what each task over 50 ms on the page's main thread spent its time on. */
@@ -106,6 +159,13 @@ function explainLongTasks(buffer: Buffer): void {
   writeFileSync(path.join(os.tmpdir(), `bench-ui-trace-${Date.now()}.json`), buffer);
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')?.tid;
   const own = events.filter((e) => e.tid === main && e.ph === 'X');
+  const samples = jsSamples(events, main);
+  const top = (by: Map<string, number>) =>
+    [...by.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+      .join(' | ');
   for (const task of own.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 50_000)) {
     const end = task.ts + task.dur!;
     const inside = own.filter((e) => e !== task && e.ts >= task.ts && e.ts < end && e.name !== 'RunTask');
@@ -115,10 +175,16 @@ function explainLongTasks(buffer: Buffer): void {
       const key = `${e.name}${where ? ` ${where}` : ''}`;
       by.set(key, Math.max(by.get(key) ?? 0, (e.dur ?? 0) / 1000));
     }
-    const top = [...by.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6);
-    console.log(
-      `    task ${(task.dur! / 1000).toFixed(0)} ms: ${top.map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | ')}`,
-    );
+    console.log(`    task ${(task.dur! / 1000).toFixed(0)} ms: ${top(by)}`);
+    // JavaScript by self time (ms, from the samples taken during the task).
+    const js = new Map<string, number>();
+    let previous = task.ts;
+    for (const sample of samples) {
+      if (sample.ts < task.ts || sample.ts >= end) continue;
+      js.set(sample.where, (js.get(sample.where) ?? 0) + (sample.ts - previous) / 1000);
+      previous = sample.ts;
+    }
+    if (js.size) console.log(`      js: ${top(js)}`);
   }
 }
 
@@ -178,12 +244,9 @@ async function measureStream(page: Page, start: () => Promise<void>, done: () =>
   if (process.env.BENCH_UI_PROFILE) await profile.start(cdp);
   const tracing = process.env.BENCH_UI_TRACE;
   if (tracing)
-    await page
-      .context()
-      .browser()!
-      .startTracing(page, {
-        categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'],
-      });
+    await page.context().browser()!.startTracing(page, {
+      categories: TRACE_CATEGORIES,
+    });
   await start();
   const startedAt = Date.now();
   for (;;) {
@@ -371,7 +434,7 @@ async function longConversation(browser: Browser, url: string): Promise<LongConv
     const tracing = process.env.BENCH_UI_TRACE;
     if (tracing)
       await browser.startTracing(page, {
-        categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'],
+        categories: TRACE_CATEGORIES,
       });
     await page.reload();
     await page.waitForFunction(() => {
@@ -416,7 +479,7 @@ async function hostileInputs(
       const tracing = process.env.BENCH_UI_TRACE;
       if (tracing)
         await browser.startTracing(page, {
-          categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'],
+          categories: TRACE_CATEGORIES,
         });
       await sendMessage(page, 'Hostile');
       await page.waitForFunction(() => {
@@ -482,7 +545,7 @@ async function main() {
     configFile: path.join(root, 'vite.config.ts'),
     root,
     logLevel: 'warn',
-    build: { outDir: appDir, emptyOutDir: true },
+    build: { outDir: appDir, emptyOutDir: true, ...(process.env.BENCH_UI_NAMES ? { minify: false } : {}) },
   });
   await build({
     configFile: false,
