@@ -1,9 +1,9 @@
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLive } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import { shownBranch, type Version, versionOf } from '../../state/branches.ts';
 import type { AttachmentRef, ChatMessage, Conversation } from '../../state/types.ts';
 import { AssistantTurn } from './AssistantTurn.tsx';
+import { type BranchLayout, branchLayout, shownMessages } from './branchLayout.ts';
 import { createRenderQueue } from './renderQueue.ts';
 import { RenderQueueContext } from './renderQueueContext.ts';
 import { TurnErrorBoundary } from './TurnErrorBoundary.tsx';
@@ -52,21 +52,6 @@ function EmptyState({ onExample }: { onExample(text: string): void }) {
   );
 }
 
-/**
- * The answer whose tool calls may still get results: the last message that is not a tool result, when
- * it is an answer. Results for any older answer would land far from their call.
- */
-function answerAwaitingTools(messages: readonly ChatMessage[]): string | null {
-  const last = messages.findLast((m) => m.role !== 'tool');
-  return last?.role === 'assistant' ? last.id : null;
-}
-
-/** A message's place among its versions, when it has more than one. */
-function versionsOf(conversation: Conversation | null, message: ChatMessage): Version | null {
-  const version = conversation && versionOf(conversation, message.id);
-  return version && version.count > 1 ? version : null;
-}
-
 /** How many messages around where a conversation opens render their markdown at once; the rest as they near. */
 const EAGER_BEFORE = 2;
 const EAGER_AFTER = 4;
@@ -108,8 +93,12 @@ export function ConversationView(props: ConversationViewProps) {
   const [queue] = useState(() => createRenderQueue(() => scroll.scrollerRef.current));
   useEffect(() => () => queue.dispose(), [queue]);
 
-  // The branch shown: what the person reads, and what the next request sends.
-  const messages = conversation ? shownBranch(conversation) : [];
+  // The branch shown: what the person reads, and what the next request sends. Derived again only when the
+  // tree changes, not on each frame of a streaming answer.
+  const layoutRef = useRef<BranchLayout | null>(null);
+  const layout = conversation ? branchLayout(conversation, layoutRef.current) : null;
+  layoutRef.current = layout;
+  const messages = layout && conversation ? shownMessages(layout, conversation) : [];
   // No edit or regenerate while an answer of this conversation streams: each would start a second one.
   const answering = useLive((s) => Object.values(s.streams).some((stream) => stream.conversationId === key));
 
@@ -142,9 +131,8 @@ export function ConversationView(props: ConversationViewProps) {
   // Tests' DOM has no ResizeObserver: there, follow after each update.
   useLayoutEffect(() => scroll.afterUpdate());
 
-  const toolResults: Record<string, string> = {};
-  for (const m of messages) if (m.role === 'tool') toolResults[m.toolCallId] = m.content;
-  const awaitingTools = answerAwaitingTools(messages);
+  const toolResults = layout?.toolResults ?? {};
+  const version = (index: number) => layout?.versions[index] ?? null;
 
   return (
     <div className="conversation-pane">
@@ -164,7 +152,7 @@ export function ConversationView(props: ConversationViewProps) {
                   <UserMessage
                     key={place}
                     message={m}
-                    version={versionsOf(conversation, m)}
+                    version={version(index)}
                     canEdit={!answering}
                     onEdit={onEdit}
                     onSelectVersion={onSelectVersion}
@@ -178,9 +166,9 @@ export function ConversationView(props: ConversationViewProps) {
                   <AssistantTurn
                     message={m}
                     toolResults={toolResults}
-                    canAnswerTools={m.id === awaitingTools}
+                    canAnswerTools={m.id === layout?.awaitingTools}
                     canRegenerate={!answering}
-                    version={versionsOf(conversation, m)}
+                    version={version(index)}
                     deferMarkdown={deferMarkdown}
                     onRetry={onRetry}
                     onRegenerate={onRegenerate}

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, memo, useEffect, useRef, useState } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { Version } from '../../state/branches.ts';
 import type { AttachmentRef, UserMessage as UserMessageData } from '../../state/types.ts';
@@ -123,7 +123,7 @@ function EditBox({ message, canSend, onSend, onClose }: EditBoxProps) {
  * a new version with an answer of its own. Kept mounted across its versions (keyed by its place), so the
  * keyboard stays on the switch while moving between them.
  */
-export function UserMessage({ message, version, canEdit, onEdit, onSelectVersion }: UserMessageProps) {
+function UserMessageView({ message, version, canEdit, onEdit, onSelectVersion }: UserMessageProps) {
   // Open at first when an edit was left unsent (a reload, another conversation in between).
   const [editingId, setEditingId] = useState(() => (hasKeptEdit(message.id) ? message.id : null));
   const editing = editingId === message.id;
@@ -180,3 +180,6 @@ export function UserMessage({ message, version, canEdit, onEdit, onSelectVersion
     </div>
   );
 }
+
+/** While an answer streams, the person's messages above it need no new render on each of its frames. */
+export const UserMessage = memo(UserMessageView);
