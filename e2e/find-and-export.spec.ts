@@ -6,6 +6,9 @@ import {
   inContext,
   openApp,
   send,
+  storedKeys,
+  storeRecord,
+  turns,
   uniqueText,
   violations,
   waitForAnswer,
@@ -148,6 +151,83 @@ test('export downloads the conversation as Markdown and as JSON, without the API
     },
   );
 });
+
+/** The answer's first attempt in an exported conversation file. */
+function exportedAttempt(json: string): { trace: { items: unknown[]; raw: string; bytes: number } } {
+  return JSON.parse(json).conversation.messages[1].attempts[0];
+}
+
+/** A question answered (sim-echo) and stored with its recording; returns the question. */
+async function answeredAndStored(page: Page, prefix: string): Promise<string> {
+  await choose(page, 'chat', 'sim-echo');
+  const question = uniqueText(prefix);
+  await waitForAnswer(await send(page, question));
+  await expect.poll(async () => (await storedKeys(page, 'trace:'))?.length).toBe(1);
+  return question;
+}
+
+/** A reload: the conversation comes back without its recording, which stays in the database only. */
+async function reload(page: Page): Promise<void> {
+  await page.reload();
+  await expect(turns(page).last().getByTestId('turn-text')).not.toBeEmpty();
+}
+
+test('after a reload, the JSON export reads the recording from storage without the inspector', async ({
+  browser,
+}) => {
+  await inContext(
+    browser,
+    { viewport: { width: 1280, height: 800 }, acceptDownloads: true },
+    async (page) => {
+      await openApp(page);
+      const question = await answeredAndStored(page, 'Exported after a reload');
+      await reload(page);
+      await sidebar(page)
+        .getByRole('button', { name: `Export ${question}`, exact: true })
+        .click();
+      const { trace } = exportedAttempt((await download(page, `Export ${question} as JSON`)).text);
+      expect(trace.items.length).toBeGreaterThan(0);
+      // The whole stream as received, every byte of it.
+      expect(Buffer.byteLength(trace.raw)).toBe(trace.bytes);
+      await expect(sidebar(page).getByText(/could not be read/)).toHaveCount(0);
+    },
+  );
+});
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`phone (${colorScheme}): a recording that cannot be read is named, and the JSON file still comes`, async ({
+    browser,
+  }) => {
+    await inContext(
+      browser,
+      { viewport: { width: 390, height: 844 }, colorScheme, acceptDownloads: true },
+      async (page) => {
+        await openApp(page);
+        const question = await answeredAndStored(page, 'Damaged recording');
+        // The stored recording replaced with a record of the wrong shape, as a damaged database could hold.
+        const [key] = (await storedKeys(page, 'trace:')) ?? [];
+        await storeRecord(page, key!, { items: 'damaged', raw: '' });
+        await reload(page);
+
+        await page.getByRole('button', { name: 'Conversations' }).click();
+        await sidebar(page)
+          .getByRole('button', { name: `Export ${question}`, exact: true })
+          .click();
+        const { trace } = exportedAttempt((await download(page, `Export ${question} as JSON`)).text);
+        expect(trace.items).toEqual([]);
+        expect(trace.bytes).toBeGreaterThan(0);
+        await expect(sidebar(page).getByRole('status').filter({ hasText: 'recording' })).toHaveText(
+          '1 recording could not be read; the file has the rest.',
+        );
+        await expectSidebarIntact(page);
+        expect(await violations(page)).toEqual([]);
+        await page.screenshot({
+          path: `${artifactsDir}/export-recording-unreadable-phone-${colorScheme}.png`,
+        });
+      },
+    );
+  });
+}
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`phone (${colorScheme}): the shortcut opens the drawer on the search; results and export stay usable`, async ({

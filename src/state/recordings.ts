@@ -164,7 +164,7 @@ export function withFiguresKept(attempt: Attempt): AttemptTrace {
 export type RecordingLoad = 'loading' | 'missing' | 'unreadable' | 'failed';
 
 /**
- * Recordings kept apart that someone asked for (the inspector), by attempt id, until they are in memory:
+ * Recordings kept apart that someone asked for (the inspector, an export), by attempt id, until they are in memory:
  * persistence reads them from the database (`startPersisting`) and puts them into their attempts.
  */
 export interface RecordingLoads {
@@ -183,4 +183,34 @@ export function createRecordingLoadsStore(): RecordingLoadsStore {
       set((s) => ({ loads: { ...s.loads, [attemptId]: 'loading' } }));
     },
   }));
+}
+
+/** Recordings asked for that could not be brought into memory, by attempt id: why not. */
+export type RecordingProblems = Readonly<Record<string, Exclude<RecordingLoad, 'loading'>>>;
+
+/**
+ * Asks for the recordings of `attemptIds` and resolves once none of them is being read any more, with
+ * those that could not be: an export waits for them all rather than writing a file without them.
+ */
+export function loadRecordings(
+  store: RecordingLoadsStore,
+  attemptIds: readonly string[],
+): Promise<RecordingProblems> {
+  for (const id of attemptIds) store.getState().want(id);
+  return new Promise((resolve) => {
+    const settled = ({ loads }: RecordingLoads): boolean => {
+      if (attemptIds.some((id) => loads[id] === 'loading')) return false;
+      const problems: Record<string, Exclude<RecordingLoad, 'loading'>> = {};
+      for (const id of attemptIds) {
+        const load = loads[id];
+        if (load && load !== 'loading') problems[id] = load;
+      }
+      resolve(problems);
+      return true;
+    };
+    if (settled(store.getState())) return;
+    const stop = store.subscribe((state) => {
+      if (settled(state)) stop();
+    });
+  });
 }

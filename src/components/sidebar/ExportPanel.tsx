@@ -1,12 +1,21 @@
+import { useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { exportWords } from '../../i18n/explain.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import {
-  conversationFileName,
-  exportConversationJson,
-  exportConversationMarkdown,
-} from '../../state/conversationExport.ts';
+import { attemptsOf } from '../../state/persistence/storedConversation.ts';
+import { loadRecordings, recordingKeptApart } from '../../state/recordings.ts';
+import type { Conversation } from '../../state/types.ts';
 import { downloadText } from './download.ts';
+
+/** The export writer, fetched on the first click: nobody needs it to see the first screen. */
+const exporter = () => import('../../state/conversationExport.ts');
+
+/** The attempts whose recordings are in the database only (after a reload, or from another tab). */
+function recordingsToRead(conversation: Conversation): string[] {
+  return attemptsOf(conversation)
+    .filter(recordingKeptApart)
+    .map((a) => a.id);
+}
 
 export interface ExportPanelProps {
   id: string;
@@ -17,28 +26,64 @@ export interface ExportPanelProps {
   onClose(): void;
 }
 
-/** A conversation's export choices, under its row: Markdown to read, JSON to keep (never a credential). */
+/**
+ * A conversation's export choices, under its row: Markdown to read, JSON to keep (never a credential). The
+ * JSON holds every recording: those kept in the database are read first.
+ */
 export function ExportPanel({ id, conversationId, title, onClose }: ExportPanelProps) {
   const { stores } = useServices();
   const i18n = useI18n();
   const { t } = i18n;
-  const save = (format: 'md' | 'json') => {
-    // Read at click time: the row does not re-render while an answer streams.
-    const conversation = stores.conversations.getState().conversations[conversationId];
-    if (!conversation) return;
-    const { apiKey } = stores.settings.getState().settings;
-    const now = Date.now();
-    const name = conversationFileName(conversation, format, now);
-    if (format === 'md') {
-      downloadText(
-        name,
-        exportConversationMarkdown(conversation, apiKey, now, exportWords(i18n)),
-        'text/markdown;charset=utf-8',
-      );
-    } else {
-      downloadText(name, exportConversationJson(conversation, apiKey, now), 'application/json');
+  const [savingJson, setSavingJson] = useState(false);
+  const [note, setNote] = useState('');
+  // Read at click time: the row does not re-render while an answer streams.
+  const conversationNow = () => stores.conversations.getState().conversations[conversationId];
+
+  const writer = async () => {
+    try {
+      return await exporter();
+    } catch {
+      setNote(t('export.unavailable'));
+      return null;
     }
   };
+
+  const saveMarkdown = async () => {
+    setNote('');
+    const code = await writer();
+    const conversation = conversationNow();
+    if (!code || !conversation) return;
+    const now = Date.now();
+    const { apiKey } = stores.settings.getState().settings;
+    downloadText(
+      code.conversationFileName(conversation, 'md', now),
+      code.exportConversationMarkdown(conversation, apiKey, now, exportWords(i18n)),
+      'text/markdown;charset=utf-8',
+    );
+  };
+
+  const saveJson = async () => {
+    const asked = conversationNow();
+    if (savingJson || !asked) return;
+    setSavingJson(true);
+    const toRead = recordingsToRead(asked);
+    setNote(toRead.length ? t('export.reading', { n: toRead.length }) : '');
+    const [code, problems] = await Promise.all([writer(), loadRecordings(stores.recordings, toRead)]);
+    setSavingJson(false);
+    // Read again: the recordings are in it now.
+    const conversation = conversationNow();
+    if (!code || !conversation) return;
+    const now = Date.now();
+    const { apiKey } = stores.settings.getState().settings;
+    downloadText(
+      code.conversationFileName(conversation, 'json', now),
+      code.exportConversationJson(conversation, apiKey, now),
+      'application/json',
+    );
+    const unread = Object.keys(problems).length;
+    setNote(unread ? t('export.recordingsUnread', { n: unread }) : '');
+  };
+
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: Escape from either button closes the panel
     <div id={id} className="export-panel" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
@@ -47,18 +92,24 @@ export function ExportPanel({ id, conversationId, title, onClose }: ExportPanelP
         type="button"
         className="btn btn-small"
         aria-label={t('export.markdown.label', { title })}
-        onClick={() => save('md')}
+        onClick={() => void saveMarkdown()}
       >
         {t('export.markdown')}
       </button>
+      {/* Busy but focusable (aria-disabled, not disabled): focus stays in the panel, so Escape still closes it. */}
       <button
         type="button"
         className="btn btn-small"
         aria-label={t('export.json.label', { title })}
-        onClick={() => save('json')}
+        aria-busy={savingJson}
+        aria-disabled={savingJson}
+        onClick={() => void saveJson()}
       >
         {t('export.json')}
       </button>
+      <p role="status" className="export-status">
+        {note}
+      </p>
     </div>
   );
 }

@@ -238,6 +238,11 @@ export const en = {
   'export.markdown.label': 'Export {title} as Markdown',
   'export.json': 'JSON',
   'export.json.label': 'Export {title} as JSON',
+  'export.reading':
+    '{n, plural, one {Reading # recording for the file…} other {Reading # recordings for the file…}}',
+  'export.recordingsUnread':
+    '{n, plural, one {# recording could not be read; the file has the rest.} other {# recordings could not be read; the file has the rest.}}',
+  'export.unavailable': 'The export could not be loaded. Check the connection, then try again.',
   'search.label': 'Search conversations',
   'search.placeholder': 'Search ({shortcut} or /)',
   'search.results': 'Search results',

@@ -232,6 +232,11 @@ export const es: Catalog = {
   'export.markdown.label': 'Exportar {title} como Markdown',
   'export.json': 'JSON',
   'export.json.label': 'Exportar {title} como JSON',
+  'export.reading':
+    '{n, plural, one {Leyendo # grabación para el archivo…} other {Leyendo # grabaciones para el archivo…}}',
+  'export.recordingsUnread':
+    '{n, plural, one {No se pudo leer # grabación; el archivo tiene el resto.} other {No se pudieron leer # grabaciones; el archivo tiene el resto.}}',
+  'export.unavailable': 'No se pudo cargar la exportación. Comprueba la conexión y vuelve a intentarlo.',
   'search.label': 'Buscar conversaciones',
   'search.placeholder': 'Buscar ({shortcut} o /)',
   'search.results': 'Resultados de la búsqueda',

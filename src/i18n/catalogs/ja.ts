@@ -231,6 +231,11 @@ export const ja: Catalog = {
   'export.markdown.label': '「{title}」を Markdown でエクスポート',
   'export.json': 'JSON',
   'export.json.label': '「{title}」を JSON でエクスポート',
+  'export.reading': '{n, plural, other {ファイル用に記録 # 件を読み込んでいます…}}',
+  'export.recordingsUnread':
+    '{n, plural, other {記録 # 件を読み取れませんでした。ファイルにはそれ以外が入っています。}}',
+  'export.unavailable':
+    'エクスポート機能を読み込めませんでした。接続を確認してから、もう一度お試しください。',
   'search.label': '会話を検索',
   'search.placeholder': '検索（{shortcut} または /）',
   'search.results': '検索結果',
