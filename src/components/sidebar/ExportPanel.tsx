@@ -9,6 +9,7 @@ import { downloadText } from './download.ts';
 
 /** The export writer, fetched on the first click: nobody needs it to see the first screen. */
 const exporter = () => import('../../state/conversationExport.ts');
+type ExportWriter = Awaited<ReturnType<typeof exporter>>;
 
 /** The attempts whose recordings are in the database only (after a reload, or from another tab). */
 function recordingsToRead(conversation: Conversation): string[] {
@@ -48,18 +49,23 @@ export function ExportPanel({ id, conversationId, title, onClose }: ExportPanelP
     }
   };
 
+  const write = (code: ExportWriter, conversation: Conversation, format: 'md' | 'json') => {
+    const now = Date.now();
+    const { apiKey } = stores.settings.getState().settings;
+    downloadText(
+      code.conversationFileName(conversation, format, now),
+      format === 'md'
+        ? code.exportConversationMarkdown(conversation, apiKey, now, exportWords(i18n))
+        : code.exportConversationJson(conversation, apiKey, now),
+      format === 'md' ? 'text/markdown;charset=utf-8' : 'application/json',
+    );
+  };
+
   const saveMarkdown = async () => {
     setNote('');
     const code = await writer();
     const conversation = conversationNow();
-    if (!code || !conversation) return;
-    const now = Date.now();
-    const { apiKey } = stores.settings.getState().settings;
-    downloadText(
-      code.conversationFileName(conversation, 'md', now),
-      code.exportConversationMarkdown(conversation, apiKey, now, exportWords(i18n)),
-      'text/markdown;charset=utf-8',
-    );
+    if (code && conversation) write(code, conversation, 'md');
   };
 
   const saveJson = async () => {
@@ -73,13 +79,7 @@ export function ExportPanel({ id, conversationId, title, onClose }: ExportPanelP
     // Read again: the recordings are in it now.
     const conversation = conversationNow();
     if (!code || !conversation) return;
-    const now = Date.now();
-    const { apiKey } = stores.settings.getState().settings;
-    downloadText(
-      code.conversationFileName(conversation, 'json', now),
-      code.exportConversationJson(conversation, apiKey, now),
-      'application/json',
-    );
+    write(code, conversation, 'json');
     const unread = Object.keys(problems).length;
     setNote(unread ? t('export.recordingsUnread', { n: unread }) : '');
   };

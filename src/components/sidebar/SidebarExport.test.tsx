@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
 import { emptyRecording, withFiguresKept } from '../../state/recordings.ts';
 import type { Attempt, AttemptTrace } from '../../state/types.ts';
@@ -93,6 +93,26 @@ describe('exporting a conversation from its row', () => {
     expect(document).toMatchObject({ format: 'hopbase-chat-conversation', version: 1 });
     expect(document.conversation).toEqual(JSON.parse(JSON.stringify(store().conversations[id])));
     expect(json).not.toContain(key);
+  });
+
+  it('says so when the export cannot be fetched (offline, or a newer version put online)', async () => {
+    vi.doMock('../../state/conversationExport.ts', () => {
+      throw new Error('Failed to fetch dynamically imported module');
+    });
+    onTestFinished(() => vi.doUnmock('../../state/conversationExport.ts'));
+    seed();
+    const user = userEvent.setup();
+    app.render(<ConversationList />);
+    const toggle = screen.getByRole('button', { name: 'Export Weather in Oslo?' });
+    await user.click(toggle);
+    await user.click(screen.getByRole('button', { name: 'Export Weather in Oslo? as Markdown' }));
+    const panel = document.getElementById(toggle.getAttribute('aria-controls')!)!;
+    await waitFor(() =>
+      expect(within(panel).getByRole('status')).toHaveTextContent(
+        'The export could not be loaded. Check the connection, then try again.',
+      ),
+    );
+    expect(downloads).toEqual([]);
   });
 
   it('closes with Escape, focus back on its button', async () => {
