@@ -5,6 +5,7 @@ import { ConversationView } from '../components/conversation/ConversationView.ts
 import { Toolbar } from '../components/header/Toolbar.tsx';
 import type { InspectorTarget } from '../components/inspector/Inspector.tsx';
 import { preloadMarkdown } from '../components/markdown/LazyMarkdown.tsx';
+import { LoadBoundary } from '../components/shared/LoadBoundary.tsx';
 import { ConversationList } from '../components/sidebar/ConversationList.tsx';
 import { useServices } from '../hooks/appContext.tsx';
 import { useProtocolStream } from '../hooks/useProtocolStream.ts';
@@ -142,14 +143,18 @@ export function App() {
         />
       </main>
       {inspecting !== undefined ? (
-        <Suspense fallback={null}>
-          <Inspector target={inspecting} onClose={() => setInspecting(undefined)} />
-        </Suspense>
+        <LoadBoundary onClose={() => setInspecting(undefined)}>
+          <Suspense fallback={null}>
+            <Inspector target={inspecting} onClose={() => setInspecting(undefined)} />
+          </Suspense>
+        </LoadBoundary>
       ) : null}
       {settingsOpen ? (
-        <Suspense fallback={null}>
-          <SettingsDialog onClose={closeSettings} />
-        </Suspense>
+        <LoadBoundary onClose={closeSettings}>
+          <Suspense fallback={null}>
+            <SettingsDialog onClose={closeSettings} />
+          </Suspense>
+        </LoadBoundary>
       ) : null}
     </div>
   );

@@ -5,7 +5,8 @@ import { createStore, keys, set } from 'idb-keyval';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SettingsDialog } from '../components/settings/SettingsDialog.tsx';
 import { createAppStores } from '../state/appStores.ts';
-import { loadState, startPersisting } from '../state/persistence.ts';
+import { loadState } from '../state/persistence/load.ts';
+import { startPersisting } from '../state/persistence.ts';
 import { createTestApp } from '../testing/testApp.tsx';
 import { Localized } from './Localized.tsx';
 

@@ -41,7 +41,7 @@ import {
   type PageVisibility,
 } from './frameBatcher.ts';
 import { gatewayBase, isCrossOrigin, redactedCredentials } from './gateway.ts';
-import { type ReplaySpeed, readRecording, recordingResponse } from './replay.ts';
+import type { ReplaySpeed } from './replay.ts';
 import { type AttemptProgress, runAttempt } from './runAttempt.ts';
 
 export interface ChatSessionOptions {
@@ -376,6 +376,8 @@ export class ChatSession {
    * a recording.
    */
   async replay(fileName: string, text: string, speed: ReplaySpeed, fallback: Protocol): Promise<void> {
+    // Fetched with the first replay: the first screen needs none of it.
+    const { readRecording, recordingResponse } = await import('./replay.ts');
     const recording = readRecording(text, speed, fallback);
     const store = this.stores.conversations.getState();
     // A conversation of its own: a recording is not part of any exchange with a model.

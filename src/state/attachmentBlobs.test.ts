@@ -13,7 +13,7 @@ import {
   readAttachmentBlobs,
   writeMissingAttachments,
 } from './attachmentBlobs.ts';
-import { loadState } from './persistence.ts';
+import { loadState } from './persistence/load.ts';
 import type { AttachmentRef, Conversation } from './types.ts';
 
 let dbCount = 0;

@@ -9,7 +9,12 @@ import {
 import { fromBase64, toBase64 } from './base64.ts';
 import { redactAttempt, withoutUserInfo } from './conversationExport.ts';
 import { mergeConversation } from './merge.ts';
-import { type RestoreOutcome, readEverything, type StoredEverything, writeRestored } from './persistence.ts';
+import {
+  type RestoreOutcome,
+  readEverything,
+  type StoredEverything,
+  writeRestored,
+} from './persistence/backupRecords.ts';
 import {
   conversationPrefix,
   readConversationRecord,

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createAppStores } from './appStores.ts';
 import { databaseAttachments } from './attachmentBlobs.ts';
 import { type BackupDocument, backUp, readBackup, restoreBackup } from './backup.ts';
-import { loadState } from './persistence.ts';
+import { loadState } from './persistence/load.ts';
 import type { AttachmentRef, Conversation } from './types.ts';
 
 let dbCount = 0;

@@ -28,16 +28,6 @@ import type { TabChannel } from './tabSync.ts';
  *   starts empty and never overwrites what is stored.
  */
 
-// The app and `backup.ts` reach persistence through this file; the parts are its own.
-export {
-  type RestoreOutcome,
-  readEverything,
-  type StoredEverything,
-  writeRestored,
-} from './persistence/backupRecords.ts';
-export { openDatabase } from './persistence/database.ts';
-export { type LoadedState, loadState } from './persistence/load.ts';
-
 export interface PersistOptions {
   /** What `loadState` found; without it, the stores' content at start is taken as what is stored. */
   loaded?: LoadedState;

@@ -29,6 +29,8 @@ async function open() {
   const user = userEvent.setup();
   app.render(<ActiveSystemPrompt />);
   await user.click(screen.getByRole('button', { name: 'System prompt' }));
+  // The dialog's code is fetched on first open.
+  await screen.findByRole('dialog', { name: 'System prompt' });
   return user;
 }
 

@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createStore, entries, set, type UseStore } from 'idb-keyval';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { readEverything } from '../../state/persistence.ts';
+import { readEverything } from '../../state/persistence/backupRecords.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { BackupSection } from './BackupSection.tsx';
 

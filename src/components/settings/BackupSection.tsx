@@ -4,7 +4,7 @@ import { useServices } from '../../hooks/appContext.tsx';
 import { useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { type BackupProblem, backUp, restoreBackup } from '../../state/backup.ts';
-import { openDatabase } from '../../state/persistence.ts';
+import { openDatabase } from '../../state/persistence/database.ts';
 import { setAsidePrefix } from '../../state/records.ts';
 import { openTabChannel } from '../../state/tabSync.ts';
 import { downloadText } from '../sidebar/download.ts';

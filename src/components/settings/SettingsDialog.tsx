@@ -7,6 +7,7 @@ import { isThinkingBudget, isUsableBaseUrl, type Settings } from '../../state/se
 import { trapTab } from '../shared/trapTab.ts';
 import { BackupSection } from './BackupSection.tsx';
 import { StorageUse } from './StorageUse.tsx';
+import '../shared/dialog.css';
 import './settings.css';
 
 function numberOrNull(value: string): number | null {

@@ -6,7 +6,7 @@ import type {
   RestoredCounts,
   RestoredFiles,
 } from '../../state/backup.ts';
-import type { RestoreOutcome } from '../../state/persistence.ts';
+import type { RestoreOutcome } from '../../state/persistence/backupRecords.ts';
 
 type Words = Pick<I18n, 't'>;
 

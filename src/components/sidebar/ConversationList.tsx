@@ -1,8 +1,7 @@
-import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useConversations, useLive } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import { createConversationSearch } from '../../state/conversationSearch.ts';
 import { conversationUsage } from '../../state/conversationStore.ts';
 import type { Conversation } from '../../state/types.ts';
 import { ExportPanel } from './ExportPanel.tsx';
@@ -10,6 +9,7 @@ import { SearchBox } from './SearchBox.tsx';
 import { SearchResults } from './SearchResults.tsx';
 import { outcomeSummary } from './searchSummary.ts';
 import { useConversationLabel } from './useConversationLabel.ts';
+import { useConversationSearch } from './useConversationSearch.ts';
 import { useDebouncedValue } from './useDebouncedValue.ts';
 import './sidebar.css';
 
@@ -200,18 +200,14 @@ export const ConversationList = memo(function ConversationList({
   const streaming = new Set(streamingIds.split(' '));
   const [renaming, setRenaming] = useState<string | null>(null);
 
-  // Search: its index lives as long as the sidebar, cached per conversation object (conversationSearch.ts).
-  const [search] = useState(createConversationSearch);
   const [query, setQuery] = useState('');
   const searching = query.trim() !== '';
   const settledQuery = useDebouncedValue(searching ? query : '', searchDelayMs);
   const conversations = useConversations((s) => (searching ? s.conversations : null));
-  const outcome = useMemo(
-    () => (conversations && settledQuery.trim() ? search.search(conversations, order, settledQuery) : null),
-    [search, conversations, order, settledQuery],
-  );
+  const search = useConversationSearch(conversations, order, settledQuery);
   // Until the first search has run, the normal list stays: no flash of an empty result.
-  const showResults = searching && outcome !== null;
+  const outcome = searching && search.kind === 'done' ? search.outcome : null;
+  const showResults = outcome !== null;
   const searchBox = useRef<HTMLInputElement>(null);
   const results = useRef<HTMLUListElement>(null);
   const firstResult = () => results.current?.querySelector<HTMLButtonElement>('button.conversation-open');
@@ -267,9 +263,13 @@ export const ConversationList = memo(function ConversationList({
         />
       </div>
       <p role="status" className="search-status">
-        {showResults ? outcomeSummary(i18n, outcome, settledQuery) : ''}
+        {outcome
+          ? outcomeSummary(i18n, outcome, settledQuery)
+          : searching && search.kind === 'unavailable'
+            ? t('search.unavailable')
+            : ''}
       </p>
-      {showResults ? (
+      {outcome ? (
         <SearchResults
           ref={results}
           results={outcome.results}

@@ -7,6 +7,7 @@ import {
   shortcutHint,
   shortcutKeys,
 } from './searchShortcut.ts';
+import { preloadSearch } from './useConversationSearch.ts';
 
 export interface SearchBoxProps {
   ref: Ref<HTMLInputElement>;
@@ -58,6 +59,7 @@ export function SearchBox({ ref, value, onChange, onShortcut, onOpenFirst, onFoc
         spellCheck={false}
         value={value}
         onChange={(e) => onChange(e.target.value)}
+        onFocus={preloadSearch}
         onKeyDown={(e) => {
           if (e.key === 'Escape' && value !== '') {
             e.preventDefault();

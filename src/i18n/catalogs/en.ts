@@ -31,6 +31,8 @@ export const en = {
   'reasoning.explain.messages': '{protocol}: thinking with a budget of {budget, number} tokens (Settings)',
 
   // Words used in many places
+  'load.failed':
+    'This part of the app could not be loaded: the connection may be down, or a newer version of the app was put online. Reload the page to get it; what you typed and your conversations are kept.',
   'action.retry': 'Retry',
   'action.stop': 'Stop',
   'action.close': 'Close',
@@ -248,6 +250,7 @@ export const en = {
   'search.results': 'Search results',
   'search.kind':
     '{kind, select, user {You:} answer {Answer:} reasoning {Reasoning:} refusal {Refusal:} tool_call {Tool call:} other {Tool result:}}',
+  'search.unavailable': 'Search could not be loaded. Check the connection, then type again.',
   'search.none': 'No conversation matches “{query}”.',
   'search.found':
     '{total, plural, one {# conversation matches} other {# conversations match}}{more, select, yes {, the first {shown, number} shown} other {}}.',

@@ -27,6 +27,8 @@ export const es: Catalog = {
   'reasoning.explain.messages':
     '{protocol}: razonamiento con un presupuesto de {budget, number} tokens (Ajustes)',
 
+  'load.failed':
+    'No se pudo cargar esta parte de la aplicación: puede que no haya conexión o que se haya publicado una versión nueva. Recarga la página para obtenerla; lo que escribiste y tus conversaciones se conservan.',
   'action.retry': 'Reintentar',
   'action.stop': 'Detener',
   'action.close': 'Cerrar',
@@ -242,6 +244,7 @@ export const es: Catalog = {
   'search.results': 'Resultados de la búsqueda',
   'search.kind':
     '{kind, select, user {Tú:} answer {Respuesta:} reasoning {Razonamiento:} refusal {Rechazo:} tool_call {Llamada a herramienta:} other {Resultado de herramienta:}}',
+  'search.unavailable': 'No se pudo cargar la búsqueda. Comprueba la conexión y vuelve a escribir.',
   'search.none': 'Ninguna conversación coincide con «{query}».',
   'search.found':
     '{total, plural, one {# conversación coincide} other {# conversaciones coinciden}}{more, select, yes {; se muestran las primeras {shown, number}} other {}}.',

@@ -26,6 +26,8 @@ export const ja: Catalog = {
   'reasoning.explain.responses': '{protocol}：推論の強度 "{level}"（要約をストリーミング）',
   'reasoning.explain.messages': '{protocol}：{budget, number} トークンの予算で思考（設定）',
 
+  'load.failed':
+    'アプリのこの部分を読み込めませんでした。接続が切れているか、新しいバージョンが公開された可能性があります。ページを再読み込みしてください。入力中の内容と会話は保持されます。',
   'action.retry': '再試行',
   'action.stop': '停止',
   'action.close': '閉じる',
@@ -241,6 +243,7 @@ export const ja: Catalog = {
   'search.results': '検索結果',
   'search.kind':
     '{kind, select, user {自分：} answer {回答：} reasoning {推論：} refusal {拒否：} tool_call {ツール呼び出し：} other {ツールの結果：}}',
+  'search.unavailable': '検索を読み込めませんでした。接続を確認してから、もう一度入力してください。',
   'search.none': '「{query}」に一致する会話はありません。',
   'search.found':
     '{total, plural, other {# 件の会話が一致}}{more, select, yes {（最初の {shown, number} 件を表示）} other {}}。',

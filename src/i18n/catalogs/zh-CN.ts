@@ -26,6 +26,8 @@ export const zhCN: Catalog = {
   'reasoning.explain.responses': '{protocol}：推理强度 "{level}"，并实时显示推理摘要',
   'reasoning.explain.messages': '{protocol}：按 {budget, number} token 的预算思考（见设置）',
 
+  'load.failed':
+    '无法加载应用的这一部分：可能是网络已断开，或应用已发布新版本。请重新加载页面；你输入的内容和对话都会保留。',
   'action.retry': '重试',
   'action.stop': '停止',
   'action.close': '关闭',
@@ -218,6 +220,7 @@ export const zhCN: Catalog = {
   'search.results': '搜索结果',
   'search.kind':
     '{kind, select, user {你：} answer {回答：} reasoning {推理：} refusal {拒绝：} tool_call {工具调用：} other {工具结果：}}',
+  'search.unavailable': '无法加载搜索。请检查网络连接，然后重新输入。',
   'search.none': '没有与“{query}”匹配的对话。',
   'search.found':
     '{total, plural, other {# 个对话匹配}}{more, select, yes {，显示前 {shown, number} 个} other {}}。',

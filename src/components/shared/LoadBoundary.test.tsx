@@ -1,0 +1,47 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { lazy, Suspense } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { createTestApp } from '../../testing/testApp.tsx';
+import { LoadBoundary } from './LoadBoundary.tsx';
+
+// A part whose code cannot be fetched, as when the network is gone or a deploy replaced its chunk.
+const Unreachable = lazy(() => Promise.reject(new Error('Failed to fetch dynamically imported module')));
+
+describe('LoadBoundary', () => {
+  it('tells the person a part could not be loaded, keeps the rest, and closes', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onClose = vi.fn();
+    createTestApp().render(
+      <>
+        <p>The conversation</p>
+        <LoadBoundary onClose={onClose}>
+          <Suspense fallback={null}>
+            <Unreachable />
+          </Suspense>
+        </LoadBoundary>
+      </>,
+    );
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog).toHaveTextContent('This part of the app could not be loaded');
+    expect(screen.getByText('The conversation')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Close' })).toHaveFocus();
+    await userEvent.setup().keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows the part when it loads', async () => {
+    const Reachable = lazy(async () => ({ default: () => <p>Settings</p> }));
+    createTestApp().render(
+      <LoadBoundary onClose={() => {}}>
+        <Suspense fallback={null}>
+          <Reachable />
+        </Suspense>
+      </LoadBoundary>,
+    );
+    expect(await screen.findByText('Settings')).toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+});
