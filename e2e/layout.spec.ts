@@ -1,5 +1,15 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { artifactsDir, choose, inContext, openApp, send, uniqueText, waitForAnswer } from './helpers.ts';
+import {
+  artifactsDir,
+  choose,
+  inContext,
+  openApp,
+  protocolKeys,
+  send,
+  uniqueText,
+  violations,
+  waitForAnswer,
+} from './helpers.ts';
 
 /** The conversation pane's scrolling element. */
 const pane = (page: Page) => page.locator('.scroller');
@@ -169,3 +179,61 @@ test('each conversation keeps its scroll position when you switch away and back'
     expect(await distanceFromEnd(page)).toBeLessThan(10);
   });
 });
+
+/**
+ * How far a select's chosen text falls short of its box (negative: cut off): its text as drawn in its font,
+ * its padding, and room for the menu arrow.
+ */
+function selectSlack(select: Locator): Promise<number> {
+  return select.evaluate((el: HTMLSelectElement) => {
+    const style = getComputedStyle(el);
+    const context = document.createElement('canvas').getContext('2d')!;
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const text = context.measureText(el.selectedOptions[0]!.textContent ?? '').width;
+    const arrow = 24;
+    return el.clientWidth - text - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - arrow;
+  });
+}
+
+for (const { locale, protocol, message } of [
+  { locale: 'en-US', protocol: 'Protocol', message: 'Message' },
+  { locale: 'es-ES', protocol: 'Protocolo', message: 'Mensaje' },
+  { locale: 'zh-CN', protocol: '协议', message: '消息' },
+  { locale: 'ja-JP', protocol: 'プロトコル', message: 'メッセージ' },
+]) {
+  test(`phone, ${locale}: the protocol picker shows each protocol's whole name, the toolbar in two rows`, async ({
+    browser,
+  }) => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await inContext(
+        browser,
+        { locale, viewport: { width: 390, height: 844 }, colorScheme },
+        async (page) => {
+          await page.goto('/');
+          const picker = page.getByRole('combobox', { name: protocol });
+          const box = page.getByRole('textbox', { name: message });
+          await expect(box).toBeVisible();
+          for (const key of protocolKeys) {
+            await picker.selectOption(key);
+            expect(await selectSlack(picker), key).toBeGreaterThanOrEqual(0);
+          }
+          // The drawer's button is an icon with its name: the row it shares with the picker fits any language.
+          const rows = await page.locator('header.toolbar').evaluate((toolbar) => {
+            const middles = [...toolbar.children]
+              .flatMap((child) => {
+                const { top, height, width } = child.getBoundingClientRect();
+                return width > 0 ? [top + height / 2] : [];
+              })
+              .sort((a, b) => a - b);
+            // Controls of one row share their middle (aligned to the centre), give or take a pixel.
+            return middles.filter((middle, i) => i === 0 || middle - middles[i - 1]! > 4).length;
+          });
+          expect(rows).toBe(2);
+          expect(await inViewport(page, box)).toBe(true);
+          expect(await violations(page, 'header.toolbar')).toEqual([]);
+          await page.screenshot({ path: `${artifactsDir}/layout-toolbar-${locale}-390-${colorScheme}.png` });
+        },
+      );
+    }
+  });
+}

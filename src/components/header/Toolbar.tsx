@@ -22,6 +22,8 @@ export interface ToolbarProps {
 /** "Conversation:" before the total, which a narrow toolbar leaves out (toolbar.css). */
 const usageLabel = (chunks: ReactNode[]) => <span className="usage-label">{chunks}</span>;
 
+/** A window with a panel at its left: the conversations' drawer. */
+const sidebarIcon = 'M4 5h16a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1ZM9 5v14';
 /** A play sign in a circle: a recorded stream played again. */
 const replayIcon = 'M12 4a8 8 0 1 1 0 16a8 8 0 1 1 0-16ZM10 8.5v7l6-3.5Z';
 /** Two sliders. */
@@ -39,14 +41,17 @@ export function Toolbar({
   const usage = conversation ? conversationUsage(conversation) : null;
   return (
     <header className="toolbar">
+      {/* An icon too: on a phone, the row it shares with the protocol must fit every language. */}
       <button
         type="button"
-        className="btn btn-small sidebar-toggle"
+        className="btn toolbar-icon sidebar-toggle"
+        aria-label={t('toolbar.conversations')}
+        title={t('toolbar.conversations')}
         aria-expanded={sidebarOpen}
         aria-controls={sidebarId}
         onClick={onToggleSidebar}
       >
-        {t('toolbar.conversations')}
+        <LineIcon d={sidebarIcon} />
       </button>
       <ProtocolSelect />
       <ModelSelect />
