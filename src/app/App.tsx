@@ -140,6 +140,8 @@ export function App() {
           streaming={streamingMessageId !== null}
           onSend={send}
           onStop={() => streamingMessageId && stream.stop(streamingMessageId)}
+          // The renderer is fetched as the first message is typed, ready when its answer begins.
+          onTyping={preloadMarkdown}
         />
       </main>
       {inspecting !== undefined ? (

@@ -24,6 +24,16 @@ function setup(streaming = false) {
 beforeEach(() => sessionStorage.clear());
 
 describe('Composer', () => {
+  it('says the person is typing (not for blank space), so what the answer needs can be fetched', async () => {
+    const onTyping = vi.fn();
+    render(<Composer streaming={false} onSend={vi.fn()} onStop={vi.fn()} onTyping={onTyping} />);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), '  ');
+    expect(onTyping).not.toHaveBeenCalled();
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Hi');
+    expect(onTyping).toHaveBeenCalled();
+  });
+
   it('sends on Enter and clears the box', async () => {
     const { onSend, user, box } = setup();
     await user.type(box, 'Hello there{Enter}');

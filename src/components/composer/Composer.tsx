@@ -16,6 +16,8 @@ export interface ComposerProps {
   /** The files attached (their bytes already stored), when there are any. */
   onSend(text: string, attachments?: readonly AttachmentRef[]): void;
   onStop(): void;
+  /** The person is typing a message: what its answer will need can be fetched now. */
+  onTyping?(): void;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface ComposerProps {
  * attached is said in an alert naming the file, and nothing typed is touched. Text and files wait per
  * conversation, kept for the tab (`drafts.ts`): a reload brings them back.
  */
-export function Composer({ draftKey, streaming, onSend, onStop }: ComposerProps) {
+export function Composer({ draftKey, streaming, onSend, onStop, onTyping }: ComposerProps) {
   const key = draftKey ?? '';
   // The files waiting per conversation, the latest at once (for files that finish reading after another
   // change); those of a conversation not seen yet in this page come from the tab's storage.
@@ -114,7 +116,10 @@ export function Composer({ draftKey, streaming, onSend, onStop }: ComposerProps)
           placeholder={t('composer.placeholder')}
           rows={Math.min(8, Math.max(1, text.split('\n').length))}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            if (e.target.value.trim() !== '') onTyping?.();
+          }}
           onPaste={files.onPaste}
           onKeyDown={composerKeyDown(send, streaming ? onStop : undefined)}
         />

@@ -14,6 +14,15 @@ async function freshLazyMarkdown(markdownModule: () => Promise<unknown>) {
 }
 
 describe('LazyMarkdown', () => {
+  it('warms the renderer up once it has arrived, when the page is idle', async () => {
+    const warmUp = vi.fn();
+    vi.resetModules();
+    vi.doMock('./Markdown.tsx', async () => ({ ...(await vi.importActual('./Markdown.tsx')), warmUp }));
+    const { preloadMarkdown } = await import('./LazyMarkdown.tsx');
+    await preloadMarkdown();
+    await waitFor(() => expect(warmUp).toHaveBeenCalledTimes(1));
+  });
+
   it('shows plain text until the renderer arrives, then markdown, then stays mounted', async () => {
     let arrive = () => {};
     const arrived = new Promise<void>((resolve) => {

@@ -31,6 +31,7 @@ export function preloadMarkdown(): Promise<MarkdownModule | null> {
   loading = import('./Markdown.tsx').then(
     (module) => {
       set({ module, failed: false });
+      whenIdle(module.warmUp);
       return module;
     },
     () => {
@@ -40,6 +41,12 @@ export function preloadMarkdown(): Promise<MarkdownModule | null> {
     },
   );
   return loading;
+}
+
+/** Runs `work` when the page has nothing else to do (soon, where the browser cannot say when that is). */
+function whenIdle(work: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 1_000 });
+  else setTimeout(work, 0);
 }
 
 function subscribe(listener: () => void): () => void {
