@@ -3,7 +3,6 @@ import {
   admitFiles,
   attachmentLimits,
   classifyFile,
-  formatSize,
   isUtf8Text,
   notTextProblem,
   sniffImage,
@@ -52,21 +51,6 @@ describe('isUtf8Text', () => {
     const cut = text('世').subarray(0, 2);
     expect(isUtf8Text(cut, true)).toBe(true);
     expect(isUtf8Text(cut)).toBe(false);
-  });
-});
-
-describe('formatSize', () => {
-  it.each([
-    [0, '0 B'],
-    [999, '999 B'],
-    [1000, '1 kB'],
-    [2500, '2.5 kB'],
-    [12_345, '12 kB'],
-    [500_000, '500 kB'],
-    [3_750_000, '3.75 MB'],
-    [15_000_000, '15 MB'],
-  ])('%d bytes: %s', (n, shown) => {
-    expect(formatSize(n)).toBe(shown);
   });
 });
 

@@ -123,14 +123,6 @@ export function isUtf8Text(bytes: Uint8Array, cut = false): boolean {
   }
 }
 
-/** `512 B`, `2.5 kB`, `12 kB`, `3.75 MB`: decimal units, as file managers show them. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  if (bytes < 1_000_000)
-    return `${bytes < 10_000 ? Number((bytes / 1000).toFixed(1)) : Math.round(bytes / 1000)} kB`;
-  return `${Number((bytes / 1_000_000).toFixed(2))} MB`;
-}
-
 export interface FileFacts {
   name: string;
   /** The type the browser declared (often empty, sometimes wrong: `.ts` is said to be video). */
