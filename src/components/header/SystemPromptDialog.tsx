@@ -1,12 +1,11 @@
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { systemPromptOf } from '../../state/conversationStore.ts';
 import type { Conversation } from '../../state/types.ts';
-import { trapTab } from '../shared/trapTab.ts';
+import { ModalDialog } from '../shared/ModalDialog.tsx';
 import { systemPromptNote } from './systemPromptNote.ts';
-import '../shared/dialog.css';
 import './systemPrompt.css';
 
 /** The open chat's own system prompt, seen and changed; Save keeps it, Cancel and Escape leave it. */
@@ -34,54 +33,39 @@ export function SystemPromptDialog({
     else if (draft !== defaultPrompt) conversations.setSystemPrompt(conversations.newConversation(), draft);
     onClose();
   };
-  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      onClose();
-    } else trapTab(event);
-  };
-
   return (
-    <div className="overlay">
-      <div
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        className="dialog system-prompt-dialog"
-        onKeyDown={onKeyDown}
-      >
-        <h2 id={titleId}>{t('systemPrompt.title')}</h2>
-        <label className="field">
-          <span>{t('systemPrompt.field')}</span>
-          <textarea
-            ref={box}
-            rows={6}
-            value={draft}
-            aria-describedby={noteId}
-            onChange={(e) => setDraft(e.target.value)}
-          />
-        </label>
-        <p id={noteId} className="field-help">
-          {systemPromptNote(i18n, draft, defaultPrompt, (conversation?.messages.length ?? 0) > 0)}
-        </p>
-        <div className="system-prompt-actions">
-          <button
-            type="button"
-            className="btn"
-            disabled={draft === defaultPrompt}
-            onClick={() => setDraft(defaultPrompt)}
-          >
-            {t('systemPrompt.useDefault')}
-          </button>
-          <span className="system-prompt-spacer" />
-          <button type="button" className="btn" onClick={onClose}>
-            {t('action.cancel')}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={save}>
-            {t('action.save')}
-          </button>
-        </div>
+    <ModalDialog labelledBy={titleId} className="system-prompt-dialog" onClose={onClose}>
+      <h2 id={titleId}>{t('systemPrompt.title')}</h2>
+      <label className="field">
+        <span>{t('systemPrompt.field')}</span>
+        <textarea
+          ref={box}
+          rows={6}
+          value={draft}
+          aria-describedby={noteId}
+          onChange={(e) => setDraft(e.target.value)}
+        />
+      </label>
+      <p id={noteId} className="field-help">
+        {systemPromptNote(i18n, draft, defaultPrompt, (conversation?.messages.length ?? 0) > 0)}
+      </p>
+      <div className="system-prompt-actions">
+        <button
+          type="button"
+          className="btn"
+          disabled={draft === defaultPrompt}
+          onClick={() => setDraft(defaultPrompt)}
+        >
+          {t('systemPrompt.useDefault')}
+        </button>
+        <span className="system-prompt-spacer" />
+        <button type="button" className="btn" onClick={onClose}>
+          {t('action.cancel')}
+        </button>
+        <button type="button" className="btn btn-primary" onClick={save}>
+          {t('action.save')}
+        </button>
       </div>
-    </div>
+    </ModalDialog>
   );
 }

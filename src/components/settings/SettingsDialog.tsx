@@ -4,10 +4,9 @@ import { useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { automaticLanguage, languageNames, locales } from '../../i18n/locales.ts';
 import { isThinkingBudget, isUsableBaseUrl, type Settings } from '../../state/settingsStore.ts';
-import { trapTab } from '../shared/trapTab.ts';
+import { ModalDialog } from '../shared/ModalDialog.tsx';
 import { BackupSection } from './BackupSection.tsx';
 import { StorageUse } from './StorageUse.tsx';
-import '../shared/dialog.css';
 import './settings.css';
 
 function numberOrNull(value: string): number | null {
@@ -154,178 +153,164 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
       if (opener?.isConnected) opener.focus();
     };
   }, []);
-  useEffect(() => {
-    const onKey = (e: globalThis.KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
   const set = (patch: Partial<Settings>) => update(patch);
   const baseUrl = useCommittedField(settings.baseUrl, (value) => set({ baseUrl: value }), isUsableBaseUrl);
   const apiKey = useCommittedField(settings.apiKey, (value) => set({ apiKey: value }), anyKey);
 
   return (
-    // Clicking outside closes too; Escape and the Close button are the keyboard ways out.
-    // biome-ignore lint/a11y/noStaticElementInteractions: a backdrop, not a control
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        className="dialog settings"
-        onKeyDown={trapTab}
-      >
-        <header className="dialog-header">
-          <h2 id={titleId}>{t('settings.title')}</h2>
-          <button type="button" className="btn btn-small" onClick={onClose}>
-            {t('action.close')}
-          </button>
-        </header>
+    // Nothing typed here is lost by a click outside: closing applies it.
+    <ModalDialog labelledBy={titleId} className="settings" onClose={onClose} closeOnBackdrop>
+      <header className="dialog-header">
+        <h2 id={titleId}>{t('settings.title')}</h2>
+        <button type="button" className="btn btn-small" onClick={onClose}>
+          {t('action.close')}
+        </button>
+      </header>
 
-        <label className="field settings-language">
-          <span>{t('settings.language')}</span>
-          <select
-            className="select"
-            value={settings.language}
-            onChange={(e) => set({ language: e.target.value })}
-          >
-            <option value={automaticLanguage}>{t('settings.language.auto')}</option>
-            {/* Each language in its own words, marked as such for screen readers. */}
-            {locales.map((locale) => (
-              <option key={locale} value={locale} lang={locale}>
-                {languageNames[locale]}
-              </option>
-            ))}
-          </select>
+      <label className="field settings-language">
+        <span>{t('settings.language')}</span>
+        <select
+          className="select"
+          value={settings.language}
+          onChange={(e) => set({ language: e.target.value })}
+        >
+          <option value={automaticLanguage}>{t('settings.language.auto')}</option>
+          {/* Each language in its own words, marked as such for screen readers. */}
+          {locales.map((locale) => (
+            <option key={locale} value={locale} lang={locale}>
+              {languageNames[locale]}
+            </option>
+          ))}
+        </select>
+      </label>
+
+      <fieldset>
+        <legend>{t('settings.gateway')}</legend>
+        <label className="field">
+          <span>{t('settings.baseUrl')}</span>
+          <input
+            ref={first}
+            type="url"
+            placeholder="https://gateway.example.com/v1"
+            value={baseUrl.value}
+            aria-invalid={baseUrl.invalid}
+            aria-describedby={baseUrl.invalid ? baseUrlErrorId : undefined}
+            onChange={(e) => baseUrl.onChange(e.target.value)}
+            onBlur={baseUrl.commit}
+            onKeyDown={baseUrl.onKeyDown}
+          />
+          {baseUrl.invalid ? (
+            <span id={baseUrlErrorId} className="field-error" role="alert">
+              {t('settings.baseUrl.invalid')}
+            </span>
+          ) : null}
         </label>
+        <label className="field">
+          <span>{t('settings.apiKey')}</span>
+          <input
+            type="password"
+            autoComplete="off"
+            value={apiKey.value}
+            onChange={(e) => apiKey.onChange(e.target.value)}
+            onBlur={apiKey.commit}
+            onKeyDown={apiKey.onKeyDown}
+          />
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={settings.rememberKey}
+            onChange={(e) => set({ rememberKey: e.target.checked })}
+          />
+          {t('settings.rememberKey')}
+        </label>
+      </fieldset>
 
-        <fieldset>
-          <legend>{t('settings.gateway')}</legend>
+      <fieldset>
+        <legend>{t('settings.model')}</legend>
+        <label className="field">
+          <span>{t('settings.systemPrompt')}</span>
+          <textarea
+            rows={3}
+            value={settings.systemPrompt}
+            onChange={(e) => set({ systemPrompt: e.target.value })}
+          />
+        </label>
+        <div className="row">
           <label className="field">
-            <span>{t('settings.baseUrl')}</span>
+            <span>{t('settings.maxOutputTokens')}</span>
             <input
-              ref={first}
-              type="url"
-              placeholder="https://gateway.example.com/v1"
-              value={baseUrl.value}
-              aria-invalid={baseUrl.invalid}
-              aria-describedby={baseUrl.invalid ? baseUrlErrorId : undefined}
-              onChange={(e) => baseUrl.onChange(e.target.value)}
-              onBlur={baseUrl.commit}
-              onKeyDown={baseUrl.onKeyDown}
+              type="number"
+              min={1}
+              placeholder={t('settings.modelDefault')}
+              value={settings.maxOutputTokens ?? ''}
+              onChange={(e) => set({ maxOutputTokens: numberOrNull(e.target.value) })}
             />
-            {baseUrl.invalid ? (
-              <span id={baseUrlErrorId} className="field-error" role="alert">
-                {t('settings.baseUrl.invalid')}
-              </span>
-            ) : null}
           </label>
           <label className="field">
-            <span>{t('settings.apiKey')}</span>
+            <span>{t('settings.temperature')}</span>
             <input
-              type="password"
-              autoComplete="off"
-              value={apiKey.value}
-              onChange={(e) => apiKey.onChange(e.target.value)}
-              onBlur={apiKey.commit}
-              onKeyDown={apiKey.onKeyDown}
+              type="number"
+              min={0}
+              max={2}
+              step={0.1}
+              placeholder={t('settings.modelDefault')}
+              value={settings.temperature ?? ''}
+              onChange={(e) => set({ temperature: numberOrNull(e.target.value) })}
             />
           </label>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={settings.rememberKey}
-              onChange={(e) => set({ rememberKey: e.target.checked })}
-            />
-            {t('settings.rememberKey')}
-          </label>
-        </fieldset>
+        </div>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={settings.offerTools}
+            onChange={(e) => set({ offerTools: e.target.checked })}
+          />
+          {t('settings.offerTools')}
+        </label>
+      </fieldset>
 
-        <fieldset>
-          <legend>{t('settings.model')}</legend>
-          <label className="field">
-            <span>{t('settings.systemPrompt')}</span>
-            <textarea
-              rows={3}
-              value={settings.systemPrompt}
-              onChange={(e) => set({ systemPrompt: e.target.value })}
+      <fieldset>
+        <legend>{t('settings.budgets')}</legend>
+        <p className="field-help">{t('settings.budgets.help')}</p>
+        <div className="row row-3">
+          {(['low', 'medium', 'high'] as const).map((effort) => (
+            <BudgetField
+              key={effort}
+              effort={effort}
+              value={settings.thinkingBudgets[effort]}
+              onChange={(n) => set({ thinkingBudgets: { ...settings.thinkingBudgets, [effort]: n } })}
             />
-          </label>
-          <div className="row">
-            <label className="field">
-              <span>{t('settings.maxOutputTokens')}</span>
-              <input
-                type="number"
-                min={1}
-                placeholder={t('settings.modelDefault')}
-                value={settings.maxOutputTokens ?? ''}
-                onChange={(e) => set({ maxOutputTokens: numberOrNull(e.target.value) })}
-              />
-            </label>
-            <label className="field">
-              <span>{t('settings.temperature')}</span>
-              <input
-                type="number"
-                min={0}
-                max={2}
-                step={0.1}
-                placeholder={t('settings.modelDefault')}
-                value={settings.temperature ?? ''}
-                onChange={(e) => set({ temperature: numberOrNull(e.target.value) })}
-              />
-            </label>
-          </div>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={settings.offerTools}
-              onChange={(e) => set({ offerTools: e.target.checked })}
-            />
-            {t('settings.offerTools')}
-          </label>
-        </fieldset>
+          ))}
+        </div>
+      </fieldset>
 
-        <fieldset>
-          <legend>{t('settings.budgets')}</legend>
-          <p className="field-help">{t('settings.budgets.help')}</p>
-          <div className="row row-3">
-            {(['low', 'medium', 'high'] as const).map((effort) => (
-              <BudgetField
-                key={effort}
-                effort={effort}
-                value={settings.thinkingBudgets[effort]}
-                onChange={(n) => set({ thinkingBudgets: { ...settings.thinkingBudgets, [effort]: n } })}
-              />
-            ))}
-          </div>
-        </fieldset>
+      <fieldset>
+        <legend>{t('settings.stalls')}</legend>
+        <div className="row">
+          <SecondsField
+            label={t('settings.stallSilent')}
+            value={settings.stallSilentSeconds}
+            onChange={(stallSilentSeconds) => set({ stallSilentSeconds })}
+          />
+          <SecondsField
+            label={t('settings.stallDead')}
+            value={settings.stallDeadSeconds}
+            onChange={(stallDeadSeconds) => set({ stallDeadSeconds })}
+          />
+        </div>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={settings.autoRetry}
+            onChange={(e) => set({ autoRetry: e.target.checked })}
+          />
+          {t('settings.autoRetry')}
+        </label>
+      </fieldset>
 
-        <fieldset>
-          <legend>{t('settings.stalls')}</legend>
-          <div className="row">
-            <SecondsField
-              label={t('settings.stallSilent')}
-              value={settings.stallSilentSeconds}
-              onChange={(stallSilentSeconds) => set({ stallSilentSeconds })}
-            />
-            <SecondsField
-              label={t('settings.stallDead')}
-              value={settings.stallDeadSeconds}
-              onChange={(stallDeadSeconds) => set({ stallDeadSeconds })}
-            />
-          </div>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={settings.autoRetry}
-              onChange={(e) => set({ autoRetry: e.target.checked })}
-            />
-            {t('settings.autoRetry')}
-          </label>
-        </fieldset>
-
-        <StorageUse />
-        <BackupSection />
-      </div>
-    </div>
+      <StorageUse />
+      <BackupSection />
+    </ModalDialog>
   );
 }

@@ -1,6 +1,6 @@
 import { Component, type ReactNode, useEffect, useId, useRef } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import './dialog.css';
+import { ModalDialog } from './ModalDialog.tsx';
 
 interface LoadBoundaryProps {
   /** Closes the part that could not be shown (the dialog or panel that was opening). */
@@ -35,24 +35,16 @@ function LoadFailed({ onClose }: { onClose(): void }) {
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => close.current?.focus(), []);
   return (
-    <div className="overlay">
-      <div
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        className="dialog load-failed"
-        onKeyDown={(e) => e.key === 'Escape' && onClose()}
-      >
-        <p id={titleId}>{t('load.failed')}</p>
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={() => window.location.reload()}>
-            {t('action.reload')}
-          </button>
-          <button ref={close} type="button" className="btn btn-primary" onClick={onClose}>
-            {t('action.close')}
-          </button>
-        </div>
+    <ModalDialog role="alertdialog" labelledBy={titleId} className="load-failed" onClose={onClose}>
+      <p id={titleId}>{t('load.failed')}</p>
+      <div className="dialog-actions">
+        <button type="button" className="btn" onClick={() => window.location.reload()}>
+          {t('action.reload')}
+        </button>
+        <button ref={close} type="button" className="btn btn-primary" onClick={onClose}>
+          {t('action.close')}
+        </button>
       </div>
-    </div>
+    </ModalDialog>
   );
 }
