@@ -14,3 +14,27 @@ export function fakeObjectUrls(): { made: string[]; revoked: string[] } {
   URL.revokeObjectURL = vi.fn((url: string) => void revoked.push(url));
   return { made, revoked };
 }
+
+/** What a test's downloads were: the blobs given to `URL.createObjectURL`, the file names clicked. */
+export interface Downloads {
+  blobs: Blob[];
+  names: string[];
+}
+
+/**
+ * jsdom has neither object URLs nor navigation: this captures each download (a link clicked with
+ * `download` set) instead. Undone by `vi.restoreAllMocks()`, but for the object URL functions, which every
+ * test that downloads sets again.
+ */
+export function captureDownloads(): Downloads {
+  const captured: Downloads = { blobs: [], names: [] };
+  URL.createObjectURL = vi.fn((blob: Blob) => {
+    captured.blobs.push(blob);
+    return `blob:test/${captured.blobs.length}`;
+  });
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    captured.names.push(this.download);
+  });
+  return captured;
+}

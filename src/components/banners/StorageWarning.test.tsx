@@ -3,11 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createI18n } from '../../i18n/i18n.tsx';
 import type { UnreadableRecord } from '../../state/records.ts';
+import { captureDownloads } from '../../testing/objectUrls.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { StorageWarning } from './StorageWarning.tsx';
 import { countUnreadable } from './UnreadableRecordsBanner.tsx';
 
 let app: TestApp;
+/** Blobs handed to `URL.createObjectURL` and the names the download links were clicked with. */
 let blobs: Blob[];
 let downloads: string[];
 
@@ -20,17 +22,7 @@ const bad: UnreadableRecord = {
 
 beforeEach(() => {
   app = createTestApp();
-  blobs = [];
-  downloads = [];
-  // jsdom has neither object URLs nor navigation: capture the blob and the click instead.
-  URL.createObjectURL = vi.fn((blob: Blob) => {
-    blobs.push(blob);
-    return `blob:test/${blobs.length}`;
-  });
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    downloads.push(this.download);
-  });
+  ({ blobs, names: downloads } = captureDownloads());
 });
 
 afterEach(() => vi.restoreAllMocks());

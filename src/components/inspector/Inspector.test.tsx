@@ -7,6 +7,7 @@ import { type AttemptOutcome, runAttempt } from '../../session/runAttempt.ts';
 import { withFiguresKept } from '../../state/recordings.ts';
 import type { JsonTrace } from '../../state/traceExport.ts';
 import type { AssistantMessage, AttemptTrace, SentRequest } from '../../state/types.ts';
+import { captureDownloads } from '../../testing/objectUrls.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { Inspector } from './Inspector.tsx';
 
@@ -18,19 +19,12 @@ const waitOptions = { timeout: 5_000, interval: 5 };
 const encoder = new TextEncoder();
 
 /** Blobs handed to `URL.createObjectURL` and the names the download links were clicked with. */
-let blobs: Blob[] = [];
-let downloads: string[] = [];
+let blobs: Blob[];
+let downloads: string[];
 
 beforeEach(() => {
   app = createTestApp();
-  blobs = [];
-  downloads = [];
-  // jsdom has neither object URLs nor navigation: capture the blob and the click instead.
-  URL.createObjectURL = vi.fn((blob: Blob) => {
-    blobs.push(blob);
-    return `blob:test/${blobs.length}`;
-  });
-  URL.revokeObjectURL = vi.fn();
+  ({ blobs, names: downloads } = captureDownloads());
   // jsdom has no layout: give the events scroller the size its stylesheet gives it (420 px high), so
   // the virtualized list renders rows (on mount, the measured 0 × 0 client size replaces initialRect).
   const scrollerSize = (size: number) =>
@@ -39,9 +33,6 @@ beforeEach(() => {
     };
   vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(scrollerSize(420));
   vi.spyOn(Element.prototype, 'clientWidth', 'get').mockImplementation(scrollerSize(400));
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    downloads.push(this.download);
-  });
 });
 
 afterEach(() => {

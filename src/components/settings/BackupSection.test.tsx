@@ -4,14 +4,16 @@ import userEvent from '@testing-library/user-event';
 import { createStore, entries, set, type UseStore } from 'idb-keyval';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readEverything } from '../../state/persistence/backupRecords.ts';
+import { captureDownloads } from '../../testing/objectUrls.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { BackupSection } from './BackupSection.tsx';
 
 let app: TestApp;
 let db: UseStore;
 let dbCount = 0;
-let blobs: Blob[] = [];
-let downloads: string[] = [];
+/** Blobs handed to `URL.createObjectURL` and the names the download links were clicked with. */
+let blobs: Blob[];
+let downloads: string[];
 
 const stored = {
   id: 'conv_1',
@@ -27,17 +29,7 @@ beforeEach(async () => {
   db = createStore(`hopbase-backup-ui-${++dbCount}`, 'state');
   await set('conversation:conv_1', stored, db);
   await set('settings', { systemPrompt: 'Be brief', apiKey: 'sk-remembered-key', rememberKey: true }, db);
-  blobs = [];
-  downloads = [];
-  // jsdom has neither object URLs nor navigation: capture the blob and the click instead.
-  URL.createObjectURL = vi.fn((blob: Blob) => {
-    blobs.push(blob);
-    return `blob:test/${blobs.length}`;
-  });
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    downloads.push(this.download);
-  });
+  ({ blobs, names: downloads } = captureDownloads());
 });
 
 afterEach(() => vi.restoreAllMocks());

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 
 import { emptyTurn } from '../../core/index.ts';
 import { emptyRecording, withFiguresKept } from '../../state/recordings.ts';
 import type { Attempt, AttemptTrace } from '../../state/types.ts';
+import { captureDownloads } from '../../testing/objectUrls.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { ConversationList } from './ConversationList.tsx';
 
@@ -12,22 +13,12 @@ const store = () => app.stores.conversations.getState();
 const key = 'sk-test-SECRET-123';
 
 /** Blobs handed to `URL.createObjectURL` and the names the download links were clicked with. */
-let blobs: Blob[] = [];
-let downloads: string[] = [];
+let blobs: Blob[];
+let downloads: string[];
 
 beforeEach(() => {
   app = createTestApp();
-  blobs = [];
-  downloads = [];
-  // jsdom has neither object URLs nor navigation: capture the blob and the click instead.
-  URL.createObjectURL = vi.fn((blob: Blob) => {
-    blobs.push(blob);
-    return `blob:test/${blobs.length}`;
-  });
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    downloads.push(this.download);
-  });
+  ({ blobs, names: downloads } = captureDownloads());
 });
 
 afterEach(() => {
