@@ -32,7 +32,7 @@ import type {
   ChatMessage,
   SentRequest,
 } from '../state/types.ts';
-import { bodyWithAttachments } from './attachmentData.ts';
+import { bodyWithAttachments, storedBody } from './attachmentData.ts';
 import { type BlockedConnections, watchBlockedConnections } from './blockedConnections.ts';
 import {
   createFrameScheduler,
@@ -423,7 +423,11 @@ export class ChatSession {
               method: 'POST',
               headers: { ...request.headers, ...credentials },
               // Stored with placeholders: each attachment's bytes go in now, the same every time.
-              body: await bodyWithAttachments(request.body, (id) => this.attachmentRef(id), this.attachments),
+              body: await bodyWithAttachments(
+                storedBody(request),
+                (id) => this.attachmentRef(id),
+                this.attachments,
+              ),
               signal,
             }),
           sentHeaders: { ...request.headers, ...redactedCredentials(credentials) },

@@ -2,7 +2,15 @@ import { emptyTurn, type Turn } from '../core/index.ts';
 import { storedTitle } from './conversationTitle.ts';
 import { emptyRecording } from './recordings.ts';
 import { defaultSettings, type Settings } from './settingsStore.ts';
-import type { AnswerSource, Attempt, AttemptTrace, ChatMessage, Conversation, TraceItem } from './types.ts';
+import type {
+  AnswerSource,
+  Attempt,
+  AttemptTrace,
+  ChatMessage,
+  Conversation,
+  SentRequest,
+  TraceItem,
+} from './types.ts';
 
 /**
  * What IndexedDB holds, read defensively: every record is checked before the app uses it, so one record of
@@ -13,6 +21,11 @@ import type { AnswerSource, Attempt, AttemptTrace, ChatMessage, Conversation, Tr
 
 export const conversationPrefix = 'conversation:';
 export const tracePrefix = 'trace:';
+/**
+ * `request:<attemptId>`: the body an attempt sent, written once with the first record that holds the
+ * attempt (a conversation record keeps its requests without their bodies; records from before hold them).
+ */
+export const requestPrefix = 'request:';
 /** `deleted:<id>`: a deleted conversation's tombstone, so that no other tab's older copy brings it back. */
 export const deletedPrefix = 'deleted:';
 export const settingsKey = 'settings';
@@ -35,6 +48,11 @@ export interface Tombstone {
 }
 
 export type StoredTrace = Pick<AttemptTrace, 'items' | 'raw'>;
+
+/** What a `request:<attemptId>` record holds. */
+export interface StoredRequest {
+  body: SentRequest['body'];
+}
 
 export type ReadRecord =
   | { kind: 'conversation'; conversation: Conversation; revision: number }
@@ -206,9 +224,21 @@ function readHeaders(value: unknown, path: string): Record<string, string> {
   return headers as Record<string, string>;
 }
 
+/**
+ * A request's body: inline, or (absent) in its own record, to be joined in by whoever reads that record;
+ * until then it is empty and marked missing. An inline body keeps the mark a backup or export gave it.
+ */
+function readBody(request: Plain, path: string): Pick<SentRequest, 'body' | 'bodyMissing'> {
+  if (request.body === undefined) return { body: {}, bodyMissing: 'missing' };
+  const body = object(request.body, `${path}.body`);
+  const missing = request.bodyMissing;
+  return missing === 'missing' || missing === 'unreadable' ? { body, bodyMissing: missing } : { body };
+}
+
 function readAttempt(value: unknown, path: string): Attempt {
   const attempt = object(value, path);
   const request = object(attempt.request, `${path}.request`);
+  const { body: _body, bodyMissing: _missing, ...fields } = request;
   const httpError =
     attempt.httpError === undefined || attempt.httpError === null
       ? null
@@ -223,11 +253,11 @@ function readAttempt(value: unknown, path: string): Attempt {
     id: string(attempt.id, `${path}.id`),
     startedAt: number(attempt.startedAt, `${path}.startedAt`),
     request: {
-      ...request,
+      ...fields,
       url: string(request.url, `${path}.request.url`),
       path: string(request.path, `${path}.request.path`),
       headers: optional(request, 'headers', {}, readHeaders, `${path}.request`),
-      body: object(request.body, `${path}.request.body`),
+      ...readBody(request, `${path}.request`),
     },
     sentHeaders: optional(attempt, 'sentHeaders', {}, readHeaders, path),
     turn: readTurn(attempt.turn, `${path}.turn`),
@@ -366,6 +396,16 @@ export function readTraceRecord(value: unknown): StoredTrace | string {
   try {
     const record = object(value, 'record');
     return { items: readTraceItems(record.items, 'items'), raw: string(record.raw, 'raw') };
+  } catch (error) {
+    if (error instanceof Unreadable) return error.message;
+    throw error;
+  }
+}
+
+/** One `request:<attemptId>` record, or why it cannot be used. */
+export function readRequestRecord(value: unknown): StoredRequest | string {
+  try {
+    return { body: object(object(value, 'record').body, 'body') };
   } catch (error) {
     if (error instanceof Unreadable) return error.message;
     throw error;

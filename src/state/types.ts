@@ -38,6 +38,11 @@ export interface SentRequest {
   /** Headers as sent, with credentials removed: they are never stored. */
   headers: Record<string, string>;
   body: Record<string, unknown>;
+  /**
+   * Set when the body could not be read back from storage (its record is gone, or damaged): `body` is then
+   * empty, and the request cannot be sent again.
+   */
+  bodyMissing?: 'missing' | 'unreadable';
 }
 
 export interface Attempt {

@@ -8,6 +8,7 @@ import {
   readSettingsNoting,
   readSettingsRecord,
   readTraceRecord,
+  requestPrefix,
   type StoredTrace,
   settingsKey,
   tracePrefix,
@@ -16,14 +17,15 @@ import {
 import { defaultSettings, type Settings } from '../settingsStore.ts';
 import type { TabChannel } from '../tabSync.ts';
 import type { Attempt, Conversation } from '../types.ts';
-import { putRecording, setAside, withStored } from './database.ts';
-import { attemptsOf, settleInterrupted, withoutRecordings, withRecordings } from './storedConversation.ts';
+import { putRecording, putRequest, setAside, withStored } from './database.ts';
+import { attemptsOf, recordOf, settleInterrupted, withRecordings } from './storedConversation.ts';
+import { bodiesIn, noteRequestRecord, type StoredBody, withBodies } from './storedRequests.ts';
 
 /** The database side of a backup (`backup.ts` makes and checks the file): everything read, a restore written. */
 
 /** Everything this browser stores that the app can read: what a backup is made of. */
 export interface StoredEverything {
-  /** Every conversation not deleted, its recordings joined in, exactly as stored. */
+  /** Every conversation not deleted, its recordings and request bodies joined in, exactly as stored. */
   conversations: Conversation[];
   /** The settings record's readable fields (nothing filled in; the API key among them when remembered). */
   settings: Partial<Settings>;
@@ -39,6 +41,7 @@ export async function readEverything(db: UseStore): Promise<StoredEverything> {
   const all = await entries<IDBValidKey, unknown>(db);
   const unreadable: UnreadableRecord[] = [];
   const traces = new Map<string, StoredTrace>();
+  const bodies = new Map<string, StoredBody>();
   const deleted = new Set<string>();
   const records: [string, unknown][] = [];
   let settingsValue: unknown;
@@ -48,7 +51,8 @@ export async function readEverything(db: UseStore): Promise<StoredEverything> {
       const trace = readTraceRecord(value);
       if (typeof trace === 'string') unreadable.push({ key, what: 'recording', reason: trace, value });
       else traces.set(key.slice(tracePrefix.length), trace);
-    } else if (key.startsWith(conversationPrefix)) records.push([key, value]);
+    } else if (key.startsWith(requestPrefix)) noteRequestRecord(key, value, bodies, unreadable);
+    else if (key.startsWith(conversationPrefix)) records.push([key, value]);
     else if (key.startsWith(deletedPrefix)) deleted.add(key.slice(deletedPrefix.length));
     else if (key === settingsKey) settingsValue = value;
   }
@@ -58,7 +62,7 @@ export async function readEverything(db: UseStore): Promise<StoredEverything> {
     if (read.kind === 'unreadable')
       unreadable.push({ key, what: 'conversation', reason: read.reason, value });
     else if (!deleted.has(read.conversation.id))
-      conversations.push(withRecordings(read.conversation, traces));
+      conversations.push(withBodies(withRecordings(read.conversation, traces), bodies));
   }
   const settings = readSettingsNoting(settingsValue, unreadable);
   return { conversations, settings: settings?.settings ?? {}, unreadable };
@@ -144,7 +148,9 @@ export async function writeRestored(
           if (read.kind === 'unreadable') keep(key, record, 'conversation', read.reason);
           else here = read.conversation;
         }
-        const content = here ? mergeConversation(here, incoming) : incoming;
+        // A body kept apart here is the backup's too (a body never changes): joined in from it, so that one
+        // this database lacks is written again.
+        const content = withBodies(here ? mergeConversation(here, incoming) : incoming, bodiesIn(incoming));
         // Recordings: the backup's goes with its attempt where that is the one kept (new here, or further
         // along); where the copy here is kept, so is its recording, unless this database lacks it.
         const fromBackup = new Map(attemptsOf(incoming).map((a) => [a.id, a]));
@@ -160,6 +166,9 @@ export async function writeRestored(
           if (attempt === restored) writes.push([attempt.id, restored.trace]);
           else checks.push({ attempt, restored, request: store.getKey(tracePrefix + attempt.id) });
         }
+        const bodyChecks = attemptsOf(content)
+          .filter((a) => !a.request.bodyMissing)
+          .map((attempt) => ({ attempt, request: store.getKey(requestPrefix + attempt.id) }));
         const finish = () => {
           for (const { attempt, restored, request } of checks) {
             const same =
@@ -170,13 +179,18 @@ export async function writeRestored(
           }
           for (const [attemptId, trace] of writes) putRecording(store, attemptId, trace);
           outcome.recordingsWritten += writes.length;
-          const same = here !== null && sameContent(withoutRecordings(content), withoutRecordings(here));
-          if (same && writes.length === 0) {
+          // Bodies with no record of their own: one in this database's record from before is not lacking
+          // unless that record is written anyway (it then keeps no body).
+          const lacking = bodyChecks.filter((c) => c.request.result === undefined).map((c) => c.attempt);
+          const inline = bodiesIn(here ?? undefined);
+          const same = here !== null && sameContent(recordOf(content), recordOf(here));
+          if (same && writes.length === 0 && lacking.every((a) => inline.has(a.id))) {
             outcome.unchanged.push(id);
             return;
           }
-          // A recording added alone still raises the revision: the tabs then read the record and fetch it.
-          store.put({ ...withoutRecordings(content), revision }, key);
+          for (const { id: attemptId, request } of lacking) putRequest(store, attemptId, request.body);
+          // A recording or body added alone still raises the revision: the tabs then read the record and fetch it.
+          store.put({ ...recordOf(content), revision }, key);
           if (tombstone !== undefined) {
             store.delete(deletedPrefix + id);
             outcome.revived.push(id);
@@ -184,7 +198,7 @@ export async function writeRestored(
           stored.push({ id, revision });
         };
         // Requests of one transaction complete in order: when the last check is done, all are.
-        const last = checks.at(-1)?.request;
+        const last = bodyChecks.at(-1)?.request ?? checks.at(-1)?.request;
         if (last) last.onsuccess = finish;
         else finish();
       });

@@ -3,11 +3,14 @@ import {
   conversationPrefix,
   deletedPrefix,
   recordRevision,
+  requestPrefix,
+  type StoredRequest,
   type StoredTrace,
   setAsidePrefix,
   tracePrefix,
   type UnreadableRecord,
 } from '../records.ts';
+import type { StorageStatusStore } from '../storageStatus.ts';
 
 /** The app's one IndexedDB store, through idb-keyval; the records' keys and shapes are in `records.ts`. */
 export function openDatabase(): UseStore {
@@ -40,6 +43,11 @@ export function putRecording(store: IDBObjectStore, attemptId: string, trace: St
   store.put({ items: trace.items, raw: trace.raw } satisfies StoredTrace, tracePrefix + attemptId);
 }
 
+/** An attempt's request body, in a record of its own: written once, as it never changes. */
+export function putRequest(store: IDBObjectStore, attemptId: string, body: StoredRequest['body']): void {
+  store.put({ body } satisfies StoredRequest, requestPrefix + attemptId);
+}
+
 /** Copies an unreadable record that stands where a write goes to `set-aside:`, so that it is never lost. */
 export function setAside(
   store: IDBObjectStore,
@@ -52,6 +60,13 @@ export function setAside(
   const copy = `${setAsidePrefix}${key}:${now}`;
   store.put(value, copy);
   return { key: copy, what, reason, value };
+}
+
+/** Adds `records` to the unreadable ones the app lists, once each. */
+export function noteUnreadable(storage: StorageStatusStore, records: readonly UnreadableRecord[]): void {
+  const listed = new Set(storage.getState().unreadable.map((r) => r.key));
+  const fresh = records.filter((r) => !listed.has(r.key));
+  if (fresh.length) storage.setState((s) => ({ unreadable: [...s.unreadable, ...fresh] }));
 }
 
 export function errorText(error: unknown): string {

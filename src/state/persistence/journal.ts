@@ -4,7 +4,14 @@ import { conversationPrefix, readConversationRecord, readTraceRecord, type Store
 import type { Settings } from '../settingsStore.ts';
 import type { Conversation } from '../types.ts';
 import type { Base, KnownState } from './knownState.ts';
-import { attemptsOf, settleInterrupted, withoutRecordings, withRecordings } from './storedConversation.ts';
+import {
+  attemptsOf,
+  type ConversationRecord,
+  recordOf,
+  settleInterrupted,
+  withRecordings,
+} from './storedConversation.ts';
+import { bodiesIn, type StoredBody, withBodies } from './storedRequests.ts';
 import { changedSettings } from './storedSettings.ts';
 
 /**
@@ -17,8 +24,11 @@ import { changedSettings } from './storedSettings.ts';
 export const journalKey = 'hopbase-chat.unsaved';
 
 export interface JournalConversation {
-  /** The conversation as this tab last had it (recordings apart). */
-  record: Conversation;
+  /**
+   * The conversation as this tab last had it, as its record holds it, but with the request bodies the
+   * database did not hold yet (journals from before hold every body).
+   */
+  record: ConversationRecord;
   /** The revision of the stored record it was based on (0: none), and that record's title. */
   baseRevision: number;
   baseTitle: string | null;
@@ -106,8 +116,10 @@ export class UnloadJournal {
       for (const attempt of attemptsOf(record))
         if (known.committedTraces.get(attempt.id) !== attempt.trace && attempt.trace.items.length)
           traces[attempt.id] = { items: attempt.trace.items, raw: attempt.trace.raw };
+      // The stored copy's attempts have their bodies in the database (as records, or in a record from before).
+      const stored = new Set(base?.conversation ? attemptsOf(base.conversation).map((a) => a.id) : []);
       return {
-        record: withoutRecordings(record),
+        record: recordOf(record, (attempt) => !stored.has(attempt.id)),
         baseRevision: base?.revision ?? 0,
         baseTitle: base?.conversation?.title ?? null,
       };
@@ -136,12 +148,16 @@ export class UnloadJournal {
   }
 }
 
-/** Joins what the unload journal kept with what the database holds; a deletion on either side wins. */
+/**
+ * Joins what the unload journal kept with what the database holds (`bodies`: its request records); a
+ * deletion on either side wins.
+ */
 export function restoreJournal(
   journal: Journal,
   bases: Map<string, Base>,
   loaded: Map<string, Conversation>,
   unsavedTraces: Set<string>,
+  bodies: ReadonlyMap<string, StoredBody>,
 ) {
   const journalTraces = new Map<string, StoredTrace>();
   for (const [id, value] of Object.entries(journal.traces)) {
@@ -157,8 +173,12 @@ export function restoreJournal(
     if (read.kind !== 'conversation') continue;
     const base = bases.get(id);
     if (base?.conversation === null) continue;
-    let restored = withRecordings(read.conversation, journalTraces);
     const current = loaded.get(id);
+    // The bodies it left out are in the database: in their records, or in the conversation's from before.
+    let restored = withBodies(
+      withBodies(withRecordings(read.conversation, journalTraces), bodiesIn(current)),
+      bodies,
+    );
     if (current && base?.revision !== entry.baseRevision)
       restored = mergeConversation(restored, current, { title: entry.baseTitle ?? current.title });
     restored = settleInterrupted(restored);

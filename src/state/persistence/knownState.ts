@@ -31,6 +31,11 @@ export class KnownState {
   /** Per attempt, the recording last sent and the one last committed. */
   readonly sentTraces = new Map<string, SentTrace>();
   readonly committedTraces = new Map<string, AttemptTrace>();
+  /**
+   * The attempts whose request body has a record of its own in the database: never written again. A body
+   * only in a conversation record from before is not among them: it gets its record when that is next written.
+   */
+  readonly storedBodies: Set<string>;
   /** Recordings restored from the unload journal, not yet in the database. */
   private readonly unsavedTraces: ReadonlySet<string>;
 
@@ -44,6 +49,7 @@ export class KnownState {
     this.settings = loaded?.settingsBase ?? storableSettings(stores.settings.getState().settings);
     this.activeId = loaded ? loaded.activeId : activeId;
     this.unsavedTraces = loaded?.unsavedTraces ?? new Set();
+    this.storedBodies = new Set(loaded?.storedBodies);
     for (const conversation of Object.values(conversations))
       for (const attempt of attemptsOf(conversation))
         if (!this.unsavedTraces.has(attempt.id)) this.traceStored(attempt, 0);

@@ -7,6 +7,7 @@ import {
   readConversationRecord,
   readSettingsNoting,
   recordRevision,
+  requestPrefix,
   setAsidePrefix,
   settingsKey,
   type UnreadableRecord,
@@ -17,6 +18,7 @@ import { errorText, prefixRange } from './database.ts';
 import { readJournal, restoreJournal } from './journal.ts';
 import type { Base } from './knownState.ts';
 import { settleInterrupted } from './storedConversation.ts';
+import { noteRequestRecord, type StoredBody, withBodies } from './storedRequests.ts';
 import { asStoredSettings, readSessionKey } from './storedSettings.ts';
 
 /** What a load found, handed to `startPersisting` so that it writes only what differs from it. */
@@ -28,6 +30,8 @@ export interface LoadedState {
   settingsBase: Settings;
   /** Recordings restored from the unload journal, not yet in the database. */
   unsavedTraces: Set<string>;
+  /** The attempts whose body has a record of its own (readable or not): never written again. */
+  storedBodies: Set<string>;
   /** Whether an unload journal was found (it is cleared once everything in it is stored). */
   journal: boolean;
   /** The active conversation as stored. */
@@ -35,13 +39,13 @@ export interface LoadedState {
 }
 
 /**
- * The records a load reads, in one transaction: conversations, tombstones, records set aside, settings and
- * the active conversation. Not the recordings (megabytes each: read when the inspector asks) nor anything
- * else kept in the database.
+ * The records a load reads, in one transaction: conversations and their request bodies, tombstones,
+ * records set aside, settings and the active conversation. Not the recordings (megabytes each: read when
+ * the inspector asks) nor anything else kept in the database.
  */
 function readLoadRecords(db: UseStore): Promise<[IDBValidKey, unknown][]> {
   return db('readonly', (store) => {
-    const ranges = [conversationPrefix, deletedPrefix, setAsidePrefix].map((prefix) => {
+    const ranges = [conversationPrefix, requestPrefix, deletedPrefix, setAsidePrefix].map((prefix) => {
       const range = prefixRange(prefix);
       return { keys: store.getAllKeys(range), values: store.getAll(range) };
     });
@@ -75,12 +79,14 @@ export async function loadState(db: UseStore, stores: AppStores): Promise<Loaded
 
   const unreadable: UnreadableRecord[] = [];
   const records: [string, unknown][] = [];
+  const bodies = new Map<string, StoredBody>();
   const bases = new Map<string, Base>();
   let settingsValue: unknown;
   let active: unknown;
   for (const [key, value] of all) {
     if (typeof key !== 'string') continue;
     if (key.startsWith(conversationPrefix)) records.push([key, value]);
+    else if (key.startsWith(requestPrefix)) noteRequestRecord(key, value, bodies, unreadable);
     else if (key.startsWith(deletedPrefix))
       bases.set(key.slice(deletedPrefix.length), { revision: recordRevision(value), conversation: null });
     else if (key === settingsKey) settingsValue = value;
@@ -101,13 +107,13 @@ export async function loadState(db: UseStore, stores: AppStores): Promise<Loaded
     const { id } = read.conversation;
     // A tombstone beside a record: the deletion wins.
     if (bases.get(id)?.conversation === null) continue;
-    const conversation = settleInterrupted(read.conversation);
+    const conversation = settleInterrupted(withBodies(read.conversation, bodies));
     bases.set(id, { revision: read.revision, conversation });
     loaded.set(id, conversation);
   }
 
   const unsavedTraces = new Set<string>();
-  if (journal) restoreJournal(journal, bases, loaded, unsavedTraces);
+  if (journal) restoreJournal(journal, bases, loaded, unsavedTraces, bodies);
 
   const storedActive = typeof active === 'string' ? active : null;
   const activeId = journal?.activeId !== undefined ? journal.activeId : storedActive;
@@ -123,6 +129,7 @@ export async function loadState(db: UseStore, stores: AppStores): Promise<Loaded
     bases,
     settingsBase: asStoredSettings(stored),
     unsavedTraces,
+    storedBodies: new Set(bodies.keys()),
     journal: journal !== null,
     // After a failed load nothing is known, and nothing is overwritten until the person picks a conversation.
     activeId: ok ? storedActive : stores.conversations.getState().activeId,

@@ -3,22 +3,26 @@ import type { AppStores } from '../appStores.ts';
 import {
   conversationPrefix,
   deletedPrefix,
+  type ReadRecord,
   readConversationRecord,
   readSettingsRecord,
   recordRevision,
   settingsKey,
+  type UnreadableRecord,
 } from '../records.ts';
 import { readChangeMessage, type TabChannel } from '../tabSync.ts';
 import type { Conversation } from '../types.ts';
 import { applyStoredConversations, applyStoredSettings } from './applyStored.ts';
-import { prefixRange, withStored } from './database.ts';
+import { noteUnreadable, prefixRange, withStored } from './database.ts';
 import type { KnownState } from './knownState.ts';
 import { withLocalRecordings } from './storedConversation.ts';
+import { joinBodies } from './storedRequests.ts';
 import { asStoredSettings } from './storedSettings.ts';
 
+/** A conversation's record as read (undefined: none), its bodies joined in, and its tombstone. */
 interface ReadConversation {
   id: string;
-  value: unknown;
+  read: ReadRecord | undefined;
   tombstone: unknown;
 }
 
@@ -93,12 +97,18 @@ export class OtherTabs {
     this.resync = false;
     if (!wanted.length && !wantSettings && !everything) return;
 
-    const { conversations, settings } = await this.read(wanted, wantSettings || everything, everything);
+    const { conversations, settings, bodies, unreadable } = await this.read(
+      wanted,
+      wantSettings || everything,
+      everything,
+    );
+    for (const id of bodies) this.known.storedBodies.add(id);
+    noteUnreadable(this.stores.storage, unreadable);
     const conversationStore = this.stores.conversations;
     const upserts: Conversation[] = [];
     const removals: string[] = [];
     const from = new Map<string, Conversation | null>();
-    for (const { id, value, tombstone } of conversations) {
+    for (const { id, read, tombstone } of conversations) {
       const base = bases.get(id);
       const known = base?.revision ?? null;
       if (tombstone !== undefined) {
@@ -108,9 +118,7 @@ export class OtherTabs {
         if (conversationStore.getState().conversations[id]) removals.push(id);
         continue;
       }
-      if (value === undefined) continue;
-      const read = readConversationRecord(conversationPrefix + id, value);
-      if (read.kind === 'unreadable') continue;
+      if (read === undefined || read.kind === 'unreadable') continue;
       if (known !== null && read.revision <= known) continue;
       // A record newer than the tombstone this tab knew, with the tombstone gone: a restored backup
       // brought it back (`writeRestored`); no other write ever stores a record past a tombstone.
@@ -129,11 +137,31 @@ export class OtherTabs {
     }
   }
 
-  /** The records of `ids` (or of every conversation) with their tombstones, and the settings record if asked. */
+  /**
+   * The records of `ids` (or of every conversation) with their tombstones, the request bodies this tab
+   * lacks read in the same transaction, and the settings record if asked.
+   */
   private async read(ids: string[], withSettings: boolean, everything: boolean) {
     const conversations: ReadConversation[] = [];
+    /** Attempts whose request record was read (readable or not), and those that could not be. */
+    const bodies: string[] = [];
+    const unreadable: UnreadableRecord[] = [];
     let settings: unknown;
+    const local = this.stores.conversations.getState().conversations;
     await this.db('readonly', (store) => {
+      const add = (id: string, value: unknown, tombstone: unknown) => {
+        const read = value === undefined ? undefined : readConversationRecord(conversationPrefix + id, value);
+        // A deleted conversation's record counts for nothing: the tombstone wins.
+        if (read?.kind !== 'conversation' || tombstone !== undefined) {
+          conversations.push({ id, read, tombstone });
+          return;
+        }
+        joinBodies(store, read.conversation, local[id], (conversation, found, damaged) => {
+          conversations.push({ id, read: { ...read, conversation }, tombstone });
+          bodies.push(...found.keys());
+          unreadable.push(...damaged);
+        });
+      };
       if (everything) {
         const keys = store.getAllKeys(prefixRange(conversationPrefix));
         const values = store.getAll(prefixRange(conversationPrefix));
@@ -145,14 +173,12 @@ export class OtherTabs {
           );
           (keys.result as string[]).forEach((k, i) => {
             const id = k.slice(conversationPrefix.length);
-            conversations.push({ id, value: values.result[i], tombstone: tombstones.get(id) });
+            add(id, values.result[i], tombstones.get(id));
             tombstones.delete(id);
           });
-          for (const [id, tombstone] of tombstones) conversations.push({ id, value: undefined, tombstone });
+          for (const [id, tombstone] of tombstones) add(id, undefined, tombstone);
         };
-      } else
-        for (const id of ids)
-          withStored(store, id, (value, tombstone) => conversations.push({ id, value, tombstone }));
+      } else for (const id of ids) withStored(store, id, (value, tombstone) => add(id, value, tombstone));
       if (withSettings) {
         const request = store.get(settingsKey);
         request.onsuccess = () => {
@@ -161,6 +187,6 @@ export class OtherTabs {
       }
       return promisifyRequest(store.transaction);
     });
-    return { conversations, settings };
+    return { conversations, settings, bodies, unreadable };
   }
 }

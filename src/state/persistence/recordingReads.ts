@@ -3,6 +3,7 @@ import type { AppStores } from '../appStores.ts';
 import { type RecordingLoad, type RecordingLoads, recordingKeptApart } from '../recordings.ts';
 import { readTraceRecord, type StoredTrace, tracePrefix, type UnreadableRecord } from '../records.ts';
 import type { Attempt } from '../types.ts';
+import { noteUnreadable } from './database.ts';
 import type { KnownState } from './knownState.ts';
 import { attemptsOf, withRecordings } from './storedConversation.ts';
 
@@ -57,9 +58,7 @@ export function readRecordingsWhenAsked(
     }
     if (stopped()) return;
     if (found.size) fillRecordings(found);
-    const listed = new Set(storage.getState().unreadable.map((r) => r.key));
-    const fresh = unreadable.filter((r) => !listed.has(r.key));
-    if (fresh.length) storage.setState((s) => ({ unreadable: [...s.unreadable, ...fresh] }));
+    noteUnreadable(storage, unreadable);
     stores.recordings.setState((s) => {
       const loads = { ...s.loads };
       for (const id of ids) {

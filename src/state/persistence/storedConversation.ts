@@ -1,23 +1,49 @@
 import { sameContent } from '../merge.ts';
 import { withFiguresKept } from '../recordings.ts';
 import type { StoredTrace } from '../records.ts';
-import type { Attempt, Conversation } from '../types.ts';
+import type { AssistantMessage, Attempt, ChatMessage, Conversation, SentRequest } from '../types.ts';
 
 /**
  * A conversation as its record stores it, and back: the recordings of its attempts (up to megabytes each)
  * are records of their own, written when they change; the conversation's record keeps only their figures.
+ * Each attempt's request body (the whole history again, so the bodies grow with the square of the
+ * conversation's length) is a record of its own too, written once (`storedRequests.ts`).
  */
+
+/** A request as its conversation's record holds it: its body apart (inline in records from before). */
+type RecordRequest = Omit<SentRequest, 'body' | 'bodyMissing'> & { body?: SentRequest['body'] };
+type RecordAttempt = Omit<Attempt, 'request'> & { request: RecordRequest };
+type RecordMessage =
+  | Exclude<ChatMessage, AssistantMessage>
+  | (Omit<AssistantMessage, 'attempts'> & { attempts: RecordAttempt[] });
+/** A conversation as its record holds it. */
+export type ConversationRecord = Omit<Conversation, 'messages'> & { messages: RecordMessage[] };
 
 export function attemptsOf(conversation: Conversation): Attempt[] {
   return conversation.messages.flatMap((m) => (m.role === 'assistant' ? m.attempts : []));
 }
 
-export function withoutRecordings(conversation: Conversation): Conversation {
+/**
+ * What the record of `conversation` holds: each recording's figures and each request without its body,
+ * but where `bodyKept` says the record keeps it (the unload journal: a body the database lacks). A body
+ * marked missing is never kept: there is none.
+ */
+export function recordOf(
+  conversation: Conversation,
+  bodyKept: (attempt: Attempt) => boolean = () => false,
+): ConversationRecord {
+  const requestOf = (attempt: Attempt): RecordRequest => {
+    const { body, bodyMissing, ...request } = attempt.request;
+    return bodyKept(attempt) && !bodyMissing ? { ...request, body } : request;
+  };
   return {
     ...conversation,
     messages: conversation.messages.map((m) =>
       m.role === 'assistant'
-        ? { ...m, attempts: m.attempts.map((a) => ({ ...a, trace: withFiguresKept(a) })) }
+        ? {
+            ...m,
+            attempts: m.attempts.map((a) => ({ ...a, request: requestOf(a), trace: withFiguresKept(a) })),
+          }
         : m,
     ),
   };

@@ -6,6 +6,7 @@ import {
   deletedPrefix,
   readConversationRecord,
   readSettingsRecord,
+  requestPrefix,
   settingsKey,
   type Tombstone,
   tracePrefix,
@@ -13,9 +14,10 @@ import {
 } from '../records.ts';
 import type { Settings } from '../settingsStore.ts';
 import type { Attempt, Conversation } from '../types.ts';
-import { putRecording, setAside, withStored } from './database.ts';
+import { putRecording, putRequest, setAside, withStored } from './database.ts';
 import type { Base, SentTrace } from './knownState.ts';
-import { attemptsOf, withoutRecordings } from './storedConversation.ts';
+import { attemptsOf, recordOf } from './storedConversation.ts';
+import { joinBodies } from './storedRequests.ts';
 import { asStoredSettings } from './storedSettings.ts';
 
 /** A recording to write, and what is then known as sent. */
@@ -49,6 +51,10 @@ export interface Written {
   outcomes: Outcome[];
   /** Unreadable records that stood in the way, copied aside first. */
   setAside: UnreadableRecord[];
+  /** Another tab's request records that could not be read while joining its copy. */
+  unreadable: UnreadableRecord[];
+  /** The attempts whose request body the database now holds in a record of its own: written, or found. */
+  bodies: Set<string>;
   /** The settings now stored (defaults filled in, in stored form), when they were written. */
   settings: Settings | null;
 }
@@ -56,16 +62,18 @@ export interface Written {
 /**
  * Writes `changes` in one transaction, merge on write: each conversation record is read in the same
  * transaction, and if another tab stored a newer revision meanwhile, both copies are joined (`merge.ts`)
- * instead of overwritten. A deletion leaves a tombstone and always wins, recordings included. Throws when
- * the transaction fails: then nothing of it was stored.
+ * instead of overwritten. A conversation's record goes with the request bodies of its attempts that have
+ * no record yet (`storedBodies`: those that have). A deletion leaves a tombstone and always wins,
+ * recordings and bodies included. Throws when the transaction fails: then nothing of it was stored.
  */
 export async function writeChanges(
   db: UseStore,
   changes: Changes,
   bases: ReadonlyMap<string, Base>,
+  storedBodies: ReadonlySet<string>,
   now: number,
 ): Promise<Written> {
-  const written: Written = { outcomes: [], setAside: [], settings: null };
+  const written: Written = { outcomes: [], setAside: [], unreadable: [], bodies: new Set(), settings: null };
   const { outcomes } = written;
   await db('readwrite', (store) => {
     const keep = (key: string, value: unknown, what: UnreadableRecord['what'], reason: string) => {
@@ -74,9 +82,19 @@ export async function writeChanges(
     const putTraces = (list: TraceWrite[] | undefined) => {
       for (const { attempt } of list ?? []) putRecording(store, attempt.id, attempt.trace);
     };
-    const deleteTraces = (...copies: (Conversation | null | undefined)[]) => {
+    const putBodies = (content: Conversation) => {
+      for (const { id, request } of attemptsOf(content))
+        if (!request.bodyMissing && !storedBodies.has(id) && !written.bodies.has(id)) {
+          putRequest(store, id, request.body);
+          written.bodies.add(id);
+        }
+    };
+    const deleteApart = (...copies: (Conversation | null | undefined)[]) => {
       for (const copy of copies)
-        for (const attempt of copy ? attemptsOf(copy) : []) store.delete(tracePrefix + attempt.id);
+        for (const attempt of copy ? attemptsOf(copy) : []) {
+          store.delete(tracePrefix + attempt.id);
+          store.delete(requestPrefix + attempt.id);
+        }
     };
 
     for (const local of changes.changed) {
@@ -84,23 +102,31 @@ export async function writeChanges(
       withStored(store, local.id, (value, tombstone, storedRevision) => {
         const next = Math.max(storedRevision, base?.revision ?? 0) + 1;
         if (tombstone !== undefined) {
-          // Deleted in another tab: that wins, recordings included.
-          deleteTraces(local);
+          // Deleted in another tab: that wins, recordings and bodies included.
+          deleteApart(local);
           outcomes.push({ id: local.id, revision: storedRevision, stored: null, local });
           return;
         }
-        let content = local;
-        if (value !== undefined) {
-          const read = readConversationRecord(conversationPrefix + local.id, value);
-          if (read.kind === 'unreadable')
-            keep(conversationPrefix + local.id, value, 'conversation', read.reason);
-          else if (base?.revision === null || base === undefined || read.revision !== base.revision)
-            // Another tab wrote it since this tab's copy was made: both copies joined.
-            content = mergeConversation(local, read.conversation, base?.conversation);
+        const write = (content: Conversation) => {
+          store.put({ ...recordOf(content), revision: next }, conversationPrefix + local.id);
+          putTraces(changes.traces.get(local.id));
+          putBodies(content);
+          outcomes.push({ id: local.id, revision: next, stored: content, local });
+        };
+        if (value === undefined) return write(local);
+        const read = readConversationRecord(conversationPrefix + local.id, value);
+        if (read.kind === 'unreadable') {
+          keep(conversationPrefix + local.id, value, 'conversation', read.reason);
+          return write(local);
         }
-        store.put({ ...withoutRecordings(content), revision: next }, conversationPrefix + local.id);
-        putTraces(changes.traces.get(local.id));
-        outcomes.push({ id: local.id, revision: next, stored: content, local });
+        if (base !== undefined && base.revision !== null && read.revision === base.revision)
+          return write(local);
+        // Another tab wrote it since this tab's copy was made: both copies joined, with that tab's bodies.
+        joinBodies(store, read.conversation, local, (remote, found, unreadable) => {
+          for (const id of found.keys()) written.bodies.add(id);
+          written.unreadable.push(...unreadable);
+          write(mergeConversation(local, remote, base?.conversation));
+        });
       });
     }
     for (const [id, base] of changes.deletions) {
@@ -118,7 +144,7 @@ export async function writeChanges(
             { id, deleted: true, revision: next, deletedAt: now } satisfies Tombstone,
             deletedPrefix + id,
           );
-          deleteTraces(base.conversation, other);
+          deleteApart(base.conversation, other);
           outcomes.push({ id, revision: next, stored: null, local: null });
         } else outcomes.push({ id, revision: storedRevision, stored: null, local: null });
       });

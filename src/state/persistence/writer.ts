@@ -3,7 +3,7 @@ import type { AppStores } from '../appStores.ts';
 import { recordingKeptApart } from '../recordings.ts';
 import type { Conversation } from '../types.ts';
 import { applyStoredConversations, applyStoredSettings } from './applyStored.ts';
-import { errorText } from './database.ts';
+import { errorText, noteUnreadable } from './database.ts';
 import type { UnloadJournal } from './journal.ts';
 import type { KnownState } from './knownState.ts';
 import type { OtherTabs } from './otherTabs.ts';
@@ -78,6 +78,7 @@ export function createWriter({ db, stores, known, journal, tabs, traceDelayMs, r
           active: activeChanged ? { id: activeId } : null,
         },
         known.bases,
+        known.storedBodies,
         now,
       );
     } catch (error) {
@@ -94,8 +95,10 @@ export function createWriter({ db, stores, known, journal, tabs, traceDelayMs, r
     if (activeChanged) known.activeId = activeId;
     for (const list of traces.values())
       for (const { attempt } of list) known.committedTraces.set(attempt.id, attempt.trace);
+    for (const id of written.bodies) known.storedBodies.add(id);
     const { outcomes, setAside } = written;
     if (setAside.length) storage.setState((s) => ({ unreadable: [...s.unreadable, ...setAside] }));
+    noteUnreadable(storage, written.unreadable);
     const upserts: Conversation[] = [];
     const removals: string[] = [];
     for (const { id, revision, stored, local } of outcomes) {
