@@ -2,10 +2,15 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import {
   artifactsDir,
   choose,
+  conversationWith,
   inContext,
   openApp,
   protocolKeys,
   send,
+  storedKeys,
+  storedRecord,
+  storeRecord,
+  turns,
   uniqueText,
   violations,
   waitForAnswer,
@@ -177,6 +182,85 @@ test('each conversation keeps its scroll position when you switch away and back'
     await page.locator('.conversation-list li:not(.active) .conversation-open').first().click();
     await expect(page.getByRole('button', { name: 'Jump to latest' })).toBeHidden();
     expect(await distanceFromEnd(page)).toBeLessThan(10);
+  });
+});
+
+interface StoredMessage {
+  id: string;
+  parentId?: string | null;
+  attempts?: { turn: { text: string } }[];
+}
+
+/**
+ * Stores the conversation holding `question` again as `count` questions and answers, each a copy of its
+ * first, the answer ending in "Marker <n>.": a long conversation, for the reload.
+ */
+async function lengthen(page: Page, question: string, count: number): Promise<void> {
+  for (const key of (await storedKeys(page, 'conversation:')) ?? []) {
+    const record = (await storedRecord(page, key)) as { messages: StoredMessage[]; revision?: number };
+    if (!JSON.stringify(record).includes(question)) continue;
+    const [asked, answered] = record.messages as [StoredMessage, StoredMessage];
+    const messages: StoredMessage[] = [];
+    let parentId: string | null = null;
+    for (let i = 0; i < count; i++) {
+      const id = `${asked.id}-${i}`;
+      messages.push({ ...asked, id, parentId, text: `Question ${i}` } as StoredMessage);
+      const attempts = answered.attempts!.map((a) => ({
+        ...a,
+        turn: { ...a.turn, text: `${a.turn.text}\n\nMarker ${i}.` },
+      }));
+      parentId = `${answered.id}-${i}`;
+      messages.push({ ...answered, id: parentId, parentId: id, attempts });
+    }
+    const { selected: _, ...rest } = record as { selected?: unknown };
+    await storeRecord(page, key, { ...rest, messages, revision: (record.revision ?? 0) + 1 });
+    return;
+  }
+  throw new Error(`no stored conversation holds ${question}`);
+}
+
+test('a long conversation reloads at its end; every answer is there to find, and renders, inspects and copies', async ({
+  browser,
+}) => {
+  await inContext(browser, { viewport: { width: 1200, height: 700 } }, async (page) => {
+    await openApp(page);
+    await choose(page, 'chat', 'sim-echo');
+    const question = uniqueText('A long conversation');
+    await conversationWith(page, question);
+    await lengthen(page, question, 40);
+    await page.reload();
+
+    // At its end, rendered; the answers above it follow, their text there for find-in-page.
+    const last = turns(page).last();
+    await expect(last).toContainText('Marker 39.');
+    await expect(last.locator('.md table')).toBeVisible();
+    await expect(turns(page)).toHaveCount(40);
+    await expect(turns(page).first()).toContainText('Marker 0.');
+    await expect(page.getByTestId('user-message').first()).toHaveText('Question 0');
+    await expect.poll(() => distanceFromEnd(page)).toBeLessThan(10);
+    const jump = page.getByRole('button', { name: 'Jump to latest' });
+    await expect(jump).toBeHidden();
+    await expectShellInView(page);
+
+    // The first answer, far above: rendered once it comes near; its actions work.
+    await pane(page).evaluate((el) => el.scrollTo(0, 0));
+    const first = turns(page).first();
+    await expect(first.locator('.md table')).toBeVisible();
+    await expect(jump).toBeVisible();
+    await page.screenshot({ path: `${artifactsDir}/layout-long-top.png` });
+    await first.getByRole('button', { name: 'Inspect' }).click();
+    await expect(page.getByRole('complementary', { name: 'Inspector' })).toBeVisible();
+    await page
+      .getByRole('complementary', { name: 'Inspector' })
+      .getByRole('button', { name: 'Close' })
+      .click();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await first.getByRole('button', { name: 'Copy answer' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/Marker 0\.$/);
+
+    await jump.click();
+    await expect.poll(() => distanceFromEnd(page)).toBeLessThan(10);
+    await expect(jump).toBeHidden();
   });
 });
 

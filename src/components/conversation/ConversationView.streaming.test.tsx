@@ -33,14 +33,15 @@ function conversation(): Conversation {
 }
 
 describe('ConversationView while an answer streams', () => {
-  it('derives the branch and the versions once per change of the tree, not once per frame', () => {
+  it('derives the branch and the versions once per change of the tree, not once per frame', async () => {
     const app = createTestApp();
     const store = app.stores.conversations;
     store.getState().hydrate([conversation()], 'c1');
     const current = () => store.getState().conversations.c1!;
     const props = conversationViewActions();
     const view = app.render(<ConversationView {...props} conversation={current()} />);
-    expect(screen.getByRole('group', { name: 'Versions of your message' })).toBeInTheDocument();
+    // The first question, with its two versions, is mounted a few tasks after the end.
+    expect(await screen.findByRole('group', { name: 'Versions of your message' })).toBeInTheDocument();
 
     vi.mocked(shownBranch).mockClear();
     vi.mocked(versionOf).mockClear();

@@ -1,9 +1,10 @@
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLive } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import type { AttachmentRef, ChatMessage, Conversation } from '../../state/types.ts';
+import type { AttachmentRef, Conversation } from '../../state/types.ts';
 import { AssistantTurn } from './AssistantTurn.tsx';
 import { type BranchLayout, branchLayout, shownMessages } from './branchLayout.ts';
+import { mountedAfterStep, type OpeningWindow, openingAt, openingAtEnd } from './openingWindow.ts';
 import { createRenderQueue } from './renderQueue.ts';
 import { RenderQueueContext } from './renderQueueContext.ts';
 import { TurnErrorBoundary } from './TurnErrorBoundary.tsx';
@@ -52,30 +53,8 @@ function EmptyState({ onExample }: { onExample(text: string): void }) {
   );
 }
 
-/** How many messages around where a conversation opens render their markdown at once; the rest as they near. */
-const EAGER_BEFORE = 2;
-const EAGER_AFTER = 4;
-/** At a conversation's end, answers render at once until this much text is covered: more than a screen. */
-const EAGER_CHARACTERS = 6_000;
-
-/** Where the messages that open a conversation at its end start: enough answers to fill the view. */
-function eagerFromEnd(messages: readonly ChatMessage[]): number {
-  let characters = 0;
-  let answers = 0;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
-    if (message.role !== 'assistant') continue;
-    characters += message.attempts.at(-1)?.turn.text.length ?? 0;
-    answers++;
-    if (answers >= 2 && characters >= EAGER_CHARACTERS) return Math.max(0, i - 1);
-  }
-  return 0;
-}
-
-interface EagerWindow {
+interface Opened extends OpeningWindow {
   key: string | null;
-  from: number;
-  to: number;
   /** Messages added after the conversation opened always render at once (they are the live ones). */
   countAtOpen: number;
 }
@@ -103,20 +82,27 @@ export function ConversationView(props: ConversationViewProps) {
   const answering = useLive((s) => Object.values(s.streams).some((stream) => stream.conversationId === key));
 
   // Which messages render at once: around where this conversation opens (its end, or where it was left).
-  const [eager, setEager] = useState<EagerWindow | null>(null);
-  let opened = eager;
+  const [openedState, setOpened] = useState<Opened | null>(null);
+  let opened = openedState;
   if (opened === null || opened.key !== key) {
     const saved = key === null ? undefined : scroll.savedFor(key);
     const at =
       saved && !saved.following && saved.anchorId !== null
         ? messages.findIndex((m) => m.id === saved.anchorId)
         : -1;
-    opened =
-      at >= 0
-        ? { key, from: at - EAGER_BEFORE, to: at + EAGER_AFTER, countAtOpen: messages.length }
-        : { key, from: eagerFromEnd(messages), to: messages.length, countAtOpen: messages.length };
-    setEager(opened);
+    const viewport = { width: window.innerWidth, height: window.innerHeight };
+    const opening = at >= 0 ? openingAt(at) : openingAtEnd(messages, viewport);
+    opened = { ...opening, key, countAtOpen: messages.length };
+    setOpened(opened);
   }
+  // The messages above the first ones, a few more each task.
+  useEffect(() => {
+    if (opened.mountFrom === 0) return;
+    const timer = setTimeout(() =>
+      setOpened((o) => (o && o.key === opened.key ? { ...o, mountFrom: mountedAfterStep(o.mountFrom) } : o)),
+    );
+    return () => clearTimeout(timer);
+  }, [opened]);
 
   // A message the person just sent (or an edit): show it and follow the answer, wherever the pane was.
   // The newest one made, not the last one shown: moving between versions does not move the view.
@@ -144,6 +130,7 @@ export function ConversationView(props: ConversationViewProps) {
               <EmptyState onExample={onExample} />
             ) : null}
             {messages.map((m, index) => {
+              if (index < opened.mountFrom) return null;
               // Keyed by its place (the message before it), not its id: switching versions keeps the
               // switch mounted, and the keyboard on it.
               const place = `after:${messages[index - 1]?.id ?? ''}`;

@@ -64,14 +64,22 @@ afterEach(() => vi.unstubAllGlobals());
 describe('a long conversation renders lazily', () => {
   const props = conversationViewActions();
 
-  it('renders the answers near where it opens at once, the rest as plain text until they come near', async () => {
+  it('renders what fills the view at once, the messages above it in the next tasks, their markdown as they come near', async () => {
     app.render(<ConversationView {...props} conversation={longConversation()} />);
+    // The first render: the end, what the view shows, with its markdown.
+    const first = screen.getAllByTestId('assistant-turn');
+    expect(first.length).toBeGreaterThan(0);
+    expect(first.length).toBeLessThan(10);
+    expect(first.at(-1)!.querySelector('.md table')).not.toBeNull();
+    expect(first.at(-1)).toHaveTextContent('findme-49');
+
+    // The rest follow, a few messages a task, in order.
+    await waitFor(() => expect(screen.getAllByTestId('assistant-turn')).toHaveLength(50));
     const turns = screen.getAllByTestId('assistant-turn');
-    expect(turns).toHaveLength(50);
-    // Where it opens (its end): markdown at once, in the first render.
-    expect(turns[49]!.querySelector('.md table')).not.toBeNull();
-    expect(turns[48]!.querySelector('.md table')).not.toBeNull();
-    // Far from it: the same text, as written (find-in-page and copy see it), not parsed.
+    expect(screen.getAllByTestId('user-message').map((m) => m.textContent)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `Question ${i}`),
+    );
+    // Far from the view: the same text, as written (find-in-page and copy see it), not parsed.
     expect(turns[0]!.querySelector('.md')).toBeNull();
     expect(turns[0]!.querySelector('.md-deferred')?.textContent).toContain('| n | 0 |');
     expect(turns[0]).toHaveTextContent('findme-0');
@@ -84,9 +92,13 @@ describe('a long conversation renders lazily', () => {
     expect(document.querySelectorAll('.md')).toHaveLength(rendered + 1);
   });
 
-  it('renders everything at once where there is no IntersectionObserver', () => {
+  it('renders every answer’s markdown where there is no IntersectionObserver', async () => {
     vi.stubGlobal('IntersectionObserver', undefined);
     app.render(<ConversationView {...props} conversation={longConversation()} />);
-    expect(document.querySelectorAll('.md table')).toHaveLength(50);
+    // Fifty tables parsed in this DOM take a while.
+    await waitFor(() => expect(screen.getAllByTestId('assistant-turn')).toHaveLength(50), {
+      timeout: 10_000,
+    });
+    await waitFor(() => expect(document.querySelectorAll('.md table')).toHaveLength(50));
   });
 });

@@ -52,7 +52,8 @@ function anchorAt(content: HTMLElement, top: number): { id: string; offset: numb
  * Each conversation (`key`) keeps where it was left.
  *
  * Following never forces a layout: a ResizeObserver on the content reports size changes after the
- * browser's own layout, and only then, when following, is the pane moved to the end.
+ * browser's own layout, and only then, when following, is the pane moved to the end; opening a
+ * conversation at its end, or sending, waits for that layout too.
  */
 export function useFollowStream(key: string | null) {
   const scrollerRef = useRef<HTMLDivElement | null>(null);
@@ -66,6 +67,7 @@ export function useFollowStream(key: string | null) {
    * laid out (offscreen ones are estimated), so it is applied again when the content's size changes.
    */
   const pending = useRef<{ id: string; offset: number; until: number } | null>(null);
+  const resizes = useRef<ResizeObserver | null>(null);
 
   const applyAnchor = useCallback((): boolean => {
     const target = pending.current;
@@ -93,6 +95,19 @@ export function useFollowStream(key: string | null) {
     lastTop.current = el.scrollTop;
   }, []);
 
+  /**
+   * To the end once the browser has laid the content out, not before: a new observation of the content
+   * reports after the next layout, before that frame is painted, so the end is read from a layout already
+   * done (reading it now would lay out everything in this task). At once where there is no ResizeObserver.
+   */
+  const toEndAfterLayout = useCallback(() => {
+    const observer = resizes.current;
+    const content = contentRef.current;
+    if (!observer || !content) return scrollToEnd();
+    observer.unobserve(content);
+    observer.observe(content);
+  }, [scrollToEnd]);
+
   const remember = useCallback(
     (state: SavedScroll) => {
       if (key !== null) saved.current.set(key, state);
@@ -111,7 +126,11 @@ export function useFollowStream(key: string | null) {
     });
     observer.observe(content);
     observer.observe(scroller);
-    return () => observer.disconnect();
+    resizes.current = observer;
+    return () => {
+      resizes.current = null;
+      observer.disconnect();
+    };
   }, [scrollToEnd, applyAnchor]);
 
   // Another conversation: back to where it was left, or to its end.
@@ -127,10 +146,10 @@ export function useFollowStream(key: string | null) {
     } else {
       pending.current = null;
       following.current = true;
-      scrollToEnd();
+      toEndAfterLayout();
       setDetached(false);
     }
-  }, [key, scrollToEnd, applyAnchor]);
+  }, [key, toEndAfterLayout, applyAnchor]);
 
   const onScroll = useCallback(() => {
     const el = scrollerRef.current;
@@ -192,9 +211,9 @@ export function useFollowStream(key: string | null) {
   const follow = useCallback(() => {
     pending.current = null;
     following.current = true;
-    scrollToEnd();
+    toEndAfterLayout();
     setDetached(false);
-  }, [scrollToEnd]);
+  }, [toEndAfterLayout]);
 
   /** Where there is no ResizeObserver (tests' DOM), follow after each update instead. */
   const afterUpdate = useCallback(() => {
