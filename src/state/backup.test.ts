@@ -6,9 +6,9 @@ import { emptyTurn } from '../core/index.ts';
 import { type AppStores, createAppStores } from './appStores.ts';
 import { type BackupDocument, type BackupRefusal, backUp, readBackup, restoreBackup } from './backup.ts';
 import { exportConversationJson } from './conversationExport.ts';
-import { startPersisting } from './persistence.ts';
 import { readEverything } from './persistence/backupRecords.ts';
 import { loadState } from './persistence/load.ts';
+import { startPersisting } from './persistence.ts';
 import { recordingKeptApart } from './recordings.ts';
 import { defaultSettings } from './settingsStore.ts';
 import type { TabChannel } from './tabSync.ts';
@@ -486,6 +486,81 @@ describe('restore', () => {
     const turn = answerOf(restored).attempts[1]?.turn;
     expect(turn?.status).toBe('interrupted');
     expect(turn?.text).toBe('Answer 1');
+  });
+});
+
+describe('request bodies', () => {
+  /** Conversation 1 with a body of its own for each attempt, as the session sends them. */
+  function sent(): Conversation {
+    const c = conversation(1);
+    answerOf(c).attempts.forEach((a, i) => {
+      a.request = {
+        ...a.request,
+        body: { model: 'sim-echo', messages: [{ role: 'user', content: 'Question 1' }], seed: i },
+      };
+    });
+    return c;
+  }
+  const requests = (c: Conversation | undefined) => answerOf(c).attempts.map((a) => a.request);
+
+  it('are in the backup file, inline, and restoring gives each its record again', async () => {
+    const original = sent();
+    await seed([original]);
+    const file = await backUp(db, '', 0);
+    const inFile = (JSON.parse(file.text) as BackupDocument).conversations[0];
+    expect(requests(inFile)).toEqual(requests(original));
+
+    await clear(db);
+    await restoreBackup(db, file.text, null);
+    const record = await get<Conversation>('conversation:conv_1', db);
+    expect(requests(record).map((r) => 'body' in r)).toEqual([false, false]);
+    expect(await get('request:att_1_2', db)).toEqual({ body: requests(original)[1]!.body });
+    const stores = createAppStores();
+    await loadState(db, stores);
+    expect(requests(stores.conversations.getState().conversations.conv_1)).toEqual(requests(original));
+  });
+
+  it('restored onto a record from before, which holds them, write nothing unless it changes', async () => {
+    const original = sent();
+    await seed([original]);
+    const file = await backUp(db, '', 0);
+    // The record as an earlier version stored it: every body inline, none apart.
+    const stored = (await get('conversation:conv_1', db)) as Conversation;
+    answerOf(stored).attempts.forEach((a, i) => {
+      a.request = requests(original)[i]!;
+    });
+    await set('conversation:conv_1', stored, db);
+    for (const a of answerOf(stored).attempts) await del(`request:${a.id}`, db);
+    const before = await snapshot();
+    const again = await restoreBackup(db, file.text, null);
+    expect(again.ok && again.outcome.unchanged).toEqual(['conv_1']);
+    expect(await snapshot()).toEqual(before);
+
+    // A backup that adds a message: the record is written, and its bodies move to records of their own.
+    const document = JSON.parse(file.text) as BackupDocument;
+    document.conversations[0]!.messages.push({ id: 'msg_new', role: 'user', text: 'Later', createdAt: 200 });
+    await restoreBackup(db, JSON.stringify(document), null);
+    const record = await get<Conversation>('conversation:conv_1', db);
+    expect(requests(record).map((r) => 'body' in r)).toEqual([false, false]);
+    expect(await get('request:att_1_1', db)).toEqual({ body: requests(original)[0]!.body });
+    expect(await get('request:att_1_2', db)).toEqual({ body: requests(original)[1]!.body });
+  });
+
+  it('gone from this browser are marked so in the file, and restoring writes no empty one', async () => {
+    await seed([sent()]);
+    await del('request:att_1_1', db);
+    const file = await backUp(db, '', 0);
+    const inFile = (JSON.parse(file.text) as BackupDocument).conversations[0];
+    expect(requests(inFile)[0]).toMatchObject({ body: {}, bodyMissing: 'missing' });
+
+    await clear(db);
+    await restoreBackup(db, file.text, null);
+    expect(await get('request:att_1_1', db)).toBeUndefined();
+    const stores = createAppStores();
+    await loadState(db, stores);
+    const [gone, kept] = requests(stores.conversations.getState().conversations.conv_1);
+    expect(gone).toMatchObject({ body: {}, bodyMissing: 'missing' });
+    expect(kept).toEqual(requests(sent())[1]);
   });
 });
 

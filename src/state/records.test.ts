@@ -4,6 +4,7 @@ import { shownBranch } from './branches.ts';
 import { emptyRecording } from './recordings.ts';
 import {
   readConversationRecord,
+  readRequestRecord,
   readSettingsRecord,
   readTraceRecord,
   unreadableRecordsFile,
@@ -98,6 +99,37 @@ describe('readConversationRecord', () => {
     expect(read.revision).toBe(0);
   });
 
+  it('reads a request without its body as one whose body is apart: empty and marked missing until joined', () => {
+    const record = structuredClone(conversation()) as unknown as {
+      messages: { attempts?: { request: Record<string, unknown> }[] }[];
+    };
+    delete record.messages[1]!.attempts![0]!.request.body;
+    const read = readConversationRecord('conversation:conv_1', record);
+    const answer = read.kind === 'conversation' ? read.conversation.messages[1] : null;
+    expect(answer?.role === 'assistant' && answer.attempts[0]?.request).toEqual({
+      url: '/v1/responses',
+      path: '/responses',
+      headers: { 'content-type': 'application/json' },
+      body: {},
+      bodyMissing: 'missing',
+    });
+  });
+
+  it('keeps the mark of an inline body a backup says is missing or unreadable, and drops any other', () => {
+    const marked = (bodyMissing: unknown) => {
+      const record = structuredClone(conversation()) as unknown as {
+        messages: { attempts?: { request: Record<string, unknown> }[] }[];
+      };
+      record.messages[1]!.attempts![0]!.request.bodyMissing = bodyMissing;
+      const read = readConversationRecord('conversation:conv_1', record);
+      const answer = read.kind === 'conversation' ? read.conversation.messages[1] : null;
+      return answer?.role === 'assistant' ? answer.attempts[0]?.request : null;
+    };
+    expect(marked('unreadable')).toMatchObject({ body: { model: 'gpt-x' }, bodyMissing: 'unreadable' });
+    expect(marked('missing')).toMatchObject({ bodyMissing: 'missing' });
+    expect(marked(true)).not.toHaveProperty('bodyMissing');
+  });
+
   it('reads branches: the parent of each message and the version chosen at each fork', () => {
     const original = conversation();
     const branched: Conversation = {
@@ -151,6 +183,15 @@ describe('readConversationRecord', () => {
       'messages[1].attempts[0].turn.parts[0].kind: expected text, reasoning, refusal or tool_call',
     ],
     [
+      'a request body that is not an object',
+      (c) => {
+        const answer = structuredClone(c.messages[1]) as { attempts: { request: { body: unknown } }[] };
+        answer.attempts[0]!.request.body = 'model=gpt-x';
+        return { ...c, messages: [c.messages[0], answer] };
+      },
+      'messages[1].attempts[0].request.body: expected an object',
+    ],
+    [
       'a parent that is not an id',
       (c) => ({ ...c, messages: [c.messages[0], { ...(c.messages[1] as object), parentId: 1 }] }),
       'messages[1].parentId: expected a string',
@@ -185,6 +226,16 @@ describe('readConversationRecord', () => {
       });
     });
   }
+});
+
+describe('readRequestRecord', () => {
+  it('reads a request body, or says what is wrong with it', () => {
+    const body = { model: 'gpt-x', input: [{ role: 'user', content: 'Hi' }] };
+    expect(readRequestRecord({ body })).toEqual({ body });
+    expect(readRequestRecord({ body: [body] })).toBe('body: expected an object');
+    expect(readRequestRecord(body)).toBe('body: expected an object');
+    expect(readRequestRecord('{}')).toBe('record: expected an object');
+  });
 });
 
 describe('readTraceRecord and readSettingsRecord', () => {

@@ -3,8 +3,8 @@ import { createStore, get, keys, type UseStore } from 'idb-keyval';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyTurn } from '../core/index.ts';
 import { type AppStores, createAppStores } from './appStores.ts';
-import { startPersisting } from './persistence.ts';
 import { type LoadedState, loadState } from './persistence/load.ts';
+import { startPersisting } from './persistence.ts';
 import { emptyRecording } from './recordings.ts';
 import type { TabChannel } from './tabSync.ts';
 import type { AssistantMessage, Attempt, Conversation } from './types.ts';
@@ -274,6 +274,36 @@ describe('two tabs', () => {
     await settled();
     expect(((await get('trace:att_rec', db)) as { items: unknown[] }).items).toHaveLength(3);
     expect(b.posted).toHaveLength(1);
+  });
+
+  it('see the exact request body of the other tab’s answer, read with its record, and never write it back', async () => {
+    const a = await openTab();
+    const b = await openTab();
+    const id = state(a).newConversation();
+    state(a).addUserMessage(id, 'Send this');
+    const messageId = state(a).addAssistantMessage(id, 'chat', 'm');
+    const sent = attempt('att_sent', 'Sent', 'complete');
+    const body = { model: 'm', messages: [{ role: 'user', content: 'Send this' }], stream: true };
+    state(a).addAttempt(id, messageId, { ...sent, request: { ...sent.request, body } });
+    const inB = () => (state(b).conversations[id]?.messages[1] as AssistantMessage | undefined)?.attempts[0];
+    await expect.poll(() => inB()?.request).toEqual({ ...sent.request, body });
+    expect(inB()?.request).not.toHaveProperty('bodyMissing');
+    await expect.poll(() => get(`request:att_sent`, db)).toEqual({ body });
+    // B changes the conversation: A's body is not written again.
+    const bodyWrites: string[] = [];
+    const original = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      if (String(key).startsWith('request:')) bodyWrites.push(String(key));
+      return original.call(this, value, key);
+    };
+    try {
+      state(b).renameConversation(id, 'Renamed in B');
+      await settled();
+    } finally {
+      IDBObjectStore.prototype.put = original;
+    }
+    expect(bodyWrites).toEqual([]);
+    expect((await reopened()).conversations[id]?.title).toBe('Renamed in B');
   });
 
   it('an answer streaming in one tab is never marked interrupted by the other tab’s writes', async () => {
