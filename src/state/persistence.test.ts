@@ -3,9 +3,9 @@ import { createStore, del, entries, get, keys, set, type UseStore } from 'idb-ke
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyTurn } from '../core/index.ts';
 import { type AppStores, createAppStores } from './appStores.ts';
+import { loadState } from './persistence/load.ts';
 import { settleInterrupted } from './persistence/storedConversation.ts';
 import { startPersisting } from './persistence.ts';
-import { loadState } from './persistence/load.ts';
 import { emptyRecording } from './recordings.ts';
 import { defaultSettings } from './settingsStore.ts';
 import type { AssistantMessage, Conversation } from './types.ts';
