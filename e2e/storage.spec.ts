@@ -5,6 +5,7 @@ import {
   choose,
   conversationWith,
   openApp,
+  requestsContaining,
   send,
   storedKeys,
   storedRecord,
@@ -191,4 +192,99 @@ test('a reload right after Send keeps the message and its new conversation', asy
   // The answers cut by the reloads are kept, marked interrupted; the conversation goes on.
   await expect(turns(page)).toHaveCount(3);
   await expect(turns(page).first().getByRole('alert')).toContainText('Interrupted by a reload');
+});
+
+/** The stored record of the conversation whose messages include `text`, and its last answer's attempts. */
+interface StoredAnswerAttempt {
+  id: string;
+  request: Record<string, unknown>;
+}
+async function storedAnswerAttempts(page: Page, text: string): Promise<StoredAnswerAttempt[]> {
+  for (const key of (await storedKeys(page, 'conversation:')) ?? []) {
+    const record = (await storedRecord(page, key)) as {
+      messages: { role: string; text?: string; attempts?: StoredAnswerAttempt[] }[];
+    };
+    if (record.messages.some((m) => m.text === text))
+      return record.messages.flatMap((m) => (m.role === 'assistant' ? (m.attempts ?? []) : []));
+  }
+  return [];
+}
+
+test('a sent request is stored once, apart from its conversation; Retry and Regenerate after a reload send it again', async ({
+  page,
+}) => {
+  await openApp(page);
+  await choose(page, 'messages', 'sim-flaky');
+  const text = uniqueText('Kept apart');
+  const turn = await waitForAnswer(await send(page, text));
+  await expect(turn.getByRole('alert')).toBeVisible();
+  const [sent] = await requestsContaining(page, text);
+
+  // The conversation's record holds the request without its body; the body has a record of its own.
+  await expect.poll(async () => (await storedAnswerAttempts(page, text)).length).toBe(1);
+  const [first] = await storedAnswerAttempts(page, text);
+  expect(first?.request).toMatchObject({ path: '/messages' });
+  expect(first?.request).not.toHaveProperty('body');
+  expect(await storedRecord(page, `request:${first?.id}`)).toEqual({ body: sent?.body });
+
+  await page.reload();
+  const restored = turns(page).last();
+  await restored.getByRole('button', { name: 'Retry' }).click();
+  await expect(restored).toContainText('Attempt 2 of 2');
+  await waitForAnswer(restored);
+  await restored.getByRole('button', { name: 'Regenerate' }).click();
+  await expect(restored.getByRole('group', { name: 'Versions of this answer' })).toContainText(
+    'Version 2 of 2',
+  );
+  await waitForAnswer(restored);
+
+  // Byte for byte, both: the simulator hashes each body as received.
+  const requests = await requestsContaining(page, text);
+  expect(requests.map((r) => r.rawSha256)).toEqual([sent?.rawSha256, sent?.rawSha256, sent?.rawSha256]);
+  await expect.poll(async () => (await storedAnswerAttempts(page, text)).length).toBe(3);
+  for (const attempt of await storedAnswerAttempts(page, text)) {
+    expect(attempt.request).not.toHaveProperty('body');
+    expect(await storedRecord(page, `request:${attempt.id}`)).toEqual({ body: sent?.body });
+  }
+});
+
+test('an answer whose stored request cannot be read says so, and Regenerate sends nothing', async ({
+  page,
+}) => {
+  await openApp(page);
+  await choose(page, 'chat', 'sim-echo');
+  const text = uniqueText('Body damaged');
+  await conversationWith(page, text);
+  const [attempt] = await storedAnswerAttempts(page, text);
+  // Damaged on disk, as another program could leave it.
+  await storeRecord(page, `request:${attempt?.id}`, { body: 'damaged' });
+  await page.reload();
+  await expect(banner(page)).toContainText('1 saved conversation could not be read.');
+  await banner(page).getByText('What is wrong').click();
+  await expect(banner(page).getByRole('listitem')).toHaveText(
+    `request:${attempt?.id}: body: expected an object`,
+  );
+  await banner(page).getByRole('button', { name: 'Dismiss' }).click();
+
+  await turns(page).last().getByRole('button', { name: 'Regenerate' }).click();
+  const version = turns(page).last();
+  await expect(version.getByRole('alert')).toContainText('The request of this answer is no longer stored');
+  // Retry fails the same way: nothing is ever sent in place of the body.
+  await version.getByRole('button', { name: 'Retry' }).click();
+  await expect(version).toContainText('Attempt 2 of 2');
+  await expect(version.getByRole('alert')).toContainText('The request of this answer is no longer stored');
+  expect(await requestsContaining(page, text)).toHaveLength(1);
+  // The damaged record is left as it is.
+  expect(await storedRecord(page, `request:${attempt?.id}`)).toEqual({ body: 'damaged' });
+  expect(await violations(page)).toEqual([]);
+  await page.screenshot({ path: `${artifactsDir}/storage-request-missing.png` });
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await version.getByRole('alert').scrollIntoViewIfNeeded();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect(await violations(page)).toEqual([]);
+    await page.screenshot({ path: `${artifactsDir}/storage-request-missing-phone-${colorScheme}.png` });
+  }
 });
