@@ -22,7 +22,7 @@ export function bodiesIn(conversation: Conversation | undefined): Map<string, St
 }
 
 /** The attempts whose body is still to be joined in (marked missing), by id. */
-export function bodiesApart(conversation: Conversation): string[] {
+function bodiesApart(conversation: Conversation): string[] {
   return attemptsOf(conversation)
     .filter((a) => a.request.bodyMissing === 'missing')
     .map((a) => a.id);
