@@ -259,7 +259,7 @@ test('an answer whose stored request cannot be read says so, and Regenerate send
   // Damaged on disk, as another program could leave it.
   await storeRecord(page, `request:${attempt?.id}`, { body: 'damaged' });
   await page.reload();
-  await expect(banner(page)).toContainText('1 saved conversation could not be read.');
+  await expect(banner(page)).toContainText('1 sent request could not be read.');
   await banner(page).getByText('What is wrong').click();
   await expect(banner(page).getByRole('listitem')).toHaveText(
     `request:${attempt?.id}: body: expected an object`,

@@ -61,7 +61,7 @@ export type ReadRecord =
 /** A record that could not be read, kept as it is in the database, and what was wrong with it. */
 export interface UnreadableRecord {
   key: string;
-  what: 'conversation' | 'recording' | 'settings';
+  what: 'conversation' | 'recording' | 'request' | 'settings';
   reason: string;
   value: unknown;
 }

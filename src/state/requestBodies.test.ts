@@ -289,7 +289,7 @@ describe('a request body that cannot be read back', () => {
     expect(stores.storage.getState().unreadable).toEqual([
       {
         key: 'request:conv_a_att2',
-        what: 'conversation',
+        what: 'request',
         reason: 'body: expected an object',
         value: { body: 'not a body' },
       },

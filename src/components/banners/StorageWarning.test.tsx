@@ -78,6 +78,7 @@ describe('unreadable saved records', () => {
     expect(countUnreadable(createI18n('en'), [of('recording'), of('conversation'), of('settings')])).toBe(
       '1 recording, 1 saved conversation and 1 settings record',
     );
+    expect(countUnreadable(createI18n('en'), [of('request'), of('request')])).toBe('2 sent requests');
   });
 });
 

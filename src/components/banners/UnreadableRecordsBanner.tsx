@@ -4,12 +4,14 @@ import type { MessageKey } from '../../i18n/catalogs/en.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
 import { type UnreadableRecord, unreadableRecordsFile } from '../../state/records.ts';
+import { downloadText } from '../shared/download.ts';
 import './banners.css';
 import './unreadableRecords.css';
 
 const counted: Record<UnreadableRecord['what'], MessageKey> = {
   conversation: 'unreadable.conversations',
   recording: 'unreadable.recordings',
+  request: 'unreadable.requests',
   settings: 'unreadable.settings',
 };
 
@@ -23,14 +25,11 @@ export function countUnreadable({ t, format }: I18n, records: readonly Unreadabl
 /** Saves the unreadable records as a JSON file, exactly as the database holds them. */
 export function downloadUnreadable(records: readonly UnreadableRecord[]): void {
   const now = new Date();
-  const url = URL.createObjectURL(
-    new Blob([unreadableRecordsFile(records, now)], { type: 'application/json' }),
+  downloadText(
+    `hopbase-chat-unreadable-records-${now.toISOString().slice(0, 10)}.json`,
+    unreadableRecordsFile(records, now),
+    'application/json',
   );
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `hopbase-chat-unreadable-records-${now.toISOString().slice(0, 10)}.json`;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /**

@@ -7,6 +7,7 @@ import { type AttemptOutcome, runAttempt } from '../../session/runAttempt.ts';
 import { withFiguresKept } from '../../state/recordings.ts';
 import type { JsonTrace } from '../../state/traceExport.ts';
 import type { AssistantMessage, AttemptTrace, SentRequest } from '../../state/types.ts';
+import { answerMessage } from '../../testing/builders.ts';
 import { captureDownloads } from '../../testing/objectUrls.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { Inspector } from './Inspector.tsx';
@@ -447,6 +448,29 @@ describe('Inspector on a recording kept in the database (after a reload, or from
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
     expect(app.stores.recordings.getState().loads).toEqual({ [attemptId]: 'loading' });
     expect(screen.getByRole('status')).toHaveTextContent('Loading recording…');
+  });
+});
+
+describe('a request whose body is not stored', () => {
+  it.each([
+    ['missing', 'The body of this request is no longer stored'],
+    ['unreadable', 'The stored body of this request is damaged'],
+  ] as const)('%s: says so instead of showing an empty body', async (bodyMissing, note) => {
+    const store = app.stores.conversations.getState();
+    const conversationId = store.newConversation();
+    store.addUserMessage(conversationId, 'Weather?');
+    const messageId = store.addAssistantMessage(conversationId, 'chat', 'sim-echo');
+    const [attempt] = answerMessage(messageId, { status: 'complete', text: 'Sunny' }).attempts;
+    store.addAttempt(conversationId, messageId, {
+      ...attempt!,
+      request: { ...attempt!.request, bodyMissing },
+    });
+    app.render(<Inspector target={{ conversationId, messageId }} onClose={vi.fn()} />);
+    await userEvent.setup().click(screen.getByText(/^Request: POST/));
+    expect(screen.getAllByRole('note', { hidden: true }).map((n) => n.textContent)).toContainEqual(
+      expect.stringMatching(note),
+    );
+    expect(screen.queryByText('{}')).toBeNull();
   });
 });
 

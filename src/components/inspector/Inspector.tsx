@@ -6,7 +6,8 @@ import type { MessageKey } from '../../i18n/catalogs/en.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { type RecordingLoad, recordingKeptApart, recordingLimits } from '../../state/recordings.ts';
 import { exportFileName, exportJsonTrace, exportSse, isPartial, scrub } from '../../state/traceExport.ts';
-import type { AssistantMessage, Attempt } from '../../state/types.ts';
+import type { AssistantMessage, Attempt, SentRequest } from '../../state/types.ts';
+import { downloadText } from '../shared/download.ts';
 import { EventList } from './EventList.tsx';
 import { Figures } from './Figures.tsx';
 import { ImportZone } from './ImportZone.tsx';
@@ -18,14 +19,11 @@ export interface InspectorTarget {
   messageId: string;
 }
 
-function download(name: string, text: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+/** Why a request's body is not shown: it is no longer stored, or its record is damaged. */
+const bodyNotes: Record<NonNullable<SentRequest['bodyMissing']>, MessageKey> = {
+  missing: 'inspector.body.missing',
+  unreadable: 'inspector.body.unreadable',
+};
 
 /** What the inspector says while a recording kept in the database is being read, or why it is not there. */
 const loadNotes: Record<RecordingLoad, MessageKey> = {
@@ -127,7 +125,7 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
           disabled={keptApart}
           onClick={() => {
             const now = current();
-            download(
+            downloadText(
               exportFileName(now.message, now.attempt, 'sse'),
               exportSse(now.attempt, apiKey),
               'text/event-stream',
@@ -142,7 +140,7 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
           disabled={keptApart}
           onClick={() => {
             const now = current();
-            download(
+            downloadText(
               exportFileName(now.message, now.attempt, 'json'),
               exportJsonTrace(now.message, now.attempt, apiKey),
               'application/json',
@@ -160,7 +158,11 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
             .map(([name, value]) => `${name}: ${value}`)
             .join('\n')}
         </pre>
-        <pre>{scrub(JSON.stringify(request.body, null, 2), apiKey)}</pre>
+        {request.bodyMissing ? (
+          <p role="note">{t(bodyNotes[request.bodyMissing])}</p>
+        ) : (
+          <pre>{scrub(JSON.stringify(request.body, null, 2), apiKey)}</pre>
+        )}
       </details>
       {keptApart ? null : <EventList items={trace.items} />}
     </>

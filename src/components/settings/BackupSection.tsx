@@ -7,7 +7,7 @@ import { type BackupProblem, backUp, restoreBackup } from '../../state/backup.ts
 import { openDatabase } from '../../state/persistence/database.ts';
 import { setAsidePrefix } from '../../state/records.ts';
 import { openTabChannel } from '../../state/tabSync.ts';
-import { downloadText } from '../sidebar/download.ts';
+import { downloadText } from '../shared/download.ts';
 import { backupSummary, entryName, refusalText, restoreSummary } from './backupWords.ts';
 import './backup.css';
 

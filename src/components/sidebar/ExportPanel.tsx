@@ -5,7 +5,7 @@ import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { attemptsOf } from '../../state/persistence/storedConversation.ts';
 import { loadRecordings, recordingKeptApart } from '../../state/recordings.ts';
 import type { Conversation } from '../../state/types.ts';
-import { downloadText } from './download.ts';
+import { downloadText } from '../shared/download.ts';
 
 /** The export writer, fetched on the first click: nobody needs it to see the first screen. */
 const exporter = () => import('../../state/conversationExport.ts');

@@ -181,6 +181,7 @@ export const en = {
   'unreadable.region': 'Saved data that could not be read',
   'unreadable.conversations': '{n, plural, one {# saved conversation} other {# saved conversations}}',
   'unreadable.recordings': '{n, plural, one {# recording} other {# recordings}}',
+  'unreadable.requests': '{n, plural, one {# sent request} other {# sent requests}}',
   'unreadable.settings': '{n, plural, one {# settings record} other {# settings records}}',
   'unreadable.summary':
     '<strong>{count} could not be read.</strong> {n, plural, one {It is kept as it is in this browser’s storage, never overwritten; everything else loaded. Download it to keep a copy or to send to support.} other {They are kept as they are in this browser’s storage, never overwritten; everything else loaded. Download them to keep a copy or to send to support.}}',
@@ -354,6 +355,9 @@ export const en = {
     'Partial: still streaming. Export and JSON trace write what has arrived so far, and the file names say “partial”.',
   'inspector.export': 'Export',
   'inspector.jsonTrace': 'JSON trace',
+  'inspector.body.missing': 'The body of this request is no longer stored: it cannot be shown or sent again.',
+  'inspector.body.unreadable':
+    'The stored body of this request is damaged: it is kept as it is (listed with the records that could not be read), and cannot be shown or sent again.',
   'inspector.request': 'Request: POST {path}',
   'inspector.figures': 'Figures',
   'inspector.figure.timeToHeaders': 'Time to headers',

@@ -174,6 +174,7 @@ export const es: Catalog = {
   'unreadable.region': 'Datos guardados que no se pudieron leer',
   'unreadable.conversations': '{n, plural, one {# conversación guardada} other {# conversaciones guardadas}}',
   'unreadable.recordings': '{n, plural, one {# grabación} other {# grabaciones}}',
+  'unreadable.requests': '{n, plural, one {# solicitud enviada} other {# solicitudes enviadas}}',
   'unreadable.settings': '{n, plural, one {# registro de ajustes} other {# registros de ajustes}}',
   'unreadable.summary':
     '<strong>No se pudo leer: {count}.</strong> {n, plural, one {Se conserva tal cual en el almacenamiento de este navegador, sin sobrescribirse; todo lo demás se cargó. Descárgalo para guardar una copia o enviarlo al soporte.} other {Se conservan tal cual en el almacenamiento de este navegador, sin sobrescribirse; todo lo demás se cargó. Descárgalos para guardar una copia o enviarlos al soporte.}}',
@@ -348,6 +349,9 @@ export const es: Catalog = {
     'Parcial: todavía en curso. Exportar y Traza JSON guardan lo que ha llegado hasta ahora, y los nombres de archivo dicen «partial».',
   'inspector.export': 'Exportar',
   'inspector.jsonTrace': 'Traza JSON',
+  'inspector.body.missing': 'El cuerpo de esta solicitud ya no está guardado: no se puede mostrar ni volver a enviar.',
+  'inspector.body.unreadable':
+    'El cuerpo guardado de esta solicitud está dañado: se conserva tal cual (en la lista de registros que no se pudieron leer) y no se puede mostrar ni volver a enviar.',
   'inspector.request': 'Solicitud: POST {path}',
   'inspector.figures': 'Cifras',
   'inspector.figure.timeToHeaders': 'Tiempo hasta las cabeceras',

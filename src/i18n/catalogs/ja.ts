@@ -175,6 +175,7 @@ export const ja: Catalog = {
   'unreadable.region': '読み込めなかった保存データ',
   'unreadable.conversations': '{n, plural, other {保存済みの会話 # 件}}',
   'unreadable.recordings': '{n, plural, other {記録 # 件}}',
+  'unreadable.requests': '{n, plural, other {送信したリクエスト # 件}}',
   'unreadable.settings': '{n, plural, other {設定レコード # 件}}',
   'unreadable.summary':
     '<strong>{count}を読み込めませんでした。</strong>{n, plural, other {このブラウザーのストレージにそのまま残してあり、上書きはしません。それ以外はすべて読み込みました。コピーを保管するか、サポートに送るためにダウンロードできます。}}',
@@ -348,6 +349,9 @@ export const ja: Catalog = {
     '途中です：まだ受信中です。「エクスポート」と「JSON トレース」はここまでに届いた分を書き出し、ファイル名に「partial」が付きます。',
   'inspector.export': 'エクスポート',
   'inspector.jsonTrace': 'JSON トレース',
+  'inspector.body.missing': 'このリクエストの本文はもう保存されていません。表示も再送信もできません。',
+  'inspector.body.unreadable':
+    'このリクエストの保存された本文は破損しています。そのまま保持されており（読み取れなかったレコードの一覧にあります）、表示も再送信もできません。',
   'inspector.request': 'リクエスト: POST {path}',
   'inspector.figures': '計測値',
   'inspector.figure.timeToHeaders': 'ヘッダーまでの時間',

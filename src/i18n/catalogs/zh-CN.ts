@@ -156,6 +156,7 @@ export const zhCN: Catalog = {
   'unreadable.region': '无法读取的已保存数据',
   'unreadable.conversations': '{n, plural, other {# 个已保存的对话}}',
   'unreadable.recordings': '{n, plural, other {# 个录制}}',
+  'unreadable.requests': '{n, plural, other {# 个已发送的请求}}',
   'unreadable.settings': '{n, plural, other {# 条设置记录}}',
   'unreadable.summary':
     '<strong>{count}无法读取。</strong>{n, plural, other {它们按原样保留在此浏览器的存储中，不会被覆盖；其余内容均已加载。可以下载一份副本保存，或发送给技术支持。}}',
@@ -320,6 +321,8 @@ export const zhCN: Catalog = {
     '部分内容：仍在生成中。“导出”和“JSON 跟踪”只写入目前已收到的内容，文件名带有“partial”。',
   'inspector.export': '导出',
   'inspector.jsonTrace': 'JSON 跟踪',
+  'inspector.body.missing': '此请求的正文已不再保存：无法显示，也无法重新发送。',
+  'inspector.body.unreadable': '此请求保存的正文已损坏：已按原样保留（列在无法读取的记录中），无法显示，也无法重新发送。',
   'inspector.request': '请求：POST {path}',
   'inspector.figures': '指标',
   'inspector.figure.timeToHeaders': '响应头耗时',

@@ -73,7 +73,7 @@ export function noteRequestRecord(
   if (typeof read !== 'string') bodies.set(attemptId, read.body);
   else {
     // Listed with its conversation's kind: the conversation loads, only this attempt cannot be sent again.
-    unreadable.push({ key, what: 'conversation', reason: read, value });
+    unreadable.push({ key, what: 'request', reason: read, value });
     bodies.set(attemptId, 'unreadable');
   }
 }
