@@ -59,9 +59,9 @@ describe('openingAt a saved place', () => {
 });
 
 describe('mountedAfterStep', () => {
-  it('adds ten messages a task, down to the first', () => {
-    expect(mountedAfterStep(99)).toBe(89);
-    expect(mountedAfterStep(4)).toBe(0);
+  it('adds 25 messages a task, down to the first', () => {
+    expect(mountedAfterStep(99)).toBe(74);
+    expect(mountedAfterStep(24)).toBe(0);
     expect(mountedAfterStep(0)).toBe(0);
   });
 });

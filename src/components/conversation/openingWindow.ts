@@ -69,7 +69,7 @@ export function openingAt(at: number): OpeningWindow {
 }
 
 /** How many more messages each later task adds above the first ones. */
-const MOUNT_STEP = 10;
+const MOUNT_STEP = 25;
 
 /** Where the messages rendered start after one more task. */
 export function mountedAfterStep(mountFrom: number): number {
