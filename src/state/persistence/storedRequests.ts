@@ -72,7 +72,7 @@ export function noteRequestRecord(
   const attemptId = key.slice(requestPrefix.length);
   if (typeof read !== 'string') bodies.set(attemptId, read.body);
   else {
-    // Listed with its conversation's kind: the conversation loads, only this attempt cannot be sent again.
+    // The conversation loads; only this attempt cannot be sent again.
     unreadable.push({ key, what: 'request', reason: read, value });
     bodies.set(attemptId, 'unreadable');
   }
