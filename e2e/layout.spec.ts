@@ -53,12 +53,30 @@ async function inViewport(page: Page, locator: Locator): Promise<boolean> {
 async function expectShellInView(page: Page): Promise<void> {
   expect(await inViewport(page, page.getByRole('combobox', { name: 'Protocol' }))).toBe(true);
   expect(await inViewport(page, page.getByRole('textbox', { name: 'Message' }))).toBe(true);
+  // Every control at the right-hand edge too: nothing widens the column past the window.
+  expect(await inViewport(page, page.getByRole('combobox', { name: 'Reasoning' }))).toBe(true);
+  expect(await inViewport(page, page.getByRole('button', { name: 'Send' }))).toBe(true);
+  expect(await inViewport(page, page.getByRole('button', { name: 'Settings' }))).toBe(true);
+  // The bars themselves, padding included: the column is no wider than the window.
+  expect(await inViewport(page, page.locator('.toolbar'))).toBe(true);
+  expect(await inViewport(page, page.locator('.composer'))).toBe(true);
   const page_ = await page.evaluate(() => ({
     scrolled: document.scrollingElement!.scrollTop,
     overflow: document.scrollingElement!.scrollHeight - window.innerHeight,
     wide: document.scrollingElement!.scrollWidth - window.innerWidth,
   }));
   expect(page_).toEqual({ scrolled: 0, overflow: 0, wide: 0 });
+}
+
+/** How many rows the toolbar's visible items take. */
+function toolbarRows(page: Page): Promise<number> {
+  return page.locator('.toolbar').evaluate((toolbar) => {
+    const tops = [...toolbar.children]
+      .map((child) => child.getBoundingClientRect())
+      .filter((box) => box.width > 0)
+      .map((box) => Math.round(box.top + box.height / 2));
+    return new Set(tops.map((center) => Math.round(center / 20))).size;
+  });
 }
 
 async function severalAnswers(page: Page, count: number): Promise<void> {
@@ -80,6 +98,10 @@ test('desktop: after several answers the toolbar and the message box stay in the
     await severalAnswers(page, 4);
     expect(await distanceFromEnd(page)).toBeLessThan(10);
     await page.screenshot({ path: `${artifactsDir}/layout-desktop.png` });
+    // A narrower window beside the sidebar, with the conversation's totals: still one row.
+    await page.setViewportSize({ width: 1160, height: 720 });
+    expect(await toolbarRows(page)).toBe(1);
+    await expectShellInView(page);
   });
 });
 
@@ -94,6 +116,10 @@ test('phone, dark: after several answers the toolbar and the message box stay in
     await page.setViewportSize({ width: 390, height: 500 });
     await expectShellInView(page);
     await page.screenshot({ path: `${artifactsDir}/layout-phone-keyboard.png` });
+    // A small phone: a code block's long lines scroll inside it, the column stays the window's width.
+    await page.setViewportSize({ width: 360, height: 640 });
+    await expectShellInView(page);
+    await page.screenshot({ path: `${artifactsDir}/layout-phone-360.png` });
   });
 });
 
