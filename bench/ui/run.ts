@@ -19,6 +19,7 @@ import { gzipSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
+import { writeResults } from '../writeResults.ts';
 import { PACED_RATE, startServer } from './server.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -635,7 +636,7 @@ async function main() {
     );
     const table = lines.join('\n');
     console.log(`\n${table}\n`);
-    writeFileSync(
+    writeResults(
       path.join(root, 'bench/ui/results.md'),
       `# UI benchmark (\`npm run bench:ui\`)\n\nLast run, ${new Date().toISOString().slice(0, 10)}.\n\n${table}\n`,
     );

@@ -349,7 +349,8 @@ export const es: Catalog = {
     'Parcial: todavía en curso. Exportar y Traza JSON guardan lo que ha llegado hasta ahora, y los nombres de archivo dicen «partial».',
   'inspector.export': 'Exportar',
   'inspector.jsonTrace': 'Traza JSON',
-  'inspector.body.missing': 'El cuerpo de esta solicitud ya no está guardado: no se puede mostrar ni volver a enviar.',
+  'inspector.body.missing':
+    'El cuerpo de esta solicitud ya no está guardado: no se puede mostrar ni volver a enviar.',
   'inspector.body.unreadable':
     'El cuerpo guardado de esta solicitud está dañado: se conserva tal cual (en la lista de registros que no se pudieron leer) y no se puede mostrar ni volver a enviar.',
   'inspector.request': 'Solicitud: POST {path}',

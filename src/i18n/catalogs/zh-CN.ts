@@ -322,7 +322,8 @@ export const zhCN: Catalog = {
   'inspector.export': '导出',
   'inspector.jsonTrace': 'JSON 跟踪',
   'inspector.body.missing': '此请求的正文已不再保存：无法显示，也无法重新发送。',
-  'inspector.body.unreadable': '此请求保存的正文已损坏：已按原样保留（列在无法读取的记录中），无法显示，也无法重新发送。',
+  'inspector.body.unreadable':
+    '此请求保存的正文已损坏：已按原样保留（列在无法读取的记录中），无法显示，也无法重新发送。',
   'inspector.request': '请求：POST {path}',
   'inspector.figures': '指标',
   'inspector.figure.timeToHeaders': '响应头耗时',
