@@ -113,6 +113,20 @@ describe('bannerFor', () => {
       gateway,
       { kind: 'interruption', silentBeforeMs: undefined, canRetry: true },
     ],
+    [
+      'the stored request is gone: nothing to send again',
+      attempt({ status: 'error', error: { code: 'request_missing', message: 'gone' } }),
+      undefined,
+      gateway,
+      { kind: 'interruption', silentBeforeMs: undefined, canRetry: false },
+    ],
+    [
+      'an attached file is gone: nothing to send again',
+      attempt({ status: 'error', error: { code: 'attachment_missing', message: 'gone' } }),
+      undefined,
+      gateway,
+      { kind: 'interruption', silentBeforeMs: undefined, canRetry: false },
+    ],
   ] as const)('%s', (_name, a, l, source, expected) => {
     expect(bannerFor(a, l, { source, silentModelMs: 20_000 })).toEqual(expected);
   });

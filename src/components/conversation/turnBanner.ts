@@ -1,4 +1,4 @@
-import { adviseFailure, type WatchState } from '../../core/index.ts';
+import { adviseFailure, type FailureCode, type WatchState } from '../../core/index.ts';
 import type { LiveStream } from '../../state/liveStore.ts';
 import { silenceBeforeEndOf } from '../../state/recordings.ts';
 import type { AnswerSource, Attempt } from '../../state/types.ts';
@@ -35,7 +35,8 @@ export function bannerFor(
   }
   const { turn, httpError } = attempt;
   if (turn.status === 'streaming') return live ? { kind: 'stall', watch: live.watch } : { kind: 'none' };
-  if (!adviseFailure(turn, httpError)) return { kind: 'none' };
+  const advice = adviseFailure(turn, httpError);
+  if (!advice) return { kind: 'none' };
   // An HTTP error came before any stream: there was no silence to speak of.
   const failedMidStream = !httpError && (turn.status === 'error' || turn.status === 'interrupted');
   // From the recording's events, or its stored figure when they are kept apart (after a reload).
@@ -43,9 +44,12 @@ export function bannerFor(
   return {
     kind: 'interruption',
     silentBeforeMs: silentMs >= silentModelMs ? silentMs : undefined,
-    canRetry: source.kind === 'gateway',
+    canRetry: source.kind === 'gateway' && !nothingToSendAgain.has(advice.code),
   };
 }
+
+/** Failures where what would be sent again is gone from this browser: Retry could only fail the same way. */
+const nothingToSendAgain: ReadonlySet<FailureCode> = new Set(['request_missing', 'attachment_missing']);
 
 /** The three dots while an answer has produced nothing yet (and is not waiting to retry). */
 export function isWaitingForOutput(attempt: Attempt, live: LiveStream | undefined): boolean {
