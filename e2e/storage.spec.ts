@@ -248,7 +248,7 @@ test('a sent request is stored once, apart from its conversation; Retry and Rege
   }
 });
 
-test('an answer whose stored request cannot be read says so, and Regenerate sends nothing', async ({
+test('an answer whose stored request cannot be read says so, and Regenerate builds it again from the conversation', async ({
   page,
 }) => {
   await openApp(page);
@@ -266,19 +266,29 @@ test('an answer whose stored request cannot be read says so, and Regenerate send
   );
   await banner(page).getByRole('button', { name: 'Dismiss' }).click();
 
-  await turns(page).last().getByRole('button', { name: 'Regenerate' }).click();
+  // The inspector says the body is gone rather than show an empty one.
+  await turns(page).last().getByRole('button', { name: 'Inspect' }).click();
+  const inspector = page.getByRole('complementary', { name: 'Inspector' });
+  await inspector.getByText(/^Request: POST/).click();
+  await expect(inspector.getByRole('note').filter({ hasText: 'is damaged' })).toBeVisible();
+  await inspector.getByRole('button', { name: 'Close inspector' }).click();
+
   const version = turns(page).last();
-  await expect(version.getByRole('alert')).toContainText('The request of this answer is no longer stored');
-  // Nothing is ever sent in place of the body, and Retry, which could only fail the same way, is not offered.
-  await expect(version.getByRole('button', { name: 'Retry' })).toHaveCount(0);
-  expect(await requestsContaining(page, text)).toHaveLength(1);
+  await version.getByRole('button', { name: 'Regenerate' }).click();
+  await expect(version.getByRole('group', { name: 'Versions of this answer' })).toContainText(
+    'Version 2 of 2',
+  );
+  await waitForAnswer(version);
+  // Never an empty body: built again from the conversation as it stands, it is the request first sent.
+  const [first, again] = await requestsContaining(page, text);
+  expect(again?.rawSha256).toBe(first?.rawSha256);
   // The damaged record is left as it is.
   expect(await storedRecord(page, `request:${attempt?.id}`)).toEqual({ body: 'damaged' });
   expect(await violations(page)).toEqual([]);
   await page.screenshot({ path: `${artifactsDir}/storage-request-missing.png` });
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await version.getByRole('alert').scrollIntoViewIfNeeded();
+  await version.scrollIntoViewIfNeeded();
   expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });

@@ -43,8 +43,6 @@ export const failureCodes = [
   'unexpected_response',
   /** Ours: an attached file's bytes are no longer stored, so the request cannot be sent as it was. */
   'attachment_missing',
-  /** Ours: the body of a stored request could not be read back from storage, so it cannot be sent again. */
-  'request_missing',
   /**
    * `values.problem`: what to change, as the request check named it (`RequestProblem`'s code, with its
    * figures beside it; an answer stored before codes holds the sentence itself).
@@ -105,7 +103,6 @@ const byCode: Record<string, FailureAdvice> = {
   blocked_by_policy: { code: 'blocked_by_policy', retryable: false },
   unexpected_response: { code: 'unexpected_response', retryable: true },
   attachment_missing: { code: 'attachment_missing', retryable: false },
-  request_missing: { code: 'request_missing', retryable: false },
 };
 
 /** Ours: a request that was not sent, because the API would refuse it; its message names what to change. */

@@ -1,9 +1,8 @@
 /**
  * An answer whose request body could not be read back from storage (`SentRequest.bodyMissing`, set by the
- * load): Retry and Regenerate send nothing, never an empty body, and say why in an attempt of their own.
+ * load): Retry and Regenerate never send an empty body; they build the request again from the conversation.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { adviseFailure } from '../core/index.ts';
 import { fixtureBytes, streamFromBytes } from '../core/testing/fixtures.ts';
 import type { AssistantMessage, Conversation } from '../state/types.ts';
 import { createTestApp, type TestApp } from '../testing/testApp.tsx';
@@ -37,24 +36,26 @@ function conversation(): Conversation {
 }
 const answers = () => conversation().messages.filter((m): m is AssistantMessage => m.role === 'assistant');
 
+/** The body of the `n`th request sent (from 0). */
+const sentBody = (n: number) => JSON.parse(String(fetchImpl.mock.calls[n]![1]!.body));
+
 describe('a request whose body is not stored', () => {
-  it('is not sent again by Retry: the answer gets a failed attempt saying so, not retried on its own', async () => {
+  it('is built again from the conversation by Retry: the same request, never an empty body', async () => {
     await app.session.retry(conversation().id, answers()[0]!.id);
-    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    expect(fetchImpl).toHaveBeenCalledTimes(2);
+    expect(sentBody(1)).toEqual(sentBody(0));
     const attempts = answers()[0]!.attempts;
     expect(attempts).toHaveLength(2);
-    const failed = attempts[1]!;
-    expect(failed.turn).toMatchObject({ status: 'error', error: { code: 'request_missing' } });
-    expect(adviseFailure(failed.turn, failed.httpError)).toEqual({
-      code: 'request_missing',
-      retryable: false,
-    });
+    expect(attempts[1]!.turn.status).toBe('complete');
+    expect(attempts[1]!.request.bodyMissing).toBeUndefined();
+    expect(attempts[1]!.request.body).toEqual(sentBody(0));
   });
 
-  it('is not sent by Regenerate either: the new version says why', async () => {
+  it('is built again by Regenerate too, into a new version', async () => {
     await app.session.regenerate(conversation().id, answers()[0]!.id);
-    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    expect(fetchImpl).toHaveBeenCalledTimes(2);
+    expect(sentBody(1)).toEqual(sentBody(0));
     const [, version] = answers();
-    expect(version?.attempts.map((a) => a.turn.error?.code)).toEqual(['request_missing']);
+    expect(version?.attempts.map((a) => a.turn.status)).toEqual(['complete']);
   });
 });

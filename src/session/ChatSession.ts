@@ -32,7 +32,7 @@ import type {
   ChatMessage,
   SentRequest,
 } from '../state/types.ts';
-import { bodyWithAttachments, storedBody } from './attachmentData.ts';
+import { bodyWithAttachments } from './attachmentData.ts';
 import { type BlockedConnections, watchBlockedConnections } from './blockedConnections.ts';
 import {
   createFrameScheduler,
@@ -303,8 +303,9 @@ export class ChatSession {
    */
   private resend(conversationId: string, targetId: string, message: AssistantMessage): Promise<void> {
     const last = message.attempts.at(-1)!;
-    if (last.turn.error?.code === notSentCode) {
-      // Never sent: built again from the branch before it and the settings now (they may have been fixed).
+    if (last.turn.error?.code === notSentCode || last.request.bodyMissing) {
+      // Never sent, or what was sent is no longer stored: built again from the branch before it and the
+      // settings now (they may have been fixed), rather than failing for want of the old bytes.
       const conversation = this.stores.conversations.getState().conversations[conversationId];
       const before = conversation ? pathTo(conversation, message.id).slice(0, -1) : [];
       const system = systemPromptOf(conversation, this.stores.settings.getState().settings.systemPrompt);
@@ -423,11 +424,7 @@ export class ChatSession {
               method: 'POST',
               headers: { ...request.headers, ...credentials },
               // Stored with placeholders: each attachment's bytes go in now, the same every time.
-              body: await bodyWithAttachments(
-                storedBody(request),
-                (id) => this.attachmentRef(id),
-                this.attachments,
-              ),
+              body: await bodyWithAttachments(request.body, (id) => this.attachmentRef(id), this.attachments),
               signal,
             }),
           sentHeaders: { ...request.headers, ...redactedCredentials(credentials) },

@@ -2,30 +2,11 @@ import { textFileBlock } from '../core/index.ts';
 import type { AttachmentBlobs } from '../state/attachmentBlobs.ts';
 import { placeholderPattern, placeholderToken } from '../state/attachmentPlaceholders.ts';
 import { toBase64 } from '../state/base64.ts';
-import type { AttachmentRef, SentRequest } from '../state/types.ts';
+import type { AttachmentRef } from '../state/types.ts';
 
-/** Why a stored request cannot go out as it was: part of it is no longer stored here (by failure code). */
-export abstract class NotSendable extends Error {
-  abstract readonly code: 'attachment_missing' | 'request_missing';
-}
-
-/** One of its files is no longer stored here. */
-export class AttachmentMissing extends NotSendable {
+/** Why a request with attachments cannot go out: one of its files is no longer stored here. */
+export class AttachmentMissing extends Error {
   readonly code = 'attachment_missing';
-}
-
-/** Its body could not be read back from storage (`SentRequest.bodyMissing`). */
-class RequestMissing extends NotSendable {
-  readonly code = 'request_missing';
-}
-
-/** The body a stored request sends again; throws `RequestMissing` when its body is not stored, never `{}`. */
-export function storedBody(request: SentRequest): Record<string, unknown> {
-  if (request.bodyMissing)
-    throw new RequestMissing(
-      'The body of this request could not be read back from this browser’s storage (its record is missing or damaged), so it cannot be sent again. Send the message again for a new answer.',
-    );
-  return request.body;
 }
 
 /** A string as it stands inside JSON text, quotes left off: JSON escapes character by character. */

@@ -13,7 +13,7 @@ import {
 } from '../core/index.ts';
 import { Recorder } from '../state/recordings.ts';
 import type { AttemptTrace } from '../state/types.ts';
-import { NotSendable } from './attachmentData.ts';
+import { AttachmentMissing } from './attachmentData.ts';
 import { corsAdvice } from './gateway.ts';
 
 export interface AttemptProgress {
@@ -67,7 +67,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptOut
   } catch (error) {
     if (signal.aborted)
       return end({ ...emptyTurn, status: 'aborted', error: { code: 'aborted', message: 'Stopped.' } });
-    if (error instanceof NotSendable) return end(failed(error.code, error.message));
+    if (error instanceof AttachmentMissing) return end(failed(error.code, error.message));
     const detail = error instanceof Error ? error.message : String(error);
     if (await options.refusedByPolicy?.())
       return end(

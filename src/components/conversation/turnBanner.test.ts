@@ -114,13 +114,6 @@ describe('bannerFor', () => {
       { kind: 'interruption', silentBeforeMs: undefined, canRetry: true },
     ],
     [
-      'the stored request is gone: nothing to send again',
-      attempt({ status: 'error', error: { code: 'request_missing', message: 'gone' } }),
-      undefined,
-      gateway,
-      { kind: 'interruption', silentBeforeMs: undefined, canRetry: false },
-    ],
-    [
       'an attached file is gone: nothing to send again',
       attempt({ status: 'error', error: { code: 'attachment_missing', message: 'gone' } }),
       undefined,

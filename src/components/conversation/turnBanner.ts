@@ -49,7 +49,7 @@ export function bannerFor(
 }
 
 /** Failures where what would be sent again is gone from this browser: Retry could only fail the same way. */
-const nothingToSendAgain: ReadonlySet<FailureCode> = new Set(['request_missing', 'attachment_missing']);
+const nothingToSendAgain: ReadonlySet<FailureCode> = new Set(['attachment_missing']);
 
 /** The three dots while an answer has produced nothing yet (and is not waiting to retry). */
 export function isWaitingForOutput(attempt: Attempt, live: LiveStream | undefined): boolean {

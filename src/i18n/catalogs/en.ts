@@ -146,9 +146,6 @@ export const en = {
   'failure.attachment_missing.title': 'An attached file is no longer stored',
   'failure.attachment_missing.advice':
     'Its bytes are gone from this browser (its storage was full when the message was sent, or has been cleared since), so the request cannot be sent as it was. Send the message again with the file attached.',
-  'failure.request_missing.title': 'The request of this answer is no longer stored',
-  'failure.request_missing.advice':
-    'What was sent for this answer could not be read back from this browser’s storage (it is missing or damaged), so it cannot be sent again as it was. Send your message again, or edit it, for a new answer.',
   'failure.not_sent.title': 'Not sent: the API would refuse these settings',
   'failure.not_sent.advice':
     '{problem, select, budget_too_small {Anthropic Messages needs a thinking budget of at least {min, number} tokens (it is {budget, number}). Change it in Settings → Reasoning.} limit_not_above_budget {Anthropic Messages needs the output limit above the thinking budget: Max output tokens is {limit, number}, the {effort, select, low {low} medium {medium} other {high}} budget {budget, number}. Raise Max output tokens (or leave it empty), lower the budget in Settings, or pick a lower Reasoning level.} temperature_while_thinking {Anthropic Messages does not take a temperature while thinking (it is {temperature, number}). Clear Temperature in Settings, or set Reasoning to Off.} other {{problem}}}',

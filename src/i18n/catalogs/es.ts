@@ -140,9 +140,6 @@ export const es: Catalog = {
   'failure.attachment_missing.title': 'Un archivo adjunto ya no está guardado',
   'failure.attachment_missing.advice':
     'Sus datos ya no están en este navegador (el almacenamiento estaba lleno al enviar el mensaje o se ha borrado después), así que la solicitud no puede enviarse tal como era. Vuelve a enviar el mensaje con el archivo adjunto.',
-  'failure.request_missing.title': 'La solicitud de esta respuesta ya no está guardada',
-  'failure.request_missing.advice':
-    'Lo que se envió para esta respuesta no se pudo leer del almacenamiento de este navegador (falta o está dañado), así que no puede volver a enviarse tal como era. Vuelve a enviar tu mensaje, o edítalo, para obtener una respuesta nueva.',
   'failure.not_sent.title': 'No enviada: la API rechazaría estos ajustes',
   'failure.not_sent.advice':
     '{problem, select, budget_too_small {Anthropic Messages necesita un presupuesto de razonamiento de al menos {min, number} tokens (ahora es de {budget, number}). Cámbialo en Ajustes → Razonamiento.} limit_not_above_budget {Anthropic Messages necesita un límite de salida mayor que el presupuesto de razonamiento: «Máx. de tokens de salida» es {limit, number} y el presupuesto {effort, select, low {bajo} medium {medio} other {alto}}, {budget, number}. Sube el máximo de tokens de salida (o déjalo vacío), baja el presupuesto en Ajustes o elige un nivel de Razonamiento más bajo.} temperature_while_thinking {Anthropic Messages no admite una temperatura mientras razona (ahora es {temperature, number}). Vacía Temperatura en Ajustes o pon Razonamiento en No.} other {{problem}}}',

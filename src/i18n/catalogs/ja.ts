@@ -141,9 +141,6 @@ export const ja: Catalog = {
   'failure.attachment_missing.title': '添付ファイルが保存されていません',
   'failure.attachment_missing.advice':
     'このブラウザーにファイルのデータが残っていません（送信時にストレージがいっぱいだったか、その後に消去されました）。そのため、リクエストを元のとおりに送信できません。ファイルを添付し直して、メッセージを送信してください。',
-  'failure.request_missing.title': 'この回答のリクエストは保存されていません',
-  'failure.request_missing.advice':
-    'この回答のために送信した内容を、このブラウザーのストレージから読み込めませんでした（見つからないか、破損しています）。そのため、元のとおりに送信し直すことはできません。新しい回答を得るには、メッセージを送信し直すか、編集してください。',
   'failure.not_sent.title': '送信していません：この設定は API に拒否されます',
   'failure.not_sent.advice':
     '{problem, select, budget_too_small {Anthropic Messages では、思考の予算を {min, number} トークン以上にする必要があります（現在は {budget, number}）。設定の「推論」で変更してください。} limit_not_above_budget {Anthropic Messages では、出力の上限を思考の予算より大きくする必要があります。最大出力トークン数は {limit, number}、{effort, select, low {低} medium {中} other {高}}の予算は {budget, number} です。最大出力トークン数を増やす（または空にする）か、設定で予算を減らすか、推論のレベルを下げてください。} temperature_while_thinking {Anthropic Messages では、思考中は温度を指定できません（現在は {temperature, number}）。設定で温度を空にするか、推論をオフにしてください。} other {{problem}}}',

@@ -125,9 +125,6 @@ export const zhCN: Catalog = {
   'failure.attachment_missing.title': '附件已不在本地存储中',
   'failure.attachment_missing.advice':
     '此浏览器中已没有该文件的数据（发送时存储空间已满，或之后已被清除），因此无法按原样发送请求。请重新附加该文件后再发送消息。',
-  'failure.request_missing.title': '此回答的请求已不在本地存储中',
-  'failure.request_missing.advice':
-    '无法从此浏览器的存储中读回为此回答发送的内容（已丢失或已损坏），因此无法按原样重新发送。请重新发送或编辑您的消息以获得新的回答。',
   'failure.not_sent.title': '未发送：API 会拒绝这些设置',
   'failure.not_sent.advice':
     '{problem, select, budget_too_small {Anthropic Messages 要求思考预算至少为 {min, number} 个 token（当前为 {budget, number}）。请在“设置 → 推理”中修改。} limit_not_above_budget {Anthropic Messages 要求输出上限高于思考预算：最大输出 token 数为 {limit, number}，{effort, select, low {低级} medium {中级} other {高级}}预算为 {budget, number}。请调高最大输出 token 数（或留空）、在设置中降低预算，或选择更低的推理级别。} temperature_while_thinking {Anthropic Messages 在思考时不接受温度参数（当前为 {temperature, number}）。请在设置中清空温度，或将推理设为关闭。} other {{problem}}}',
