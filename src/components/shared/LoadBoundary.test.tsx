@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { lazy, Suspense } from 'react';
 import { describe, expect, it, vi } from 'vitest';
@@ -27,7 +27,8 @@ describe('LoadBoundary', () => {
     expect(dialog).toHaveTextContent('This part of the app could not be loaded');
     expect(screen.getByText('The conversation')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Close' })).toHaveFocus();
+    // Focus moves to Close once the dialog has been shown (an effect, after the render).
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Close' })).toHaveFocus());
     await userEvent.setup().keyboard('{Escape}');
     expect(onClose).toHaveBeenCalledTimes(1);
   });
