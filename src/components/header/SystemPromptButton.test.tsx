@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useConversations } from '../../hooks/useStores.ts';
@@ -29,8 +29,8 @@ async function open() {
   const user = userEvent.setup();
   app.render(<ActiveSystemPrompt />);
   await user.click(screen.getByRole('button', { name: 'System prompt' }));
-  // The dialog's code is fetched on first open.
-  await screen.findByRole('dialog', { name: 'System prompt' });
+  // The dialog's code is fetched on first open; focus moves into it in an effect after it renders.
+  await waitFor(() => expect(box()).toHaveFocus());
   return user;
 }
 
