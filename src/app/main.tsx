@@ -50,8 +50,8 @@ async function start() {
   }
   // Ask the browser not to clear the conversations under storage pressure (it may decide on its own).
   void stores.storage.getState().requestPersistence();
-  // The markdown renderer is fetched only when the first screen shows an answer (else when one is sent),
-  // and the first paint waits for it then: a saved answer never flashes plain text.
+  // The markdown renderer is fetched here only when the first screen shows an answer (else as the first
+  // message is typed or sent), and the first paint waits for it then: a saved answer never flashes plain text.
   // A renderer that cannot be fetched resolves null: the answers then show as plain text.
   if (opensOnAnswer(stores)) await preloadMarkdown();
 }

@@ -27,9 +27,10 @@ export interface ReadTurnOptions {
   /** The clock stamping items and timing the work between yields; injectable for tests. */
   now?: () => number;
   /**
-   * Hands the thread back to the event loop (`yieldToEventLoop` by default; tests pass their own): called
-   * when reading has worked `workSliceMs` since it last yielded, and once when the first output arrives,
-   * so that a page can paint while a fast stream is read, and shows the first output in the next frame.
+   * Hands the thread back to the event loop (`yieldToEventLoop` by default; the session waits for the next
+   * frame, tests pass their own): called when reading has worked `workSliceMs` since it last yielded or
+   * last waited for the network, and once when the first output arrives, so that a page can paint while a
+   * fast stream is read, and shows the first output in the next frame.
    */
   yieldToEventLoop?: () => Promise<void>;
   /** Caps on what one answer may hold (`readLimits` by default; tests pass small ones). */
@@ -91,8 +92,9 @@ const interruptedMessage = 'The connection closed before the answer was finished
 const abortedMessage = 'Stopped before the answer was finished.';
 
 /**
- * Text longer than this is fed to the scanner in slices, so that the caps are checked, and the reader may
- * yield, within it too: 64 k characters take a millisecond or two to read.
+ * Text longer than this is fed to the scanner in slices (`firstOutputSlice` until the first output), so
+ * that the caps are checked, and the reader may yield, within it too: 64 k characters take a millisecond
+ * or two to read.
  */
 const feedSlice = 1 << 16;
 /** Until the first output: a fast stream's first read may hold a thousand events, and the first one shows. */

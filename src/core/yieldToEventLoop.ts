@@ -1,8 +1,8 @@
 /**
  * Resolves in a new task, so that whatever the event loop has waiting (a frame to paint, a click, I/O)
  * runs first: an `await` alone resumes in a microtask, before the page can paint. In a page or a worker a
- * message on a `MessageChannel` (a task without the 4 ms clamp of nested timers; the channel is closed at
- * once, as an open one would keep a Node process alive), in Node `setImmediate` (ten times cheaper), else
+ * message on a `MessageChannel` (a task without the 4 ms clamp of nested timers; each channel closed once
+ * used), in Node `setImmediate` (ten times cheaper), else
  * a timer. Not `scheduler.yield()`: Chromium runs its continuations ahead of the next frame, and in the
  * benchmark's traces a fast stream's reading then still kept the page from painting for 70 ms.
  */

@@ -299,7 +299,7 @@ export class ChatSession {
   /**
    * Sends `message`'s last request again, into `targetId` (the message itself or a new version of it). The
    * exact body goes to the gateway in Settings now, with that gateway's key: the key there is only ever
-   * sent to its own gateway.
+   * sent to its own gateway. A request never sent, or whose body is no longer stored, is built again.
    */
   private resend(conversationId: string, targetId: string, message: AssistantMessage): Promise<void> {
     const last = message.attempts.at(-1)!;

@@ -1,5 +1,6 @@
 import { promisifyRequest, type UseStore } from 'idb-keyval';
 import { attachmentPrefix, attachmentUses } from './attachmentBlobs.ts';
+import { prefixRange } from './persistence/database.ts';
 import type { Conversation } from './types.ts';
 
 /**
@@ -48,7 +49,7 @@ export function attachmentsInUse(
 /** Deletes the blobs `attachmentsToSweep` picks, in one transaction; returns how many went. */
 export function sweepAttachments(db: UseStore, inUse: ReadonlySet<string>, now: number): Promise<number> {
   return db('readwrite', (store) => {
-    const range = IDBKeyRange.bound(attachmentPrefix, `${attachmentPrefix}\uffff`);
+    const range = prefixRange(attachmentPrefix);
     const keys = store.getAllKeys(range);
     const values = store.getAll(range);
     let swept = 0;

@@ -15,6 +15,7 @@ import {
   type StoredEverything,
   writeRestored,
 } from './persistence/backupRecords.ts';
+import { attemptsOf } from './persistence/storedConversation.ts';
 import {
   conversationPrefix,
   readConversationRecord,
@@ -70,10 +71,6 @@ export interface BackupDocument {
 
 /** Never in a backup, never taken from one: the key, and whether this browser keeps it. */
 const secretSettings = new Set<string>(['apiKey', 'rememberKey']);
-
-function attemptsOf(conversation: Conversation): Attempt[] {
-  return conversation.messages.flatMap((m) => (m.role === 'assistant' ? m.attempts : []));
-}
 
 function hasRecording(attempt: Attempt): boolean {
   return attempt.trace.items.length > 0 || attempt.trace.raw !== '';

@@ -277,6 +277,23 @@ describe('conversationFileName', () => {
   });
 });
 
+describe('a replayed recording (stored untitled)', () => {
+  const replay: Conversation = {
+    ...conversation,
+    title: '',
+    messages: [
+      {
+        ...answer('msg_r', 1, 'sim-echo', [attempt('att_r', 1, { text: 'Hi' })]),
+        source: { kind: 'replay', file: 'stall.sse' },
+      },
+    ],
+  };
+  it('is named after its file, in the heading and the file name', () => {
+    expect(exportConversationMarkdown(replay, key, now, english)).toMatch(/^# Replay: stall\.sse\n/);
+    expect(conversationFileName(replay, 'md', now)).toBe('hopbase-replay-stall-sse-2025-10-03.md');
+  });
+});
+
 const EXPECTED_MARKDOWN = `# Weather in Oslo
 
 _Exported from HopBase Chat on 2025-10-03 09:30 UTC · started 2025-10-02 20:00 UTC · 6 messages · 217 tokens billed (every attempt)_

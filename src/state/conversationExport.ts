@@ -8,6 +8,7 @@ import {
 } from '../core/index.ts';
 import { shownBranch, versionOf } from './branches.ts';
 import { conversationUsage, currentAttempt } from './conversationStore.ts';
+import { type ConversationName, conversationName } from './conversationTitle.ts';
 import { scrub } from './traceExport.ts';
 import type {
   AssistantMessage,
@@ -115,6 +116,7 @@ function prettyJson(text: string): { text: string; valid: boolean } {
 /** The phrases of the Markdown document, each worded by the UI in its language (`markdownExport.*`). */
 export type ExportPhrase =
   | 'untitled'
+  | 'replayTitle'
   | 'exported'
   | 'systemPrompt'
   | 'you'
@@ -283,6 +285,12 @@ function toolResultSection(message: ToolResultMessage, { phrase }: ExportExplana
   ].join('\n\n');
 }
 
+/** The document's heading: the conversation's title, or what it replays, or untitled, in the UI's words. */
+function headingOf(name: ConversationName, phrase: ExportExplanations['phrase']): string {
+  if (name.kind === 'titled') return name.title.replace(/\s+/g, ' ');
+  return name.kind === 'replay' ? phrase('replayTitle', { file: name.file }) : phrase('untitled');
+}
+
 /**
  * The conversation as a Markdown document: its title as the heading, then each user message and answer as
  * a section (who, model and protocol, time). Reasoning is quoted, tool calls show their arguments as JSON
@@ -307,10 +315,7 @@ export function exportConversationMarkdown(
     tokens: usage.total,
     others,
   });
-  const sections = [
-    `# ${conversation.title.replace(/\s+/g, ' ').trim() || phrase('untitled')}`,
-    `_${exported}_`,
-  ];
+  const sections = [`# ${headingOf(conversationName(conversation), phrase)}`, `_${exported}_`];
   if (conversation.systemPrompt?.trim())
     sections.push(`## ${phrase('systemPrompt')}\n\n${quote(conversation.systemPrompt)}`);
   for (const message of shown) {
@@ -331,7 +336,9 @@ export function conversationFileName(
   extension: 'md' | 'json',
   now: number,
 ): string {
-  const slug = conversation.title
+  const name = conversationName(conversation);
+  // A replay is named after its file; an untitled conversation falls back to `conversation` below.
+  const slug = (name.kind === 'titled' ? name.title : name.kind === 'replay' ? `replay ${name.file}` : '')
     .normalize('NFC')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, '-')

@@ -118,9 +118,8 @@ function mergeSelected(
  * chose, the stored choice only where it made none (a tab shows what its person chose).
  */
 export function withOwnChoices(stored: Conversation, local: Conversation): Conversation {
-  const own = Object.entries(local.selected ?? {});
-  if (own.every(([fork, id]) => stored.selected?.[fork] === id)) return stored;
-  return { ...stored, selected: { ...stored.selected, ...local.selected } };
+  const selected = mergeSelected(local.selected, stored.selected);
+  return sameContent(selected, stored.selected) ? stored : { ...stored, selected };
 }
 
 /** Whether two values hold the same data, whichever objects hold it (a key set to undefined counts as absent). */

@@ -40,7 +40,7 @@ export interface SentRequest {
   body: Record<string, unknown>;
   /**
    * Set when the body could not be read back from storage (its record is gone, or damaged): `body` is then
-   * empty, and the request cannot be sent again.
+   * empty, and Retry and Regenerate build the request again from the conversation.
    */
   bodyMissing?: 'missing' | 'unreadable';
 }

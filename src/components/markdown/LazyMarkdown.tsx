@@ -21,8 +21,8 @@ function set(next: RendererState): void {
 }
 
 /**
- * Starts fetching the renderer (when a message is sent, or at startup when the first screen shows an
- * answer). Resolves with it, or with null when it could not be fetched (offline, a deploy removed the
+ * Starts fetching the renderer (as the first message is typed or sent, or at startup when the first
+ * screen shows an answer). Resolves with it, or with null when it could not be fetched (offline, a deploy removed the
  * chunk): answers then stay plain text, and the next answer to appear tries again.
  */
 export function preloadMarkdown(): Promise<MarkdownModule | null> {

@@ -439,6 +439,7 @@ export const en = {
   'backup.restored.separator': ', ',
   'backup.restored.changes':
     '{headline}{withConversations, select, yes { Conversations: {conversations}.} other {}}{files, plural, =0 {} other { Attachments: # new here.}}{settings, select, applied { Settings applied (the API key stays as it is).} unchanged { Settings as in the backup already.} other {}}{reload, select, yes { Reload the page to see them.} other {}}',
+  'markdownExport.replayTitle': 'Replay: {file}',
   'markdownExport.untitled': 'Untitled conversation',
   'markdownExport.exported':
     'Exported from HopBase Chat on {now} · started {started} · {messages} messages · {tokens, number} tokens billed (every attempt){others, plural, =0 {} other { · {others} messages of other versions left out}}',

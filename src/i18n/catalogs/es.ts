@@ -437,6 +437,7 @@ export const es: Catalog = {
   'backup.restored.separator': ', ',
   'backup.restored.changes':
     '{headline}{withConversations, select, yes { Conversaciones: {conversations}.} other {}}{files, plural, =0 {} other { Adjuntos: # nuevos aquí.}}{settings, select, applied { Ajustes aplicados (la clave de API no cambia).} unchanged { Los ajustes ya eran los de la copia.} other {}}{reload, select, yes { Recarga la página para verlas.} other {}}',
+  'markdownExport.replayTitle': 'Reproducción: {file}',
   'markdownExport.untitled': 'Conversación sin título',
   'markdownExport.exported':
     'Exportado de HopBase Chat el {now} · iniciado el {started} · {messages} mensajes · {tokens, number} tokens facturados (todos los intentos){others, plural, =0 {} other { · {others} mensajes de otras versiones omitidos}}',

@@ -436,6 +436,7 @@ export const ja: Catalog = {
   'backup.restored.separator': '、',
   'backup.restored.changes':
     '{headline}{withConversations, select, yes {会話: {conversations}。} other {}}{files, plural, =0 {} other {添付ファイル: 新規 # 件。}}{settings, select, applied {設定を適用しました（API キーはそのままです）。} unchanged {設定はすでにバックアップと同じです。} other {}}{reload, select, yes {表示するにはページを再読み込みしてください。} other {}}',
+  'markdownExport.replayTitle': '再生: {file}',
   'markdownExport.untitled': '無題の会話',
   'markdownExport.exported':
     '{now} に HopBase Chat からエクスポート · 開始 {started} · メッセージ {messages} 件 · 課金トークン {tokens, number}（全試行）{others, plural, =0 {} other { · 他のバージョンのメッセージ {others} 件は省略}}',

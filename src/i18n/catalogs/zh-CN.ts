@@ -402,6 +402,7 @@ export const zhCN: Catalog = {
   'backup.restored.separator': '，',
   'backup.restored.changes':
     '{headline}{withConversations, select, yes {对话：{conversations}。} other {}}{files, plural, =0 {} other {附件：新增 # 个。}}{settings, select, applied {已应用设置（API 密钥保持不变）。} unchanged {设置已与备份相同。} other {}}{reload, select, yes {请重新加载页面以查看。} other {}}',
+  'markdownExport.replayTitle': '回放：{file}',
   'markdownExport.untitled': '未命名对话',
   'markdownExport.exported':
     '于 {now} 从 HopBase Chat 导出 · 开始于 {started} · {messages} 条消息 · 已计费 {tokens, number} 个 token（含所有尝试）{others, plural, =0 {} other { · 省略了其他版本的 {others} 条消息}}',

@@ -72,7 +72,7 @@ export function noteRequestRecord(
   const attemptId = key.slice(requestPrefix.length);
   if (typeof read !== 'string') bodies.set(attemptId, read.body);
   else {
-    // The conversation loads; only this attempt cannot be sent again.
+    // The conversation loads; only this attempt's body is lost (Retry builds the request again).
     unreadable.push({ key, what: 'request', reason: read, value });
     bodies.set(attemptId, 'unreadable');
   }

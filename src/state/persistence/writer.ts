@@ -97,8 +97,7 @@ export function createWriter({ db, stores, known, journal, tabs, traceDelayMs, r
       for (const { attempt } of list) known.committedTraces.set(attempt.id, attempt.trace);
     for (const id of written.bodies) known.storedBodies.add(id);
     const { outcomes, setAside } = written;
-    if (setAside.length) storage.setState((s) => ({ unreadable: [...s.unreadable, ...setAside] }));
-    noteUnreadable(storage, written.unreadable);
+    noteUnreadable(storage, [...setAside, ...written.unreadable]);
     const upserts: Conversation[] = [];
     const removals: string[] = [];
     for (const { id, revision, stored, local } of outcomes) {
