@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useId, useRef, useState } from 'react';
+import { lazy, useCallback, useId, useRef, useState } from 'react';
 import { StorageWarning } from '../components/banners/StorageWarning.tsx';
 import { Composer } from '../components/composer/Composer.tsx';
 import { ConversationView } from '../components/conversation/ConversationView.tsx';
@@ -146,16 +146,12 @@ export function App() {
       </main>
       {inspecting !== undefined ? (
         <LoadBoundary onClose={() => setInspecting(undefined)}>
-          <Suspense fallback={null}>
-            <Inspector target={inspecting} onClose={() => setInspecting(undefined)} />
-          </Suspense>
+          <Inspector target={inspecting} onClose={() => setInspecting(undefined)} />
         </LoadBoundary>
       ) : null}
       {settingsOpen ? (
         <LoadBoundary onClose={closeSettings}>
-          <Suspense fallback={null}>
-            <SettingsDialog onClose={closeSettings} />
-          </Suspense>
+          <SettingsDialog onClose={closeSettings} />
         </LoadBoundary>
       ) : null}
     </div>

@@ -1,4 +1,5 @@
 import type { KeyboardEvent } from 'react';
+import { isInputMethodKey } from '../shared/inputMethod.ts';
 
 /** The parts of a keydown in the message box that decide what it means. */
 export interface ComposerKey {
@@ -18,7 +19,7 @@ export type ComposerKeyAction = 'send' | 'stop' | 'none';
  * (Shift+Enter is a new line) and Escape stops a streaming answer.
  */
 export function composerKeyAction(event: ComposerKey, streaming: boolean): ComposerKeyAction {
-  if (event.isComposing || event.keyCode === 229) return 'none';
+  if (isInputMethodKey(event)) return 'none';
   if (event.key === 'Enter' && !event.shiftKey) return 'send';
   if (event.key === 'Escape' && streaming) return 'stop';
   return 'none';

@@ -76,9 +76,8 @@ export function useAttachFiles(target: AttachTarget) {
     event.dataTransfer.dropEffect = 'copy';
     setDragging(true);
   };
-  /** The handlers of the element files may be dropped on, and its `data-dragging` while they are over it. */
+  /** The handlers of the element files may be dropped on (`dragging` says when they are over it). */
   const dropZone = {
-    'data-dragging': dragging || undefined,
     onDragEnter: onDragOver,
     onDragOver,
     onDragLeave: (event: DragEvent) => {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, useState } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { Conversation } from '../../state/types.ts';
 import { LineIcon } from '../shared/LineIcon.tsx';
@@ -19,17 +19,11 @@ const promptIcon =
  */
 export function SystemPromptButton({ conversation }: { conversation: Conversation | null }) {
   const [open, setOpen] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
   const { t } = useI18n();
-  const close = () => {
-    setOpen(false);
-    // Back where the person was.
-    button.current?.focus();
-  };
+  const close = () => setOpen(false);
   return (
     <>
       <button
-        ref={button}
         type="button"
         className="btn toolbar-icon"
         aria-haspopup="dialog"
@@ -42,9 +36,7 @@ export function SystemPromptButton({ conversation }: { conversation: Conversatio
       </button>
       {open ? (
         <LoadBoundary onClose={close}>
-          <Suspense fallback={null}>
-            <SystemPromptDialog conversation={conversation} onClose={close} />
-          </Suspense>
+          <SystemPromptDialog conversation={conversation} onClose={close} />
         </LoadBoundary>
       ) : null}
     </>

@@ -145,14 +145,7 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
   const titleId = useId();
   const baseUrlErrorId = useId();
   const first = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    // Focus goes back where it was (the Settings button) when the dialog closes.
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    first.current?.focus();
-    return () => {
-      if (opener?.isConnected) opener.focus();
-    };
-  }, []);
+  useEffect(() => first.current?.focus(), []);
   const set = (patch: Partial<Settings>) => update(patch);
   const baseUrl = useCommittedField(settings.baseUrl, (value) => set({ baseUrl: value }), isUsableBaseUrl);
   const apiKey = useCommittedField(settings.apiKey, (value) => set({ apiKey: value }), anyKey);

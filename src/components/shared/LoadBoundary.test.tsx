@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { createTestApp } from '../../testing/testApp.tsx';
 import { LoadBoundary } from './LoadBoundary.tsx';
@@ -17,9 +17,7 @@ describe('LoadBoundary', () => {
       <>
         <p>The conversation</p>
         <LoadBoundary onClose={onClose}>
-          <Suspense fallback={null}>
-            <Unreachable />
-          </Suspense>
+          <Unreachable />
         </LoadBoundary>
       </>,
     );
@@ -37,9 +35,7 @@ describe('LoadBoundary', () => {
     const Reachable = lazy(async () => ({ default: () => <p>Settings</p> }));
     createTestApp().render(
       <LoadBoundary onClose={() => {}}>
-        <Suspense fallback={null}>
-          <Reachable />
-        </Suspense>
+        <Reachable />
       </LoadBoundary>,
     );
     expect(await screen.findByText('Settings')).toBeInTheDocument();

@@ -1,4 +1,4 @@
-import { Component, type ReactNode, useEffect, useId, useRef } from 'react';
+import { Component, type ReactNode, Suspense, useEffect, useId, useRef } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { ModalDialog } from './ModalDialog.tsx';
 
@@ -9,7 +9,8 @@ interface LoadBoundaryProps {
 }
 
 /**
- * Around a part of the app fetched when first opened (Settings, the inspector, a dialog): if its code cannot
+ * Around a part of the app fetched when first opened (Settings, the inspector, a dialog), waiting for it
+ * (`Suspense`, nothing shown meanwhile); if its code cannot
  * be fetched (offline, or a newer version was deployed meanwhile), the person is told and the rest of the
  * app stays as it was, instead of the whole page going blank.
  */
@@ -25,7 +26,9 @@ export class LoadBoundary extends Component<LoadBoundaryProps, { failed: boolean
   }
 
   override render() {
-    return this.state.failed ? <LoadFailed onClose={this.props.onClose} /> : this.props.children;
+    if (this.state.failed) return <LoadFailed onClose={this.props.onClose} />;
+    // Nothing shows while the part is fetched: it opens when it is here.
+    return <Suspense fallback={null}>{this.props.children}</Suspense>;
   }
 }
 

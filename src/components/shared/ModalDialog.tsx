@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef } from 'react';
+import { isInputMethodKey } from './inputMethod.ts';
 import { trapTab } from './trapTab.ts';
 import './dialog.css';
 
@@ -15,8 +16,8 @@ interface ModalDialogProps {
 }
 
 /**
- * A modal dialog over the page: Tab stays inside it, and Escape closes it wherever focus is (also after a
- * click on its text, which leaves focus on the page).
+ * A modal dialog over the page: Tab stays inside it, Escape closes it wherever focus is (also after a
+ * click on its text, which leaves focus on the page), and focus goes back to its opener when it closes.
  */
 export function ModalDialog({
   role = 'dialog',
@@ -31,10 +32,15 @@ export function ModalDialog({
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       // An Escape that cancels an input method's conversion is the input method's.
-      if (event.key === 'Escape' && !event.isComposing && event.keyCode !== 229) close.current();
+      if (event.key === 'Escape' && !isInputMethodKey(event)) close.current();
     };
     window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
+    // Focus goes back where it was (the button that opened the dialog) when it closes.
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    return () => {
+      window.removeEventListener('keydown', onKeyDown);
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a backdrop, not a control; Escape is the keyboard's way out

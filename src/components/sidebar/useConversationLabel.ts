@@ -4,7 +4,7 @@ import type { I18n } from '../../i18n/i18n.tsx';
 import { type ConversationName, conversationName } from '../../state/conversationTitle.ts';
 
 /** A conversation's name in words: its title, or what stands for one in the person's language. */
-export function conversationLabel(name: ConversationName, t: I18n['t']): string {
+function conversationLabel(name: ConversationName, t: I18n['t']): string {
   if (name.kind === 'titled') return name.title;
   return name.kind === 'replay' ? t('sidebar.replayTitle', { file: name.file }) : t('sidebar.untitled');
 }
