@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { png } from './files.ts';
+import { photo, png } from './files.ts';
 import {
   artifactsDir,
   choose,
@@ -17,7 +17,6 @@ import {
 
 // ---- Files to attach ------------------------------------------------------------------------------------
 
-const photo = { name: 'photo.png', mimeType: 'image/png', buffer: png(96, [79, 70, 229], [250, 204, 21]) };
 const pasted = png(64, [21, 128, 61], [244, 244, 245]);
 const notesText = `# Notes\n\n${'- buy milk\n'.repeat(200)}`;
 const notes = { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from(notesText) };

@@ -44,3 +44,10 @@ export function png(size: number, one: Rgb, other: Rgb): Buffer {
     chunk('IEND', new Uint8Array()),
   ]);
 }
+
+/** The photo the attachment specs attach: 96 px, indigo and yellow. */
+export const photo = {
+  name: 'photo.png',
+  mimeType: 'image/png',
+  buffer: png(96, [79, 70, 229], [250, 204, 21]),
+};

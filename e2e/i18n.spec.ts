@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { png } from './files.ts';
+import { photo } from './files.ts';
 import { artifactsDir, requestsContaining, turns, uniqueText, violations, waitForAnswer } from './helpers.ts';
 
 /**
@@ -124,8 +124,6 @@ const languages = [
 ] as const;
 
 type Words = (typeof languages)[number]['words'];
-
-const photo = { name: 'photo.png', mimeType: 'image/png', buffer: png(96, [79, 70, 229], [250, 204, 21]) };
 
 const messageBox = (page: Page, words: Words) => page.getByRole('textbox', { name: words.message });
 

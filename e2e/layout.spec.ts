@@ -70,12 +70,15 @@ async function expectShellInView(page: Page): Promise<void> {
 
 /** How many rows the toolbar's visible items take. */
 function toolbarRows(page: Page): Promise<number> {
-  return page.locator('.toolbar').evaluate((toolbar) => {
-    const tops = [...toolbar.children]
-      .map((child) => child.getBoundingClientRect())
-      .filter((box) => box.width > 0)
-      .map((box) => Math.round(box.top + box.height / 2));
-    return new Set(tops.map((center) => Math.round(center / 20))).size;
+  return page.locator('header.toolbar').evaluate((toolbar) => {
+    const middles = [...toolbar.children]
+      .flatMap((child) => {
+        const { top, height, width } = child.getBoundingClientRect();
+        return width > 0 ? [top + height / 2] : [];
+      })
+      .sort((a, b) => a - b);
+    // Controls of one row share their middle (aligned to the centre), give or take a pixel.
+    return middles.filter((middle, i) => i === 0 || middle - middles[i - 1]! > 4).length;
   });
 }
 
@@ -328,17 +331,7 @@ for (const { locale, protocol, message } of [
             expect(await selectSlack(picker), key).toBeGreaterThanOrEqual(0);
           }
           // The drawer's button is an icon with its name: the row it shares with the picker fits any language.
-          const rows = await page.locator('header.toolbar').evaluate((toolbar) => {
-            const middles = [...toolbar.children]
-              .flatMap((child) => {
-                const { top, height, width } = child.getBoundingClientRect();
-                return width > 0 ? [top + height / 2] : [];
-              })
-              .sort((a, b) => a - b);
-            // Controls of one row share their middle (aligned to the centre), give or take a pixel.
-            return middles.filter((middle, i) => i === 0 || middle - middles[i - 1]! > 4).length;
-          });
-          expect(rows).toBe(2);
+          expect(await toolbarRows(page)).toBe(2);
           expect(await inViewport(page, box)).toBe(true);
           expect(await violations(page, 'header.toolbar')).toEqual([]);
           await page.screenshot({ path: `${artifactsDir}/layout-toolbar-${locale}-390-${colorScheme}.png` });

@@ -194,11 +194,11 @@ test('a reload right after Send keeps the message and its new conversation', asy
   await expect(turns(page).first().getByRole('alert')).toContainText('Interrupted by a reload');
 });
 
-/** The stored record of the conversation whose messages include `text`, and its last answer's attempts. */
 interface StoredAnswerAttempt {
   id: string;
   request: Record<string, unknown>;
 }
+/** Every answer's attempts (all versions) in the stored record of the conversation holding `text`. */
 async function storedAnswerAttempts(page: Page, text: string): Promise<StoredAnswerAttempt[]> {
   for (const key of (await storedKeys(page, 'conversation:')) ?? []) {
     const record = (await storedRecord(page, key)) as {

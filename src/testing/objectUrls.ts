@@ -28,11 +28,12 @@ export interface Downloads {
  */
 export function captureDownloads(): Downloads {
   const captured: Downloads = { blobs: [], names: [] };
-  URL.createObjectURL = vi.fn((blob: Blob) => {
+  fakeObjectUrls();
+  const made = URL.createObjectURL;
+  URL.createObjectURL = (blob: Blob) => {
     captured.blobs.push(blob);
-    return `blob:test/${captured.blobs.length}`;
-  });
-  URL.revokeObjectURL = vi.fn();
+    return made(blob);
+  };
   vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
     captured.names.push(this.download);
   });

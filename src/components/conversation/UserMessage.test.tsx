@@ -2,6 +2,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AttachmentRef, UserMessage as UserMessageData } from '../../state/types.ts';
+import { fakeObjectUrls } from '../../testing/objectUrls.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { UserMessage } from './UserMessage.tsx';
 
@@ -32,8 +33,7 @@ let app: TestApp;
 beforeEach(async () => {
   app = createTestApp();
   sessionStorage.clear();
-  URL.createObjectURL = vi.fn(() => 'blob:test');
-  URL.revokeObjectURL = vi.fn();
+  fakeObjectUrls();
   // The message as sent: in a stored conversation, its files' bytes stored.
   app.stores.conversations
     .getState()
