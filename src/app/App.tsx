@@ -9,8 +9,9 @@ import { LoadBoundary } from '../components/shared/LoadBoundary.tsx';
 import { ConversationList } from '../components/sidebar/ConversationList.tsx';
 import { useServices } from '../hooks/appContext.tsx';
 import { useProtocolStream } from '../hooks/useProtocolStream.ts';
-import { useConversations, useLive, useSettings } from '../hooks/useStores.ts';
+import { useAnswers, useConversations, useSettings } from '../hooks/useStores.ts';
 import { useI18n } from '../i18n/I18nProvider.tsx';
+import { answerIn } from '../state/answers.ts';
 import type { AttachmentRef } from '../state/types.ts';
 import { useMediaQuery } from './useMediaQuery.ts';
 import { useVisualViewportHeight } from './useVisualViewportHeight.ts';
@@ -37,10 +38,7 @@ export function App() {
   const stream = useProtocolStream(protocol);
   const { t } = useI18n();
   const conversation = useConversations((s) => (s.activeId ? (s.conversations[s.activeId] ?? null) : null));
-  const streamingMessageId = useLive(
-    (s) =>
-      Object.entries(s.streams).find(([, live]) => live.conversationId === conversation?.id)?.[0] ?? null,
-  );
+  const streamingMessageId = useAnswers((s) => answerIn(s, conversation?.id ?? null));
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const sidebarId = useId();

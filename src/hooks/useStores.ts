@@ -1,6 +1,6 @@
 import { useStore } from 'zustand';
+import type { AnswerSnapshot, AnswersState } from '../state/answers.ts';
 import type { ConversationState } from '../state/conversationStore.ts';
-import type { LiveState } from '../state/liveStore.ts';
 import type { RecordingLoads } from '../state/recordings.ts';
 import type { SettingsState } from '../state/settingsStore.ts';
 import type { StorageStatus } from '../state/storageStatus.ts';
@@ -15,9 +15,14 @@ export function useSettings<T>(selector: (state: SettingsState) => T): T {
   return useStore(useServices().stores.settings, selector);
 }
 
-/** The answers streaming right now. */
-export function useLive<T>(selector: (state: LiveState) => T): T {
-  return useStore(useServices().stores.live, selector);
+/** A slice of the answers in flight (streaming, or waiting to try again). */
+export function useAnswers<T>(selector: (state: AnswersState) => T): T {
+  return useStore(useServices().stores.answers, selector);
+}
+
+/** One answer in flight, by its message id: the component re-renders with each of its snapshots only. */
+export function useAnswer(messageId: string): AnswerSnapshot | undefined {
+  return useAnswers((s) => s.answers[messageId]);
 }
 
 export function useStorageStatus<T>(selector: (state: StorageStatus) => T): T {

@@ -1,9 +1,11 @@
 /**
  * The streaming lifecycle around one answer: deleting a conversation mid-stream, retrying mid-stream,
  * automatic retries for errors that arrive inside the stream, credentials for a stored cross-origin request,
- * and snapshots of the recording that never change once in the store.
+ * snapshots of the recording that never change once shown, and when the conversation store receives an
+ * answer in flight.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { withAnswer } from '../state/answers.ts';
 import type { AssistantMessage } from '../state/types.ts';
 import { createTestApp, type TestApp } from '../testing/testApp.tsx';
 
@@ -38,11 +40,13 @@ function controlledStream() {
 const chatDelta = (text: string) =>
   `data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":${JSON.stringify(text)}},"finish_reason":null}]}\n\n`;
 
+/** The answers as the person sees them: an answer in flight as far as it has come. */
 function messages(): AssistantMessage[] {
   const { activeId, conversations } = app.stores.conversations.getState();
-  return (conversations[activeId!]?.messages ?? []).filter(
-    (m): m is AssistantMessage => m.role === 'assistant',
-  );
+  const { answers } = app.stores.answers.getState();
+  return (conversations[activeId!]?.messages ?? [])
+    .filter((m): m is AssistantMessage => m.role === 'assistant')
+    .map((m) => withAnswer(m, answers[m.id]));
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -55,13 +59,13 @@ describe('deleting a conversation while it streams', () => {
     const done = app.using({ fetchImpl: async () => stream.response }).send('Hi', 'chat');
     stream.send(chatDelta('Hel'));
     await tick();
-    expect(Object.keys(app.stores.live.getState().streams)).toHaveLength(1);
+    expect(Object.keys(app.stores.answers.getState().answers)).toHaveLength(1);
 
     const { activeId, deleteConversation } = app.stores.conversations.getState();
     deleteConversation(activeId!);
     await done;
     expect(stream.state.cancelled).toBe(true);
-    expect(app.stores.live.getState().streams).toEqual({});
+    expect(app.stores.answers.getState().answers).toEqual({});
   });
 });
 
@@ -82,8 +86,8 @@ describe('sessions are instances', () => {
           m.role === 'user' ? m.text : m.role === 'assistant' ? m.attempts[0]?.turn.text : '',
         ),
       );
-    expect(Object.keys(app.stores.live.getState().streams)).toHaveLength(1);
-    expect(Object.keys(other.stores.live.getState().streams)).toHaveLength(1);
+    expect(Object.keys(app.stores.answers.getState().answers)).toHaveLength(1);
+    expect(Object.keys(other.stores.answers.getState().answers)).toHaveLength(1);
 
     // Stopping in one app leaves the other streaming.
     const [message] = messages();
@@ -107,7 +111,7 @@ describe('sessions are instances', () => {
     await done;
     expect(stream.state.cancelled).toBe(true);
     expect(messages()[0]!.attempts[0]!.turn.status).toBe('aborted');
-    expect(app.stores.live.getState().streams).toEqual({});
+    expect(app.stores.answers.getState().answers).toEqual({});
   });
 });
 
@@ -127,17 +131,17 @@ describe('retrying while a stream is still running', () => {
     await sent;
     second.send(chatDelta('fresh'));
     await tick();
-    const live = app.stores.live.getState().streams[message!.id];
+    const live = app.stores.answers.getState().answers[message!.id];
     const attempts = messages()[0]!.attempts;
     expect(attempts.map((a) => a.turn.status)).toEqual(['aborted', 'streaming']);
-    expect(live?.attemptId).toBe(attempts[1]!.id);
+    expect(live?.attempt.id).toBe(attempts[1]!.id);
     expect(first.state.cancelled).toBe(true);
 
     second.send('data: [DONE]\n\n');
     second.close();
     await retried;
     expect(messages()[0]!.attempts[1]!.turn).toMatchObject({ status: 'complete', text: 'fresh' });
-    expect(app.stores.live.getState().streams).toEqual({});
+    expect(app.stores.answers.getState().answers).toEqual({});
   });
 });
 
@@ -197,15 +201,15 @@ describe('retry after the gateway changed in Settings', () => {
   });
 });
 
-describe('the recording in the store', () => {
-  it('is a snapshot: items stored for one frame do not grow afterwards', async () => {
+describe('the recording of an answer in flight', () => {
+  it('is a snapshot: items shown for one frame do not grow afterwards', async () => {
     vi.stubGlobal('requestAnimationFrame', (run: () => void) => setTimeout(run, 0));
     const stream = controlledStream();
     const done = app.using({ fetchImpl: async () => stream.response }).send('Hi', 'chat');
     stream.send(chatDelta('one'));
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const stored = messages()[0]!.attempts[0]!.trace.items;
-    const count = stored.length;
+    const shown = messages()[0]!.attempts[0]!.trace.items;
+    const count = shown.length;
     expect(count).toBeGreaterThan(0);
 
     stream.send(': hopbase-keepalive\n\n');
@@ -213,7 +217,7 @@ describe('the recording in the store', () => {
     stream.send('data: [DONE]\n\n');
     stream.close();
     await done;
-    expect(stored).toHaveLength(count);
+    expect(shown).toHaveLength(count);
     expect(messages()[0]!.attempts[0]!.trace.items.length).toBeGreaterThan(count);
     vi.unstubAllGlobals();
   });
@@ -240,5 +244,48 @@ describe('a gateway the page may not connect to', () => {
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(attempt!.turn.error?.code).toBe('blocked_by_policy');
     expect(attempt!.turn.error?.message).toMatch(/Content-Security-Policy.*Failed to fetch/);
+  });
+});
+
+describe('an answer in flight and the conversation store', () => {
+  it('reaches the store when it starts, at checkpoints and when it ends, not on every frame', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    vi.stubGlobal('requestAnimationFrame', (run: () => void) => setTimeout(run, 0));
+    const frame = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const stream = controlledStream();
+    const storedTexts: string[] = [];
+    let published = 0;
+    app.stores.conversations.subscribe(() => {
+      const text = app.stores.conversations
+        .getState()
+        .conversations[app.stores.conversations.getState().activeId!]?.messages.flatMap((m) =>
+          m.role === 'assistant' ? m.attempts.map((a) => a.turn.text) : [],
+        )
+        .join();
+      if (text !== undefined && text !== storedTexts.at(-1)) storedTexts.push(text);
+    });
+    app.stores.answers.subscribe(() => published++);
+    const done = app.using({ fetchImpl: async () => stream.response }).send('Hi', 'chat');
+    for (const word of ['a', 'b', 'c', 'd']) {
+      stream.send(chatDelta(word));
+      await frame();
+    }
+    expect(messages()[0]!.attempts[0]!.turn.text).toBe('abcd');
+    expect(published).toBeGreaterThanOrEqual(5);
+    // Within a checkpoint's time, the store has only the attempt as it started.
+    expect(storedTexts).toEqual(['']);
+
+    vi.advanceTimersByTime(1000);
+    stream.send(chatDelta('e'));
+    await frame();
+    expect(storedTexts).toEqual(['', 'abcde']);
+
+    stream.send(chatDelta('f'));
+    stream.send('data: [DONE]\n\n');
+    stream.close();
+    await done;
+    expect(storedTexts).toEqual(['', 'abcde', 'abcdef']);
+    expect(app.stores.answers.getState().answers).toEqual({});
+    vi.unstubAllGlobals();
   });
 });

@@ -7,6 +7,7 @@ import {
   streamFromBytes,
   streamFromChunks,
 } from '../core/testing/fixtures.ts';
+import { withAnswer } from '../state/answers.ts';
 import { defaultSettings } from '../state/settingsStore.ts';
 import type { AssistantMessage, Attempt } from '../state/types.ts';
 import { createTestApp, type TestApp } from '../testing/testApp.tsx';
@@ -65,8 +66,12 @@ function activeConversation() {
   return conversations[activeId!]!;
 }
 
+/** The answers as the person sees them: an answer in flight as far as it has come. */
 function assistants(): AssistantMessage[] {
-  return activeConversation().messages.filter((m): m is AssistantMessage => m.role === 'assistant');
+  const { answers } = app.stores.answers.getState();
+  return activeConversation()
+    .messages.filter((m): m is AssistantMessage => m.role === 'assistant')
+    .map((m) => withAnswer(m, answers[m.id]));
 }
 
 function lastAttempt(): Attempt {
@@ -114,7 +119,7 @@ describe('sendMessage streams every recorded fixture', () => {
     expect(sent.body).toBe(JSON.stringify(spec.body));
     expect(sent.init.headers).toEqual(spec.headers);
     expect(message.attempts[0]!.request).toMatchObject({ url: `/v1${spec.path}`, body: spec.body });
-    expect(app.stores.live.getState().streams).toEqual({});
+    expect(app.stores.answers.getState().answers).toEqual({});
   });
 });
 
@@ -173,7 +178,10 @@ describe('automatic retries', () => {
     const done = app.using({ fetchImpl, random: () => 0 }).send('hi', 'chat');
     await vi.advanceTimersByTimeAsync(0);
     expect(fetchImpl).toHaveBeenCalledTimes(1);
-    expect(app.stores.live.getState().streams[assistants()[0]!.id]?.retryAt).toBe(Date.now() + 2000);
+    expect(app.stores.answers.getState().answers[assistants()[0]!.id]?.phase).toMatchObject({
+      kind: 'retrying',
+      at: Date.now() + 2000,
+    });
 
     await vi.advanceTimersByTimeAsync(1999);
     expect(fetchImpl).toHaveBeenCalledTimes(1);
@@ -197,7 +205,7 @@ describe('automatic retries', () => {
     // Every attempt sends the same bytes.
     expect(call(fetchImpl, 1).body).toBe(call(fetchImpl, 0).body);
     expect(call(fetchImpl, 2).body).toBe(call(fetchImpl, 0).body);
-    expect(app.stores.live.getState().streams).toEqual({});
+    expect(app.stores.answers.getState().answers).toEqual({});
   });
 
   it('backs off with jitter when no retry-after is given, and succeeds on a later attempt', async () => {
@@ -329,7 +337,7 @@ describe('stopMessage', () => {
     const done = app.using({ fetchImpl, random: () => 0 }).send('hi', 'chat');
     await vi.waitFor(() => expect(lastAttempt().turn.text).toBe(partial));
     const messageId = assistants()[0]!.id;
-    expect(app.stores.live.getState().streams[messageId]).toBeDefined();
+    expect(app.stores.answers.getState().answers[messageId]).toBeDefined();
     expect(lastAttempt().turn.status).toBe('streaming');
 
     app.session.stop(messageId);
@@ -342,7 +350,7 @@ describe('stopMessage', () => {
       text: partial,
       error: { code: 'aborted' },
     });
-    expect(app.stores.live.getState().streams).toEqual({});
+    expect(app.stores.answers.getState().answers).toEqual({});
   });
 
   it('cancels a pending automatic retry', async () => {
@@ -354,7 +362,7 @@ describe('stopMessage', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     await done;
     expect(fetchImpl).toHaveBeenCalledTimes(1);
-    expect(app.stores.live.getState().streams).toEqual({});
+    expect(app.stores.answers.getState().answers).toEqual({});
   });
 });
 

@@ -1,17 +1,13 @@
 import {
-  adviseFailure,
-  authHeaders,
-  automaticRetryDelayMs,
   buildRequest,
   emptyTurn,
-  maxAutomaticRetries,
   notSentCode,
   type Protocol,
   type RequestProblem,
   requestProblem,
-  startWatch,
   type TurnRequest,
 } from '../core/index.ts';
+import { answerIn } from '../state/answers.ts';
 import type { AppStores } from '../state/appStores.ts';
 import { type AttachmentBlobs, attachmentUses, memoryAttachments } from '../state/attachmentBlobs.ts';
 import { pathTo, shownBranch } from '../state/branches.ts';
@@ -24,25 +20,14 @@ import {
 } from '../state/conversationStore.ts';
 import { newId } from '../state/ids.ts';
 import { emptyRecording } from '../state/recordings.ts';
-import type {
-  AnswerSource,
-  AssistantMessage,
-  AttachmentRef,
-  Attempt,
-  ChatMessage,
-  SentRequest,
-} from '../state/types.ts';
-import { bodyWithAttachments } from './attachmentData.ts';
+import type { AssistantMessage, AttachmentRef, ChatMessage, SentRequest } from '../state/types.ts';
+import { AnswerStream } from './answerStream.ts';
 import { type BlockedConnections, watchBlockedConnections } from './blockedConnections.ts';
-import {
-  createFrameScheduler,
-  type FrameBatcher,
-  type FrameScheduler,
-  type PageVisibility,
-} from './frameBatcher.ts';
-import { gatewayBase, isCrossOrigin, redactedCredentials } from './gateway.ts';
+import { createFrameScheduler, type FrameScheduler, type PageVisibility } from './frameBatcher.ts';
+import { gatewayBase } from './gateway.ts';
 import type { ReplaySpeed } from './replay.ts';
-import { type AttemptProgress, runAttempt } from './runAttempt.ts';
+import { gatewaySource } from './sources/gatewaySource.ts';
+import type { StreamSource } from './sources/streamSource.ts';
 
 export interface ChatSessionOptions {
   stores: AppStores;
@@ -59,22 +44,6 @@ export interface ChatSessionOptions {
   page?: PageVisibility;
 }
 
-/** How one attempt reaches its stream: the gateway (with credentials) or a recording. */
-interface Connection {
-  open(signal: AbortSignal): Promise<Response>;
-  /** The headers as the inspector shows them, credentials named but never with their value. */
-  sentHeaders: Record<string, string>;
-  crossOrigin: boolean;
-  /** After a network failure: whether the page's security policy refused the connection. */
-  refusedByPolicy?(): Promise<boolean>;
-}
-
-interface Origin {
-  source: AnswerSource;
-  /** Called per attempt, so that each one is sent with the settings of that moment. */
-  connect(): Connection;
-}
-
 /** A request built from the history and the settings of the moment, and whether it may go out. */
 interface BuiltRequest {
   request: SentRequest;
@@ -82,18 +51,6 @@ interface BuiltRequest {
   problem: RequestProblem | null;
   /** Messages: thinking was asked for, but this request continues tool calls made without it. */
   thinkingPaused: boolean;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**
@@ -110,10 +67,8 @@ export class ChatSession {
   private readonly random: (() => number) | undefined;
   private readonly frames: FrameScheduler;
   private readonly refused: BlockedConnections;
-  /** The stream of each assistant message being answered, by message id. */
-  private readonly controllers = new Map<string, AbortController>();
-  /** The progress each of those streams has batched for the next frame, by message id. */
-  private readonly progress = new Map<string, FrameBatcher<AttemptProgress>>();
+  /** Each answer in flight, by assistant message id. */
+  private readonly streams = new Map<string, AnswerStream>();
   private readonly stopWatchingDeletions: () => void;
   private readonly stopFollowingChoices: () => void;
 
@@ -127,9 +82,8 @@ export class ChatSession {
     // A deleted conversation's answers stop streaming (and retrying): nobody can see or use them any more.
     this.stopWatchingDeletions = this.stores.conversations.subscribe((state, previous) => {
       if (state.conversations === previous.conversations) return;
-      for (const [messageId, stream] of Object.entries(this.stores.live.getState().streams)) {
-        if (!state.conversations[stream.conversationId]) this.controllers.get(messageId)?.abort('deleted');
-      }
+      for (const stream of this.streams.values())
+        if (!state.conversations[stream.conversationId]) stream.stop('deleted');
     });
     // Back in a conversation, its protocol, model and reasoning level are the ones in use again.
     this.stopFollowingChoices = followConversationChoices(this.stores.conversations, this.stores.settings);
@@ -139,7 +93,7 @@ export class ChatSession {
   dispose(): void {
     this.stopWatchingDeletions();
     this.stopFollowingChoices();
-    for (const controller of this.controllers.values()) controller.abort('disposed');
+    for (const stream of this.streams.values()) stream.stop('disposed');
     this.frames.dispose();
     this.refused.dispose();
   }
@@ -196,15 +150,15 @@ export class ChatSession {
       ...(leftOut.length > 0 && { reasoningLeftOut: leftOut }),
       ...(built.thinkingPaused && { thinkingPaused: true }),
     };
-    const origin = this.gateway(protocol, built.request);
+    const source = this.gateway(protocol, built.request);
     const messageId = conversations.addAssistantMessage(
       conversationId,
       protocol,
       model,
-      origin.source,
+      source.source,
       notes,
     );
-    return this.sendBuilt(conversationId, messageId, protocol, built, origin);
+    return this.sendBuilt(conversationId, messageId, protocol, built, source);
   }
 
   /**
@@ -246,10 +200,10 @@ export class ChatSession {
     messageId: string,
     protocol: Protocol,
     built: BuiltRequest,
-    origin: Origin,
+    source: StreamSource,
   ): Promise<void> {
     if (built.problem === null)
-      return this.stream(conversationId, messageId, protocol, built.request, origin);
+      return this.stream(conversationId, messageId, protocol, built.request, source);
     this.stores.conversations.getState().addAttempt(conversationId, messageId, {
       id: newId('att'),
       startedAt: Date.now(),
@@ -331,13 +285,11 @@ export class ChatSession {
 
   /** Whether an answer of this conversation is streaming (or waiting to retry on its own). */
   private answering(conversationId: string): boolean {
-    return Object.values(this.stores.live.getState().streams).some(
-      (s) => s.conversationId === conversationId,
-    );
+    return answerIn(this.stores.answers.getState(), conversationId) !== null;
   }
 
   stop(messageId: string): void {
-    this.controllers.get(messageId)?.abort('stopped');
+    this.streams.get(messageId)?.stop('stopped');
   }
 
   /**
@@ -345,7 +297,7 @@ export class ChatSession {
    * export or the inspector's figures then cover every byte received so far.
    */
   flushProgress(messageId: string): void {
-    this.progress.get(messageId)?.flush();
+    this.streams.get(messageId)?.flush();
   }
 
   /**
@@ -378,28 +330,21 @@ export class ChatSession {
    */
   async replay(fileName: string, text: string, speed: ReplaySpeed, fallback: Protocol): Promise<void> {
     // Fetched with the first replay: the first screen needs none of it.
-    const { readRecording, recordingResponse } = await import('./replay.ts');
+    const { readRecording, recordingSource } = await import('./replay.ts');
     const recording = readRecording(text, speed, fallback);
     const store = this.stores.conversations.getState();
     // A conversation of its own: a recording is not part of any exchange with a model.
     // Untitled: the list names it after the file it replays, in the person's language.
     const conversationId = store.newConversation();
-    const source: AnswerSource = { kind: 'replay', file: fileName };
+    const source = recordingSource(recording, speed, fileName);
     const messageId = store.addAssistantMessage(
       conversationId,
       recording.protocol,
       `replay: ${fileName}`,
-      source,
+      source.source,
     );
     const request: SentRequest = { url: '', path: '', headers: {}, body: { replayOf: fileName, speed } };
-    return this.stream(conversationId, messageId, recording.protocol, request, {
-      source,
-      connect: () => ({
-        open: async () => recordingResponse(recording, speed),
-        sentHeaders: {},
-        crossOrigin: false,
-      }),
-    });
+    return this.stream(conversationId, messageId, recording.protocol, request, source);
   }
 
   /** An attachment as the messages that carry it name it. */
@@ -408,119 +353,42 @@ export class ChatSession {
   }
 
   /** The gateway in Settings, with the credentials of the moment each attempt is sent. */
-  private gateway(protocol: Protocol, request: SentRequest): Origin {
-    return {
-      source: { kind: 'gateway' },
-      connect: () => {
-        const crossOrigin = isCrossOrigin(request.url);
-        const credentials = authHeaders(
-          protocol,
-          this.stores.settings.getState().settings.apiKey,
-          crossOrigin,
-        );
-        return {
-          open: async (signal) =>
-            this.fetch(request.url, {
-              method: 'POST',
-              headers: { ...request.headers, ...credentials },
-              // Stored with placeholders: each attachment's bytes go in now, the same every time.
-              body: await bodyWithAttachments(request.body, (id) => this.attachmentRef(id), this.attachments),
-              signal,
-            }),
-          sentHeaders: { ...request.headers, ...redactedCredentials(credentials) },
-          crossOrigin,
-          refusedByPolicy: () => this.refused.blocked(request.url),
-        };
-      },
-    };
+  private gateway(protocol: Protocol, request: SentRequest): StreamSource {
+    return gatewaySource(protocol, request, {
+      fetch: this.fetch,
+      apiKey: () => this.stores.settings.getState().settings.apiKey,
+      attachments: this.attachments,
+      attachmentRef: (id) => this.attachmentRef(id),
+      refused: this.refused,
+    });
   }
 
-  /** Streams attempts into one assistant message until one ends or automatic retries run out. */
+  /** Streams `request` into one assistant message, as the one answer in flight there. */
   private async stream(
     conversationId: string,
     messageId: string,
     protocol: Protocol,
     request: SentRequest,
-    origin: Origin,
+    source: StreamSource,
   ): Promise<void> {
-    this.controllers.get(messageId)?.abort('retry');
-    const controller = new AbortController();
-    this.controllers.set(messageId, controller);
-    // A stream superseded by a retry must not write over its successor's live state.
-    const current = () => this.controllers.get(messageId) === controller;
-    const conversations = this.stores.conversations.getState();
-    const live = this.stores.live.getState();
-    let retries = 0;
+    this.streams.get(messageId)?.supersede();
+    const stream = new AnswerStream({
+      conversationId,
+      messageId,
+      protocol,
+      request,
+      source,
+      conversations: this.stores.conversations,
+      answers: this.stores.answers,
+      frames: this.frames,
+      autoRetry: () => this.stores.settings.getState().settings.autoRetry,
+      random: this.random,
+    });
+    this.streams.set(messageId, stream);
     try {
-      for (;;) {
-        const attemptId = newId('att');
-        const connection = origin.connect();
-        const attempt: Attempt = {
-          id: attemptId,
-          startedAt: Date.now(),
-          request,
-          sentHeaders: connection.sentHeaders,
-          turn: emptyTurn,
-          httpError: null,
-          trace: emptyRecording(),
-        };
-        conversations.addAttempt(conversationId, messageId, attempt);
-        live.put(messageId, {
-          conversationId,
-          attemptId,
-          watch: startWatch(performance.now()),
-          retryAt: null,
-        });
-
-        const batcher = this.frames.batcher<AttemptProgress>(({ turn, recorder, watch }) => {
-          const trace = recorder.snapshot();
-          conversations.updateAttempt(conversationId, messageId, attemptId, (a) => ({ ...a, turn, trace }));
-          if (current()) live.put(messageId, { conversationId, attemptId, watch, retryAt: null });
-        });
-        this.progress.set(messageId, batcher);
-        const outcome = await runAttempt({
-          protocol,
-          open: connection.open,
-          crossOrigin: connection.crossOrigin,
-          refusedByPolicy: connection.refusedByPolicy,
-          signal: controller.signal,
-          onProgress: batcher.push,
-          // Reading pauses for the frame that shows what it read: output is painted as it arrives.
-          yieldToEventLoop: batcher.shown,
-        });
-        batcher.cancel();
-        if (this.progress.get(messageId) === batcher) this.progress.delete(messageId);
-        conversations.updateAttempt(conversationId, messageId, attemptId, (a) => ({ ...a, ...outcome }));
-
-        // Automatic only while nothing was produced: after output, a retry re-bills and the person decides.
-        const nothingProduced = outcome.turn.parts.length === 0;
-        const retryable = adviseFailure(outcome.turn, outcome.httpError)?.retryable ?? false;
-        const autoRetry =
-          origin.source.kind === 'gateway' && this.stores.settings.getState().settings.autoRetry;
-        if (controller.signal.aborted || !autoRetry || !nothingProduced || !retryable) return;
-        const delay = automaticRetryDelayMs(
-          retries,
-          outcome.httpError?.retryAfterSeconds ?? null,
-          this.random,
-        );
-        if (delay === null) return;
-        retries++;
-        live.put(messageId, {
-          conversationId,
-          attemptId,
-          watch: startWatch(performance.now()),
-          retryAt: Date.now() + delay,
-          retryAttempt: retries + 1,
-          retryOf: maxAutomaticRetries + 1,
-        });
-        await sleep(delay, controller.signal);
-        if (controller.signal.aborted) return;
-      }
+      await stream.run();
     } finally {
-      if (current()) {
-        this.controllers.delete(messageId);
-        live.remove(messageId);
-      }
+      if (this.streams.get(messageId) === stream) this.streams.delete(messageId);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { yieldToEventLoop } from '../core/index.ts';
+import { pacing } from './pacing.ts';
 
 /**
  * Coalesces values pushed faster than the screen refreshes into at most one `apply` per animation
@@ -24,16 +25,14 @@ export interface FrameBatcher<T> {
 /** Makes the batchers of one session and flushes them all when its page is hidden. */
 export interface FrameScheduler {
   batcher<T>(apply: (value: T) => void): FrameBatcher<T>;
+  /** Whether the page is hidden: what is applied then may be the last the page ever applies. */
+  hidden(): boolean;
   /** Stops listening to the page. */
   dispose(): void;
 }
 
 /** The part of `document` the scheduler needs: whether the page is hidden, and when that changes. */
 export type PageVisibility = Pick<Document, 'hidden' | 'addEventListener' | 'removeEventListener'>;
-
-const hiddenDelayMs = 250;
-/** A frame that does not come (an occluded window may skip them) holds a reader back no longer than this. */
-const maxFrameWaitMs = 100;
 
 export function createFrameScheduler(page: PageVisibility | undefined = globalThis.document): FrameScheduler {
   const active = new Set<{ flush(): void }>();
@@ -60,10 +59,11 @@ export function createFrameScheduler(page: PageVisibility | undefined = globalTh
   page?.addEventListener('visibilitychange', onVisibility);
   const schedule = (run: () => void) => {
     if (typeof requestAnimationFrame === 'function' && !hidden()) requestAnimationFrame(run);
-    else setTimeout(run, hidden() ? hiddenDelayMs : 16);
+    else setTimeout(run, hidden() ? pacing.hiddenFrameMs : pacing.timerFrameMs);
   };
 
   return {
+    hidden,
     batcher<T>(apply: (value: T) => void): FrameBatcher<T> {
       let pending: { value: T } | null = null;
       let scheduled = false;
@@ -96,7 +96,7 @@ export function createFrameScheduler(page: PageVisibility | undefined = globalTh
           if (!scheduled || hidden()) return yieldToEventLoop();
           return new Promise((resolve) => {
             waiters.push(resolve);
-            waitLimit ??= setTimeout(release, maxFrameWaitMs);
+            waitLimit ??= setTimeout(release, pacing.maxFrameWaitMs);
           });
         },
       };

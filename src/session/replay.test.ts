@@ -102,7 +102,7 @@ describe('replaying an exported .sse instantly', () => {
     expect(attempt.sentHeaders).toEqual({});
     expect(attempt.turn).toEqual(await readTurn(f.protocol, streamFromBytes(f.bytes)));
     expect(attempt.turn.status).not.toBe('streaming');
-    expect(app.stores.live.getState().streams).toEqual({});
+    expect(app.stores.answers.getState().answers).toEqual({});
   });
 
   it('uses the fallback protocol when the stream does not say', async () => {

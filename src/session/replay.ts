@@ -1,6 +1,7 @@
 import type { Protocol } from '../core/index.ts';
 import { detectProtocol, readJsonTrace } from '../state/traceExport.ts';
 import type { TraceItem } from '../state/types.ts';
+import type { StreamSource } from './sources/streamSource.ts';
 
 export type ReplaySpeed = 'recorded' | 'instant';
 
@@ -92,4 +93,17 @@ export function recordingResponse(recording: Recording, speed: ReplaySpeed): Res
   return new Response(streamFrom(recording.schedule, speed), {
     headers: { 'content-type': 'text/event-stream' },
   });
+}
+
+/** A recording replayed as an answer: read like a live stream, never tried again on its own. */
+export function recordingSource(recording: Recording, speed: ReplaySpeed, file: string): StreamSource {
+  return {
+    source: { kind: 'replay', file },
+    retriesOnItsOwn: false,
+    connect: () => ({
+      open: async () => recordingResponse(recording, speed),
+      sentHeaders: {},
+      crossOrigin: false,
+    }),
+  };
 }

@@ -1,5 +1,5 @@
+import { type AnswersStore, createAnswersStore } from './answers.ts';
 import { type ConversationStore, createConversationStore } from './conversationStore.ts';
-import { createLiveStore, type LiveStore } from './liveStore.ts';
 import { createRecordingLoadsStore, type RecordingLoadsStore } from './recordings.ts';
 import { createSettingsStore, type SettingsStore } from './settingsStore.ts';
 import { createStorageStatusStore, type StorageStatusStore } from './storageStatus.ts';
@@ -8,7 +8,8 @@ import { createStorageStatusStore, type StorageStatusStore } from './storageStat
 export interface AppStores {
   conversations: ConversationStore;
   settings: SettingsStore;
-  live: LiveStore;
+  /** Answers in flight, by message id. */
+  answers: AnswersStore;
   storage: StorageStatusStore;
   /** Recordings kept apart in the database that the inspector asked for. */
   recordings: RecordingLoadsStore;
@@ -18,7 +19,7 @@ export function createAppStores(): AppStores {
   return {
     conversations: createConversationStore(),
     settings: createSettingsStore(),
-    live: createLiveStore(),
+    answers: createAnswersStore(),
     storage: createStorageStatusStore(),
     recordings: createRecordingLoadsStore(),
   };

@@ -1,6 +1,7 @@
 import { vi } from 'vitest';
 import type { ConversationViewProps } from '../components/conversation/ConversationView.tsx';
-import { emptyTurn, type Turn } from '../core/index.ts';
+import { emptyTurn, startWatch, type Turn } from '../core/index.ts';
+import type { AnswerPhase, AnswerSnapshot } from '../state/answers.ts';
 import { emptyRecording } from '../state/recordings.ts';
 import type { AssistantMessage, AttemptTrace } from '../state/types.ts';
 
@@ -42,4 +43,15 @@ export function conversationViewActions(): Omit<ConversationViewProps, 'conversa
     onToolResult: vi.fn(),
     onExample: vi.fn(),
   };
+}
+
+/** `message` as an answer in flight on its newest attempt: streaming since time 0 unless `phase` says. */
+export function answerInFlight(
+  conversationId: string,
+  message: AssistantMessage,
+  phase: AnswerPhase = { kind: 'streaming', watch: startWatch(0) },
+): AnswerSnapshot {
+  const attempt = message.attempts.at(-1);
+  if (!attempt) throw new Error(`${message.id} has no attempt to be in flight`);
+  return { conversationId, messageId: message.id, attempt, phase };
 }

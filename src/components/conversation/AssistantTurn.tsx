@@ -1,8 +1,9 @@
 import { memo, useContext, useEffect, useRef, useState } from 'react';
 import { adapters, argumentsComplete, type Turn } from '../../core/index.ts';
-import { useLive, useSettings } from '../../hooks/useStores.ts';
+import { useAnswer, useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
+import { withAnswer } from '../../state/answers.ts';
 import type { Version } from '../../state/branches.ts';
 import { currentAttempt } from '../../state/conversationStore.ts';
 import type { AssistantMessage, Attempt } from '../../state/types.ts';
@@ -104,10 +105,12 @@ function TurnText({ text, streaming, defer }: { text: string; streaming: boolean
 
 /** One answer: its content as it streams, what went wrong if anything, and what it cost. */
 function AssistantTurnView(props: AssistantTurnProps) {
-  const { message, toolResults, canAnswerTools, onToolResult, onInspect } = props;
+  const { toolResults, canAnswerTools, onToolResult, onInspect } = props;
+  // In flight, the answer's own snapshot is newer than the conversation store's checkpoint.
+  const answer = useAnswer(props.message.id);
+  const message = withAnswer(props.message, answer);
   const retry = () => props.onRetry(message.id);
   const stop = () => props.onStop(message.id);
-  const live = useLive((s) => s.streams[message.id]);
   const silentModelMs = useSettings((s) => s.settings.stallSilentSeconds * 1000);
   const deadConnectionMs = useSettings((s) => s.settings.stallDeadSeconds * 1000);
   const i18n = useI18n();
@@ -119,7 +122,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
   const earlier = message.attempts.slice(0, -1);
   const billed = sumUsage(message.attempts);
   const label = adapters[message.protocol].label;
-  const banner = bannerFor(attempt, live, { source: message.source, silentModelMs });
+  const banner = bannerFor(attempt, answer, { source: message.source, silentModelMs });
   const status = statusOf(turn);
 
   return (
@@ -128,7 +131,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
       data-message-id={message.id}
       className={`turn turn-${turn.status}`}
       aria-label={t('answer.label', { model: message.model, protocol: label })}
-      aria-busy={streaming || live !== undefined}
+      aria-busy={streaming || answer !== undefined}
     >
       <header className="turn-header">
         <span className="badge">{label}</span>
@@ -206,7 +209,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
           }
         />
       ))}
-      {isWaitingForOutput(attempt, live) ? (
+      {isWaitingForOutput(attempt, answer) ? (
         <p className="typing" role="status" aria-label={t('answer.waiting')}>
           <span aria-hidden="true" />
           <span aria-hidden="true" />

@@ -2,9 +2,8 @@ import { act, cleanup, fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Protocol, Turn } from '../../core/index.ts';
-import type { LiveStream } from '../../state/liveStore.ts';
 import type { AssistantMessage, Attempt, Conversation, TraceItem } from '../../state/types.ts';
-import { answerMessage as answer, conversationViewActions } from '../../testing/builders.ts';
+import { answerMessage as answer, answerInFlight, conversationViewActions } from '../../testing/builders.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { preloadMarkdown } from '../markdown/LazyMarkdown.tsx';
 import { ConversationView, type ConversationViewProps } from './ConversationView.tsx';
@@ -185,23 +184,20 @@ describe('ConversationView', () => {
   });
 
   it('wires Stop of a stalled answer to its message id', async () => {
-    app.stores.live.getState().put('a3', {
-      conversationId: 'conv_2',
-      attemptId: 'a3_att',
-      watch: {
-        startedAt: performance.now() - 60_000,
-        lastOutputAt: null,
-        lastByteAt: null,
-        lastKeepaliveAt: null,
-      },
-      retryAt: null,
-    });
+    const stalled = answer('a3', {});
+    const watch = {
+      startedAt: performance.now() - 60_000,
+      lastOutputAt: null,
+      lastByteAt: null,
+      lastKeepaliveAt: null,
+    };
+    app.stores.answers.getState().publish(answerInFlight('conv_2', stalled, { kind: 'streaming', watch }));
     const { onStop, user } = renderView({
       id: 'conv_2',
       title: 't',
       createdAt: 0,
       updatedAt: 0,
-      messages: [answer('a3', {})],
+      messages: [stalled],
     });
     const banner = screen.getByTestId('stall-banner');
     expect(banner).toHaveTextContent('The connection looks dead.');
@@ -400,12 +396,7 @@ describe('versions', () => {
   });
 
   it('offers neither Edit nor Regenerate while an answer of the conversation streams', () => {
-    app.stores.live.getState().put('other', {
-      conversationId: 'conv_v',
-      attemptId: 'other_att',
-      watch: { startedAt: 0, lastOutputAt: null, lastByteAt: null, lastKeepaliveAt: null },
-      retryAt: null,
-    });
+    app.stores.answers.getState().publish(answerInFlight('conv_v', answer('other', {})));
     renderView(versions);
     expect(screen.getByRole('button', { name: 'Edit' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Regenerate' })).toBeDisabled();
@@ -519,15 +510,11 @@ describe('AssistantTurn banners', () => {
       ...base,
       attempts: [base.attempts[0]!, { ...base.attempts[0]!, id: 'a_retry_att2' }],
     };
-    const live: LiveStream = {
-      conversationId: 'conv_b',
-      attemptId: 'a_retry_att2',
-      watch: { startedAt: 0, lastOutputAt: null, lastByteAt: null, lastKeepaliveAt: null },
-      retryAt: Date.now() + 3_000,
-      retryAttempt: 2,
-      retryOf: 3,
-    };
-    app.stores.live.getState().put('a_retry', live);
+    app.stores.answers
+      .getState()
+      .publish(
+        answerInFlight('conv_b', message, { kind: 'retrying', at: Date.now() + 3_000, attempt: 2, of: 3 }),
+      );
     renderView(single(message));
     const banner = screen.getByTestId('auto-retry-banner');
     expect(banner).toHaveTextContent('Retrying automatically in 3 s (attempt 2 of 3).');

@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useLive } from '../../hooks/useStores.ts';
+import { useAnswers } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
+import { answerIn } from '../../state/answers.ts';
 import type { AttachmentRef, Conversation } from '../../state/types.ts';
 import { AssistantTurn } from './AssistantTurn.tsx';
 import { type BranchLayout, branchLayout, shownMessages } from './branchLayout.ts';
@@ -79,7 +80,7 @@ export function ConversationView(props: ConversationViewProps) {
   layoutRef.current = layout;
   const messages = layout && conversation ? shownMessages(layout, conversation) : [];
   // No edit or regenerate while an answer of this conversation streams: each would start a second one.
-  const answering = useLive((s) => Object.values(s.streams).some((stream) => stream.conversationId === key));
+  const answering = useAnswers((s) => answerIn(s, key) !== null);
 
   // Which messages render at once: around where this conversation opens (its end, or where it was left).
   const [openedState, setOpened] = useState<Opened | null>(null);

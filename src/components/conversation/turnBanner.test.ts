@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTurn, startWatch, type Turn } from '../../core/index.ts';
-import type { LiveStream } from '../../state/liveStore.ts';
+import type { AnswerPhase, AnswerSnapshot } from '../../state/answers.ts';
 import { emptyRecording } from '../../state/recordings.ts';
 import type { AnswerSource, Attempt, AttemptTrace } from '../../state/types.ts';
 import { bannerFor, isWaitingForOutput } from './turnBanner.ts';
@@ -27,13 +27,13 @@ function attempt(
   } satisfies Attempt;
 }
 
-const live = (partial: Partial<LiveStream> = {}): LiveStream => ({
+const live = (phase: AnswerPhase = { kind: 'streaming', watch }): AnswerSnapshot => ({
   conversationId: 'c',
-  attemptId: 'att',
-  watch,
-  retryAt: null,
-  ...partial,
+  messageId: 'm',
+  attempt: attempt({ status: 'streaming' }),
+  phase,
 });
+const retrying = (at: number): AnswerSnapshot => live({ kind: 'retrying', at, attempt: 2, of: 3 });
 
 /** 30 s of keepalives only between the last output and the cut. */
 const silentThenCut = {
@@ -62,7 +62,7 @@ describe('bannerFor', () => {
     [
       'waiting to retry automatically',
       attempt({ status: 'error', error: { code: 'http_429', message: 'x' } }),
-      live({ retryAt: 5_000, retryAttempt: 2, retryOf: 3 }),
+      retrying(5_000),
       gateway,
       { kind: 'auto-retry', retryAt: 5_000, attempt: 2, of: 3 },
     ],
@@ -139,7 +139,7 @@ describe('isWaitingForOutput', () => {
   it.each([
     ['streaming, nothing yet', attempt({ status: 'streaming' }), live(), true],
     ['streaming with output', attempt({ ...text, status: 'streaming' }), live(), false],
-    ['waiting to retry', attempt({ status: 'streaming' }), live({ retryAt: 1 }), false],
+    ['waiting to retry', attempt({ status: 'streaming' }), retrying(1), false],
     ['finished', attempt({ status: 'complete' }), undefined, false],
   ] as const)('%s', (_name, a, l, expected) => {
     expect(isWaitingForOutput(a, l)).toBe(expected);

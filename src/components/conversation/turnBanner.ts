@@ -1,5 +1,5 @@
 import { adviseFailure, type FailureCode, type WatchState } from '../../core/index.ts';
-import type { LiveStream } from '../../state/liveStore.ts';
+import type { AnswerSnapshot } from '../../state/answers.ts';
 import { silenceBeforeEndOf } from '../../state/recordings.ts';
 import type { AnswerSource, Attempt } from '../../state/types.ts';
 
@@ -19,22 +19,18 @@ export interface TurnBannerContext {
   silentModelMs: number;
 }
 
-/** Which banner an answer shows, from its newest attempt and its live state. */
+/** Which banner an answer shows, from its newest attempt and the answer in flight, if it is one. */
 export function bannerFor(
   attempt: Attempt,
-  live: LiveStream | undefined,
+  answer: AnswerSnapshot | undefined,
   { source, silentModelMs }: TurnBannerContext,
 ): TurnBanner {
-  if (live?.retryAt) {
-    return {
-      kind: 'auto-retry',
-      retryAt: live.retryAt,
-      attempt: live.retryAttempt ?? 2,
-      of: live.retryOf ?? 3,
-    };
-  }
+  const phase = answer?.phase;
+  if (phase?.kind === 'retrying')
+    return { kind: 'auto-retry', retryAt: phase.at, attempt: phase.attempt, of: phase.of };
   const { turn, httpError } = attempt;
-  if (turn.status === 'streaming') return live ? { kind: 'stall', watch: live.watch } : { kind: 'none' };
+  if (turn.status === 'streaming')
+    return phase?.kind === 'streaming' ? { kind: 'stall', watch: phase.watch } : { kind: 'none' };
   const advice = adviseFailure(turn, httpError);
   if (!advice) return { kind: 'none' };
   // An HTTP error came before any stream: there was no silence to speak of.
@@ -52,6 +48,10 @@ export function bannerFor(
 const nothingToSendAgain: ReadonlySet<FailureCode> = new Set(['attachment_missing']);
 
 /** The three dots while an answer has produced nothing yet (and is not waiting to retry). */
-export function isWaitingForOutput(attempt: Attempt, live: LiveStream | undefined): boolean {
-  return attempt.turn.status === 'streaming' && attempt.turn.parts.length === 0 && !live?.retryAt;
+export function isWaitingForOutput(attempt: Attempt, answer: AnswerSnapshot | undefined): boolean {
+  return (
+    attempt.turn.status === 'streaming' &&
+    attempt.turn.parts.length === 0 &&
+    answer?.phase.kind !== 'retrying'
+  );
 }

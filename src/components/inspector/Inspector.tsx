@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { traceFigures } from '../../core/index.ts';
 import { useServices } from '../../hooks/appContext.tsx';
-import { useConversations, useRecordingLoads, useSettings } from '../../hooks/useStores.ts';
+import { useAnswer, useConversations, useRecordingLoads, useSettings } from '../../hooks/useStores.ts';
 import type { MessageKey } from '../../i18n/catalogs/en.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
+import { withAnswer } from '../../state/answers.ts';
 import { type RecordingLoad, recordingKeptApart, recordingLimits } from '../../state/recordings.ts';
 import { exportFileName, exportJsonTrace, exportSse, isPartial, scrub } from '../../state/traceExport.ts';
 import type { AssistantMessage, Attempt, SentRequest } from '../../state/types.ts';
@@ -171,11 +172,14 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
 
 /** The raw stream of a turn, its timings and its request; also where recordings are imported and replayed. */
 export function Inspector({ target, onClose }: { target: InspectorTarget | null; onClose(): void }) {
-  const message = useConversations((s) =>
+  const stored = useConversations((s) =>
     target
       ? s.conversations[target.conversationId]?.messages.find((m) => m.id === target.messageId)
       : undefined,
   );
+  // In flight, the answer's own snapshot is newer than the conversation store's checkpoint.
+  const answer = useAnswer(target?.messageId ?? '');
+  const message = stored?.role === 'assistant' ? withAnswer(stored, answer) : stored;
   const protocol = useSettings((s) => s.settings.protocol);
   const { session } = useServices();
   const { t } = useI18n();

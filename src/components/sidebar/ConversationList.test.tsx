@@ -4,6 +4,7 @@ import { Profiler } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
 import { emptyRecording } from '../../state/recordings.ts';
+import { answerInFlight } from '../../testing/builders.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { ConversationList } from './ConversationList.tsx';
 
@@ -131,17 +132,12 @@ describe('ConversationList', () => {
     expect(olderButton).toHaveTextContent('1,234 tokens');
     expect(olderButton).not.toHaveTextContent('streaming');
 
-    act(() =>
-      app.stores.live.getState().put(messageId, {
-        conversationId: older,
-        attemptId: 'att_2',
-        watch: { startedAt: 0, lastOutputAt: null, lastByteAt: null, lastKeepaliveAt: null },
-        retryAt: null,
-      }),
-    );
+    const message = store().conversations[older]!.messages.find((m) => m.id === messageId);
+    if (message?.role !== 'assistant') throw new Error('no answer');
+    act(() => app.stores.answers.getState().publish(answerInFlight(older, message)));
     expect(olderButton).toHaveTextContent('streaming… · 1,234 tokens');
     expect(screen.getByRole('button', { name: /^Newer/ })).not.toHaveTextContent('streaming');
-    act(() => app.stores.live.getState().remove(messageId));
+    act(() => app.stores.answers.getState().remove(messageId));
     expect(olderButton).not.toHaveTextContent('streaming');
   });
 

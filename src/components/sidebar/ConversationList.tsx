@@ -1,7 +1,8 @@
 import { memo, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
-import { useConversations, useLive } from '../../hooks/useStores.ts';
+import { useAnswers, useConversations } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
+import { answeringConversations } from '../../state/answers.ts';
 import { conversationUsage } from '../../state/conversationStore.ts';
 import type { Conversation } from '../../state/types.ts';
 import { ExportPanel } from './ExportPanel.tsx';
@@ -192,11 +193,7 @@ export const ConversationList = memo(function ConversationList({
   const { t } = i18n;
   const { newConversation } = stores.conversations.getState();
   // A string keeps the selection stable between renders (a new Set each time would loop).
-  const streamingIds = useLive((s) =>
-    Object.values(s.streams)
-      .map((x) => x.conversationId)
-      .join(' '),
-  );
+  const streamingIds = useAnswers(answeringConversations);
   const streaming = new Set(streamingIds.split(' '));
   const [renaming, setRenaming] = useState<string | null>(null);
 

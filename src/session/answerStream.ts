@@ -1,0 +1,184 @@
+import {
+  adviseFailure,
+  automaticRetryDelayMs,
+  emptyTurn,
+  maxAutomaticRetries,
+  type Protocol,
+} from '../core/index.ts';
+import {
+  type AnswerAction,
+  type AnswerSnapshot,
+  type AnswersStore,
+  answerReducer,
+} from '../state/answers.ts';
+import type { ConversationStore } from '../state/conversationStore.ts';
+import { newId } from '../state/ids.ts';
+import { emptyRecording } from '../state/recordings.ts';
+import type { Attempt, SentRequest } from '../state/types.ts';
+import type { FrameBatcher, FrameScheduler } from './frameBatcher.ts';
+import { pacing } from './pacing.ts';
+import { type AttemptProgress, runAttempt } from './runAttempt.ts';
+import type { StreamSource } from './sources/streamSource.ts';
+
+export interface AnswerStreamOptions {
+  conversationId: string;
+  messageId: string;
+  protocol: Protocol;
+  request: SentRequest;
+  source: StreamSource;
+  conversations: ConversationStore;
+  answers: AnswersStore;
+  frames: FrameScheduler;
+  /** Whether failures before output are retried on their own, asked after each failure (Settings). */
+  autoRetry(): boolean;
+  /** Jitter for automatic retries; tests pass a fixed one. */
+  random?: () => number;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * One answer in flight, from its first attempt until it ends or automatic retries run out: the one owner
+ * of its turn, its silence watch, its recording, its retry state and its abort controller. Every change
+ * goes through `dispatch` (`answerReducer`), and each resulting snapshot is published to the answers
+ * store, which the UI reads by message id. The conversation store receives the attempt when it starts, at
+ * checkpoints (`pacing.checkpointMs`, and whenever the page is hidden) and when it ends.
+ */
+export class AnswerStream {
+  private readonly options: AnswerStreamOptions;
+  private readonly controller = new AbortController();
+  private snapshot: AnswerSnapshot | null = null;
+  private batcher: FrameBatcher<AttemptProgress> | null = null;
+  private lastCheckpoint = 0;
+  /** False once another stream took this message over (a retry): it then publishes nothing more. */
+  private current = true;
+
+  constructor(options: AnswerStreamOptions) {
+    this.options = options;
+  }
+
+  get conversationId(): string {
+    return this.options.conversationId;
+  }
+
+  /** Streams attempts until one ends or automatic retries run out; resolves when it is over. */
+  async run(): Promise<void> {
+    const { signal } = this.controller;
+    let retries = 0;
+    try {
+      for (;;) {
+        const outcome = await this.attempt();
+        // Automatic only while nothing was produced: after output, a retry re-bills and the person decides.
+        const nothingProduced = outcome.turn.parts.length === 0;
+        const retryable = adviseFailure(outcome.turn, outcome.httpError)?.retryable ?? false;
+        const autoRetry = this.options.source.retriesOnItsOwn && this.options.autoRetry();
+        if (signal.aborted || !autoRetry || !nothingProduced || !retryable) return;
+        const delay = automaticRetryDelayMs(
+          retries,
+          outcome.httpError?.retryAfterSeconds ?? null,
+          this.options.random,
+        );
+        if (delay === null) return;
+        retries++;
+        this.dispatch({
+          type: 'retryScheduled',
+          at: Date.now() + delay,
+          attempt: retries + 1,
+          of: maxAutomaticRetries + 1,
+        });
+        await sleep(delay, signal);
+        if (signal.aborted) return;
+      }
+    } finally {
+      if (this.current) this.options.answers.getState().remove(this.options.messageId);
+    }
+  }
+
+  /** Ends the stream (a stop, a deletion, the app going away): the attempt ends as aborted. */
+  stop(reason: string): void {
+    this.controller.abort(reason);
+  }
+
+  /** Another stream takes this message over: this one stops and publishes nothing more. */
+  supersede(): void {
+    this.current = false;
+    this.stop('retry');
+  }
+
+  /**
+   * Applies what was read since the last frame now, and hands it to the conversation store: an export or
+   * the inspector's figures then cover every byte received so far.
+   */
+  flush(): void {
+    this.batcher?.flush();
+    this.checkpoint();
+  }
+
+  private dispatch(action: AnswerAction): void {
+    this.snapshot = answerReducer(this.snapshot, action);
+    if (this.current) this.options.answers.getState().publish(this.snapshot);
+  }
+
+  /** The conversation store receives the attempt as it stands. */
+  private checkpoint(): void {
+    const snapshot = this.snapshot;
+    if (!snapshot) return;
+    this.lastCheckpoint = performance.now();
+    const { attempt } = snapshot;
+    this.options.conversations
+      .getState()
+      .updateAttempt(snapshot.conversationId, snapshot.messageId, attempt.id, (a) =>
+        a === attempt ? a : attempt,
+      );
+  }
+
+  /** One request and its stream, read to the end. */
+  private async attempt() {
+    const { conversationId, messageId, protocol, request, source, frames } = this.options;
+    const connection = source.connect();
+    const attempt: Attempt = {
+      id: newId('att'),
+      startedAt: Date.now(),
+      request,
+      sentHeaders: connection.sentHeaders,
+      turn: emptyTurn,
+      httpError: null,
+      trace: emptyRecording(),
+    };
+    this.options.conversations.getState().addAttempt(conversationId, messageId, attempt);
+    this.dispatch({ type: 'attemptStarted', conversationId, messageId, attempt, at: performance.now() });
+    this.lastCheckpoint = performance.now();
+
+    const batcher = frames.batcher<AttemptProgress>(({ turn, recorder, watch }) => {
+      this.dispatch({ type: 'progressed', turn, trace: recorder.snapshot(), watch });
+      if (frames.hidden() || performance.now() - this.lastCheckpoint >= pacing.checkpointMs)
+        this.checkpoint();
+    });
+    this.batcher = batcher;
+    const outcome = await runAttempt({
+      protocol,
+      open: connection.open,
+      crossOrigin: connection.crossOrigin,
+      refusedByPolicy: connection.refusedByPolicy,
+      signal: this.controller.signal,
+      onProgress: batcher.push,
+      // Reading pauses for the frame that shows what it read: output is painted as it arrives.
+      yieldToEventLoop: batcher.shown,
+    });
+    batcher.cancel();
+    this.batcher = null;
+    this.dispatch({ type: 'attemptEnded', ...outcome });
+    this.checkpoint();
+    return outcome;
+  }
+}

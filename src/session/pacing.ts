@@ -1,0 +1,19 @@
+/**
+ * How often an answer in flight shows and keeps what it read: the one place these rates are decided.
+ *
+ * - The stream is read in slices, handing the thread back to the page after each (`readTurn`'s yield, here
+ *   the frame batcher's `shown`): reading never holds up a frame.
+ * - What was read is shown at most once per animation frame (`frameBatcher.ts`), on a timer in a hidden tab.
+ * - It is handed to the conversation store, and from there to storage and the other tabs, at checkpoints:
+ *   not every frame, since each store change re-derives the whole conversation's views and schedules a save.
+ */
+export const pacing = {
+  /** Between two checkpoints of a streaming answer into the conversation store. */
+  checkpointMs: 1000,
+  /** A hidden tab has no animation frames: its progress is applied on a timer this slow. */
+  hiddenFrameMs: 250,
+  /** Without animation frames (tests, some embedders), the frame's stand-in. */
+  timerFrameMs: 16,
+  /** A frame that does not come (an occluded window may skip them) holds a reader back no longer than this. */
+  maxFrameWaitMs: 100,
+} as const;

@@ -1,0 +1,42 @@
+import { authHeaders, type Protocol } from '../../core/index.ts';
+import type { AttachmentBlobs } from '../../state/attachmentBlobs.ts';
+import type { AttachmentRef, SentRequest } from '../../state/types.ts';
+import { bodyWithAttachments } from '../attachmentData.ts';
+import type { BlockedConnections } from '../blockedConnections.ts';
+import { isCrossOrigin, redactedCredentials } from '../gateway.ts';
+import type { StreamSource } from './streamSource.ts';
+
+export interface GatewayAccess {
+  fetch: typeof fetch;
+  /** The key in Settings at the moment an attempt is sent. */
+  apiKey(): string;
+  attachments: AttachmentBlobs;
+  /** An attachment as the messages that carry it name it. */
+  attachmentRef(id: string): AttachmentRef | undefined;
+  refused: BlockedConnections;
+}
+
+/** The gateway in Settings, with the credentials of the moment each attempt is sent. */
+export function gatewaySource(protocol: Protocol, request: SentRequest, access: GatewayAccess): StreamSource {
+  return {
+    source: { kind: 'gateway' },
+    retriesOnItsOwn: true,
+    connect() {
+      const crossOrigin = isCrossOrigin(request.url);
+      const credentials = authHeaders(protocol, access.apiKey(), crossOrigin);
+      return {
+        open: async (signal) =>
+          access.fetch(request.url, {
+            method: 'POST',
+            headers: { ...request.headers, ...credentials },
+            // Stored with placeholders: each attachment's bytes go in now, the same every time.
+            body: await bodyWithAttachments(request.body, access.attachmentRef, access.attachments),
+            signal,
+          }),
+        sentHeaders: { ...request.headers, ...redactedCredentials(credentials) },
+        crossOrigin,
+        refusedByPolicy: () => access.refused.blocked(request.url),
+      };
+    },
+  };
+}
