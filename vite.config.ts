@@ -13,6 +13,8 @@ export default defineConfig({
   server: { port: Number(process.env.PORT ?? 5173), strictPort: true },
   preview: { port: Number(process.env.PORT ?? 4173), strictPort: true },
   test: {
+    // A loaded 2-core CI machine: the same room as the DOM tests' waits (src/testing/setup.ts).
+    testTimeout: 20_000,
     projects: [
       {
         extends: true,

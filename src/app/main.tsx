@@ -71,7 +71,7 @@ start()
   .catch((error: unknown) => {
     console.error('Could not load saved conversations', error);
     // Its own words: the banner says what failed around them.
-    stores.storage.setState({ loadError: String(error) });
+    stores.storage.getState().loadFailed(String(error));
   })
   .then(firstLanguage)
   .then((initial) => {

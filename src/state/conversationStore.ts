@@ -32,6 +32,12 @@ export interface ConversationState {
   hydrated: boolean;
 
   hydrate(conversations: Conversation[], activeId: string | null): void;
+  /**
+   * Copies from storage (another tab's, or recordings read back), already joined with this tab's: each
+   * replaces the one of its id or is added at the top of the list; `removed` are gone. The active
+   * conversation stays unless removed.
+   */
+  takeStored(conversations: readonly Conversation[], removed?: readonly string[]): void;
   /** Starts a conversation (untitled unless a title is given) and makes it the active one. */
   newConversation(title?: string): string;
   selectConversation(id: string): void;
@@ -175,6 +181,21 @@ export function createConversationStore(): ConversationStore {
           order: sorted.map((c) => c.id),
           activeId: activeId && sorted.some((c) => c.id === activeId) ? activeId : (sorted[0]?.id ?? null),
           hydrated: true,
+        });
+      },
+
+      takeStored(stored, removed = []) {
+        if (!stored.length && !removed.length) return;
+        set((state) => {
+          const conversations = { ...state.conversations };
+          // Each one new here goes to the top of the list, as it would have had it been made here.
+          const added = stored.filter((c) => !conversations[c.id]).map((c) => c.id).reverse();
+          for (const conversation of stored) conversations[conversation.id] = conversation;
+          for (const id of removed) delete conversations[id];
+          const order = [...added, ...state.order].filter((id) => conversations[id]);
+          const activeId =
+            state.activeId !== null && !conversations[state.activeId] ? (order[0] ?? null) : state.activeId;
+          return { conversations, order, activeId };
         });
       },
 

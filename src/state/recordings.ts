@@ -171,6 +171,11 @@ export interface RecordingLoads {
   loads: Readonly<Record<string, RecordingLoad>>;
   /** Asks for the recording of an attempt (again, after a failure); nothing while it is being read. */
   want(attemptId: string): void;
+  /** Reading `attemptIds` is over: those in `problems` could not be had, the others are in memory now. */
+  settle(
+    attemptIds: readonly string[],
+    problems: ReadonlyMap<string, Exclude<RecordingLoad, 'loading'>>,
+  ): void;
 }
 
 export type RecordingLoadsStore = StoreApi<RecordingLoads>;
@@ -181,6 +186,17 @@ export function createRecordingLoadsStore(): RecordingLoadsStore {
     want(attemptId) {
       if (get().loads[attemptId] === 'loading') return;
       set((s) => ({ loads: { ...s.loads, [attemptId]: 'loading' } }));
+    },
+    settle(attemptIds, problems) {
+      set((s) => {
+        const loads = { ...s.loads };
+        for (const id of attemptIds) {
+          const problem = problems.get(id);
+          if (problem) loads[id] = problem;
+          else delete loads[id];
+        }
+        return { loads };
+      });
     },
   }));
 }

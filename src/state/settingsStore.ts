@@ -113,6 +113,8 @@ export interface SettingsState {
   settings: Settings;
   hydrate(settings: Partial<Settings>): void;
   update(patch: Partial<Settings>): void;
+  /** Settings as stored by another tab, this tab's own unsaved changes already kept in them. */
+  takeStored(settings: Settings): void;
 }
 
 export type SettingsStore = StoreApi<SettingsState>;
@@ -125,6 +127,9 @@ export function createSettingsStore(): SettingsStore {
     },
     update(patch) {
       set((state) => ({ settings: { ...state.settings, ...patch } }));
+    },
+    takeStored(settings) {
+      set({ settings });
     },
   }));
 }

@@ -15,6 +15,17 @@ export interface StorageStatus {
   persisted: boolean | null;
   /** Bytes this site uses and may use, from the browser's estimate; null until known or where unsupported. */
   usage: { used: number; quota: number } | null;
+  /** The saved data could not be read at all (the exception's own words). */
+  loadFailed(error: string): void;
+  /** What a load found: the records it could not read and the settings it put back to their defaults. */
+  loaded(unreadable: UnreadableRecord[], resetSettings: string[]): void;
+  /** Adds records that could not be read to the list, once each. */
+  noteUnreadable(records: readonly UnreadableRecord[]): void;
+  /** A restore replaced the unreadable records `keys`: listed under their set-aside copies from now on. */
+  replaceUnreadable(keys: ReadonlySet<string>, setAside: readonly UnreadableRecord[]): void;
+  /** A save failed (its words); `saved` clears it once one works. */
+  saveFailed(error: string): void;
+  saved(): void;
   /** Asks the browser to keep this site's data (it may decide without asking the person). */
   requestPersistence(): Promise<boolean | null>;
   /** Reads the browser's storage estimate again. */
@@ -31,13 +42,33 @@ function storageManager(): StorageManager | undefined {
 export function createStorageStatusStore(
   manager: () => StorageManager | undefined = storageManager,
 ): StorageStatusStore {
-  return createStore<StorageStatus>()((set) => ({
+  return createStore<StorageStatus>()((set, get) => ({
     error: null,
     loadError: null,
     unreadable: [],
     resetSettings: [],
     persisted: null,
     usage: null,
+    loadFailed(error) {
+      set({ loadError: error });
+    },
+    loaded(unreadable, resetSettings) {
+      set({ unreadable, resetSettings });
+    },
+    noteUnreadable(records) {
+      const listed = new Set(get().unreadable.map((r) => r.key));
+      const fresh = records.filter((r) => !listed.has(r.key));
+      if (fresh.length) set((s) => ({ unreadable: [...s.unreadable, ...fresh] }));
+    },
+    replaceUnreadable(keys, setAside) {
+      set((s) => ({ unreadable: [...s.unreadable.filter((r) => !keys.has(r.key)), ...setAside] }));
+    },
+    saveFailed(error) {
+      set({ error });
+    },
+    saved() {
+      if (get().error !== null) set({ error: null });
+    },
     async requestPersistence() {
       const storage = manager();
       if (typeof storage?.persist !== 'function') return null;

@@ -84,9 +84,7 @@ export function BackupSection({ database = openDatabase }: { database?: () => Us
         const replaced = new Set(
           setAside.map((r) => r.key.slice(setAsidePrefix.length, r.key.lastIndexOf(':'))),
         );
-        stores.storage.setState((s) => ({
-          unreadable: [...s.unreadable.filter((r) => !replaced.has(r.key)), ...setAside],
-        }));
+        stores.storage.getState().replaceUnreadable(replaced, setAside);
       }
       setStatus({
         kind: 'done',

@@ -22,35 +22,28 @@ export function applyStoredConversations(
   if (!upserts.length && !removals.length) return;
   /** Recordings that came from the database: not this tab's to write again. */
   const fromDatabase: Attempt[] = [];
-  conversationStore.setState((state) => {
-    const conversations = { ...state.conversations };
-    let order = state.order;
-    for (const stored of upserts) {
-      const current = conversations[stored.id];
-      const previous = from.get(stored.id) ?? null;
-      // Deleted here meanwhile: the deletion is written next.
-      if (!current && previous) continue;
-      const own = new Set(current ? attemptsOf(current).map((a) => a.trace) : []);
-      for (const attempt of attemptsOf(stored)) if (!own.has(attempt.trace)) fromDatabase.push(attempt);
-      if (!current) order = [stored.id, ...order];
-      if (current && current !== previous) {
-        conversations[stored.id] = mergeConversation(current, stored, previous);
-        continue;
-      }
-      const shown = current ? withOwnChoices(stored, current) : stored;
-      conversations[stored.id] = shown;
-      // Only this tab's choices differ from the record: not a change to write back, or two tabs that
-      // chose differently would overwrite each other's choice forever.
-      const base = known.bases.get(stored.id);
-      if (shown !== stored && base?.conversation === stored)
-        known.bases.set(stored.id, { ...base, conversation: shown });
+  const current = conversationStore.getState().conversations;
+  const taken: Conversation[] = [];
+  for (const stored of upserts) {
+    const mine = current[stored.id];
+    const previous = from.get(stored.id) ?? null;
+    // Deleted here meanwhile: the deletion is written next.
+    if (!mine && previous) continue;
+    const own = new Set(mine ? attemptsOf(mine).map((a) => a.trace) : []);
+    for (const attempt of attemptsOf(stored)) if (!own.has(attempt.trace)) fromDatabase.push(attempt);
+    if (mine && mine !== previous) {
+      taken.push(mergeConversation(mine, stored, previous));
+      continue;
     }
-    for (const id of removals) delete conversations[id];
-    if (removals.length) order = order.filter((id) => conversations[id]);
-    const activeId =
-      state.activeId !== null && !conversations[state.activeId] ? (order[0] ?? null) : state.activeId;
-    return { conversations, order, activeId };
-  });
+    const shown = mine ? withOwnChoices(stored, mine) : stored;
+    taken.push(shown);
+    // Only this tab's choices differ from the record: not a change to write back, or two tabs that
+    // chose differently would overwrite each other's choice forever.
+    const base = known.bases.get(stored.id);
+    if (shown !== stored && base?.conversation === stored)
+      known.bases.set(stored.id, { ...base, conversation: shown });
+  }
+  conversationStore.getState().takeStored(taken, removals);
   const now = Date.now();
   for (const attempt of fromDatabase) known.traceStored(attempt, now);
 }
@@ -68,5 +61,5 @@ export function applyStoredSettings(
   const before = known.settings;
   known.settings = stored;
   const next = followingStored(settingsStore.getState().settings, before, stored, written);
-  if (next) settingsStore.setState({ settings: next });
+  if (next) settingsStore.getState().takeStored(next);
 }

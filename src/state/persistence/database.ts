@@ -10,7 +10,6 @@ import {
   tracePrefix,
   type UnreadableRecord,
 } from '../records.ts';
-import type { StorageStatusStore } from '../storageStatus.ts';
 
 /** The app's one IndexedDB store, through idb-keyval; the records' keys and shapes are in `records.ts`. */
 export function openDatabase(): UseStore {
@@ -60,13 +59,6 @@ export function setAside(
   const copy = `${setAsidePrefix}${key}:${now}`;
   store.put(value, copy);
   return { key: copy, what, reason, value };
-}
-
-/** Adds `records` to the unreadable ones the app lists, once each. */
-export function noteUnreadable(storage: StorageStatusStore, records: readonly UnreadableRecord[]): void {
-  const listed = new Set(storage.getState().unreadable.map((r) => r.key));
-  const fresh = records.filter((r) => !listed.has(r.key));
-  if (fresh.length) storage.setState((s) => ({ unreadable: [...s.unreadable, ...fresh] }));
 }
 
 export function errorText(error: unknown): string {

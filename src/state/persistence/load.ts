@@ -74,7 +74,7 @@ export async function loadState(db: UseStore, stores: AppStores): Promise<Loaded
   } catch (error) {
     ok = false;
     // The exception's own words: the UI says what failed around them (`storage.loadError`).
-    stores.storage.setState({ loadError: errorText(error) });
+    stores.storage.getState().loadFailed(errorText(error));
   }
 
   const unreadable: UnreadableRecord[] = [];
@@ -123,7 +123,7 @@ export async function loadState(db: UseStore, stores: AppStores): Promise<Loaded
   const stored = settings?.settings ?? {};
   const local = { ...stored, ...(journal?.settings ?? {}) };
   stores.settings.getState().hydrate(local.rememberKey ? local : { ...local, apiKey: readSessionKey() });
-  stores.storage.setState({ unreadable, resetSettings: settings?.wrong ?? [] });
+  stores.storage.getState().loaded(unreadable, settings?.wrong ?? []);
   return {
     ok,
     bases,

@@ -13,7 +13,7 @@ import {
 import { readChangeMessage, type TabChannel } from '../tabSync.ts';
 import type { Conversation } from '../types.ts';
 import { applyStoredConversations, applyStoredSettings } from './applyStored.ts';
-import { noteUnreadable, prefixRange, withStored } from './database.ts';
+import { prefixRange, withStored } from './database.ts';
 import type { KnownState } from './knownState.ts';
 import { withLocalRecordings } from './storedConversation.ts';
 import { joinBodies } from './storedRequests.ts';
@@ -103,7 +103,7 @@ export class OtherTabs {
       everything,
     );
     for (const id of bodies) this.known.storedBodies.add(id);
-    noteUnreadable(this.stores.storage, unreadable);
+    this.stores.storage.getState().noteUnreadable(unreadable);
     const conversationStore = this.stores.conversations;
     const upserts: Conversation[] = [];
     const removals: string[] = [];

@@ -2,8 +2,7 @@ import { promisifyRequest, type UseStore } from 'idb-keyval';
 import type { AppStores } from '../appStores.ts';
 import { type RecordingLoad, type RecordingLoads, recordingKeptApart } from '../recordings.ts';
 import { readTraceRecord, type StoredTrace, tracePrefix, type UnreadableRecord } from '../records.ts';
-import type { Attempt } from '../types.ts';
-import { noteUnreadable } from './database.ts';
+import type { Attempt, Conversation } from '../types.ts';
 import type { KnownState } from './knownState.ts';
 import { attemptsOf, withRecordings } from './storedConversation.ts';
 
@@ -31,7 +30,7 @@ export function readRecordingsWhenAsked(
   async function readRecordings(ids: string[]) {
     for (const id of ids) reading.add(id);
     const found = new Map<string, StoredTrace>();
-    const failed = new Map<string, RecordingLoad>();
+    const failed = new Map<string, Exclude<RecordingLoad, 'loading'>>();
     const unreadable: UnreadableRecord[] = [];
     try {
       await db('readonly', (store) => {
@@ -58,40 +57,30 @@ export function readRecordingsWhenAsked(
     }
     if (stopped()) return;
     if (found.size) fillRecordings(found);
-    noteUnreadable(storage, unreadable);
-    stores.recordings.setState((s) => {
-      const loads = { ...s.loads };
-      for (const id of ids) {
-        const problem = failed.get(id);
-        if (problem) loads[id] = problem;
-        else delete loads[id];
-      }
-      return { loads };
-    });
+    storage.getState().noteUnreadable(unreadable);
+    stores.recordings.getState().settle(ids, failed);
   }
 
   function fillRecordings(found: Map<string, StoredTrace>) {
     const filled: Attempt[] = [];
-    conversationStore.setState((state) => {
-      let conversations = state.conversations;
-      for (const conversation of Object.values(state.conversations)) {
-        const next = withRecordings(
-          conversation,
-          new Map(
-            attemptsOf(conversation)
-              .filter((a) => found.has(a.id) && recordingKeptApart(a))
-              .map((a) => [a.id, found.get(a.id)!]),
-          ),
-        );
-        if (next === conversation) continue;
-        conversations = { ...conversations, [next.id]: next };
-        // The stored copy now holds the recording too: not a change of this tab's to write.
-        const base = known.bases.get(next.id);
-        if (base?.conversation === conversation) known.bases.set(next.id, { ...base, conversation: next });
-        for (const attempt of attemptsOf(next)) if (found.has(attempt.id)) filled.push(attempt);
-      }
-      return conversations === state.conversations ? state : { conversations };
-    });
+    const filledIn: Conversation[] = [];
+    for (const conversation of Object.values(conversationStore.getState().conversations)) {
+      const next = withRecordings(
+        conversation,
+        new Map(
+          attemptsOf(conversation)
+            .filter((a) => found.has(a.id) && recordingKeptApart(a))
+            .map((a) => [a.id, found.get(a.id)!]),
+        ),
+      );
+      if (next === conversation) continue;
+      filledIn.push(next);
+      // The stored copy now holds the recording too: not a change of this tab's to write.
+      const base = known.bases.get(next.id);
+      if (base?.conversation === conversation) known.bases.set(next.id, { ...base, conversation: next });
+      for (const attempt of attemptsOf(next)) if (found.has(attempt.id)) filled.push(attempt);
+    }
+    conversationStore.getState().takeStored(filledIn);
     for (const attempt of filled) known.traceStored(attempt, Date.now());
   }
 

@@ -3,7 +3,7 @@ import type { AppStores } from '../appStores.ts';
 import { recordingKeptApart } from '../recordings.ts';
 import type { Conversation } from '../types.ts';
 import { applyStoredConversations, applyStoredSettings } from './applyStored.ts';
-import { errorText, noteUnreadable } from './database.ts';
+import { errorText } from './database.ts';
 import type { UnloadJournal } from './journal.ts';
 import type { KnownState } from './knownState.ts';
 import type { OtherTabs } from './otherTabs.ts';
@@ -86,18 +86,18 @@ export function createWriter({ db, stores, known, journal, tabs, traceDelayMs, r
       for (const list of traces.values())
         for (const { attempt, entry } of list)
           if (known.sentTraces.get(attempt.id) === entry) known.sentTraces.delete(attempt.id);
-      storage.setState({ error: errorText(error) });
+      storage.getState().saveFailed(errorText(error));
       retry();
       return;
     }
 
-    if (storage.getState().error) storage.setState({ error: null });
+    storage.getState().saved();
     if (activeChanged) known.activeId = activeId;
     for (const list of traces.values())
       for (const { attempt } of list) known.committedTraces.set(attempt.id, attempt.trace);
     for (const id of written.bodies) known.storedBodies.add(id);
     const { outcomes, setAside } = written;
-    noteUnreadable(storage, [...setAside, ...written.unreadable]);
+    storage.getState().noteUnreadable([...setAside, ...written.unreadable]);
     const upserts: Conversation[] = [];
     const removals: string[] = [];
     for (const { id, revision, stored, local } of outcomes) {
