@@ -8,8 +8,9 @@ import { preloadMarkdown } from '../components/markdown/LazyMarkdown.tsx';
 import { LoadBoundary } from '../components/shared/LoadBoundary.tsx';
 import { ConversationList } from '../components/sidebar/ConversationList.tsx';
 import { useServices } from '../hooks/appContext.tsx';
+import { useChoices } from '../hooks/useChoices.ts';
 import { useProtocolStream } from '../hooks/useProtocolStream.ts';
-import { useAnswers, useConversations, useSettings } from '../hooks/useStores.ts';
+import { useAnswers, useConversations } from '../hooks/useStores.ts';
 import { useI18n } from '../i18n/I18nProvider.tsx';
 import { answerIn } from '../state/answers.ts';
 import type { AttachmentRef } from '../state/types.ts';
@@ -34,7 +35,7 @@ const narrowScreen = '(max-width: 760px)';
 
 export function App() {
   // The dropdown's protocol keys the stream that sends the next message.
-  const protocol = useSettings((s) => s.settings.protocol);
+  const { protocol } = useChoices();
   const stream = useProtocolStream(protocol);
   const { t } = useI18n();
   const conversation = useConversations((s) => (s.activeId ? (s.conversations[s.activeId] ?? null) : null));

@@ -1,17 +1,30 @@
-import { choicesOf } from '../state/conversationStore.ts';
+import { choicesFor } from '../state/conversationStore.ts';
 import type { ConversationChoices } from '../state/types.ts';
 import { useServices } from './appContext.tsx';
+import { useConversations, useSettings } from './useStores.ts';
+
+/** The choices of the open conversation (its own, or the settings' defaults for a new chat). */
+export function useChoices(): ConversationChoices {
+  const own = useConversations((s) =>
+    s.activeId === null ? undefined : s.conversations[s.activeId]?.choices,
+  );
+  const protocol = useSettings((s) => s.settings.protocol);
+  const model = useSettings((s) => s.settings.model);
+  const reasoning = useSettings((s) => s.settings.reasoning);
+  return choicesFor(own, { protocol, model, reasoning });
+}
 
 /**
- * A toolbar choice (protocol, model, reasoning level): it becomes the setting in use, and the open
- * conversation remembers it, so that coming back to that conversation brings it back.
+ * A toolbar choice (protocol, model, reasoning level): the open conversation keeps it as its own, and it
+ * becomes the default of the next new chat.
  */
 export function useChoose(): (patch: Partial<ConversationChoices>) => void {
   const { stores } = useServices();
   return (patch) => {
-    stores.settings.getState().update(patch);
     const { activeId, conversations, setChoices } = stores.conversations.getState();
-    if (activeId !== null && conversations[activeId]?.messages.length)
-      setChoices(activeId, choicesOf(stores.settings));
+    const conversation = activeId === null ? undefined : conversations[activeId];
+    const chosen = { ...choicesFor(conversation?.choices, stores.settings.getState().settings), ...patch };
+    if (activeId !== null && conversation?.messages.length) setChoices(activeId, chosen);
+    stores.settings.getState().update(chosen);
   };
 }

@@ -172,7 +172,11 @@ describe('while an answer streams', () => {
 describe('a request never sent', () => {
   it('is built again from the branch before it when retried', async () => {
     await app.session.send('Capital of France?', 'chat');
-    app.stores.settings.getState().update({ reasoning: 'high', maxOutputTokens: 4000 });
+    // Chosen in the toolbar: the conversation keeps it.
+    const choose = (reasoning: 'high' | 'off') =>
+      app.stores.conversations.getState().setChoices(active().id, { ...active().choices!, reasoning });
+    choose('high');
+    app.stores.settings.getState().update({ maxOutputTokens: 4000 });
     await app.session.edit(
       active().id,
       byText('Capital of France?').id,
@@ -182,7 +186,7 @@ describe('a request never sent', () => {
     const notSent = shownBranch(active()).at(-1) as AssistantMessage;
     expect(notSent.attempts[0]!.turn.error?.code).toBe('not_sent');
 
-    app.stores.settings.getState().update({ reasoning: 'off' });
+    choose('off');
     await app.session.retry(active().id, notSent.id);
     expect(bodies[1]?.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'Think: capital of Italy?' }] },

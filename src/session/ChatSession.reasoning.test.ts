@@ -13,6 +13,7 @@ import {
   type Turn,
 } from '../core/index.ts';
 import { fixtureBytes, streamFromBytes } from '../core/testing/fixtures.ts';
+import { choicesFor } from '../state/conversationStore.ts';
 import { emptyRecording } from '../state/recordings.ts';
 import type { AssistantMessage, Attempt, ChatMessage } from '../state/types.ts';
 import { createTestApp, type TestApp } from '../testing/testApp.tsx';
@@ -119,27 +120,36 @@ describe('a request the API would refuse', () => {
 });
 
 describe('choices per conversation', () => {
-  it('remembers the protocol, model and level each conversation was sent with, and brings them back', async () => {
+  it('remembers the protocol, model and level each conversation was sent with, and keeps them its own', async () => {
     settings().update({ model: 'sim-reasoning', reasoning: 'high' });
     await app.session.send('First', 'messages');
     const first = active().id;
     expect(active().choices).toEqual({ protocol: 'messages', model: 'sim-reasoning', reasoning: 'high' });
 
     conversations().newConversation();
-    // A new chat starts from the settings as they are.
-    expect(settings().settings).toMatchObject({ model: 'sim-reasoning', reasoning: 'high' });
+    // A new chat starts from the settings' defaults.
+    expect(choicesFor(active().choices, settings().settings)).toMatchObject({
+      model: 'sim-reasoning',
+      reasoning: 'high',
+    });
     settings().update({ protocol: 'chat', model: 'sim-echo', reasoning: 'off' });
     await app.session.send('Second', 'chat');
     const second = active().id;
+    expect(active().choices).toEqual({ protocol: 'chat', model: 'sim-echo', reasoning: 'off' });
 
+    // Going back changes nothing in the settings: each conversation's choices are its own.
     conversations().selectConversation(first);
-    expect(settings().settings).toMatchObject({
+    expect(settings().settings).toMatchObject({ protocol: 'chat', model: 'sim-echo', reasoning: 'off' });
+    expect(choicesFor(active().choices, settings().settings)).toEqual({
       protocol: 'messages',
       model: 'sim-reasoning',
       reasoning: 'high',
     });
-    conversations().selectConversation(second);
-    expect(settings().settings).toMatchObject({ protocol: 'chat', model: 'sim-echo', reasoning: 'off' });
+    // Its next request goes out with them, whatever the defaults became.
+    await app.session.send('More', 'messages');
+    expect(active().choices).toEqual({ protocol: 'messages', model: 'sim-reasoning', reasoning: 'high' });
+    expect(bodies.at(-1)).toMatchObject({ model: 'sim-reasoning', thinking: { type: 'enabled' } });
+    expect(conversations().conversations[second]!.choices?.model).toBe('sim-echo');
   });
 });
 

@@ -13,14 +13,20 @@ import { type AttachmentBlobs, attachmentUses, memoryAttachments } from '../stat
 import { pathTo, shownBranch } from '../state/branches.ts';
 import {
   type AnswerNotes,
-  followConversationChoices,
+  choicesFor,
   reasoningLeftOut,
   systemPromptOf,
   toConversationMessages,
 } from '../state/conversationStore.ts';
 import { newId } from '../state/ids.ts';
 import { emptyRecording } from '../state/recordings.ts';
-import type { AssistantMessage, AttachmentRef, ChatMessage, SentRequest } from '../state/types.ts';
+import type {
+  AssistantMessage,
+  AttachmentRef,
+  ChatMessage,
+  ConversationChoices,
+  SentRequest,
+} from '../state/types.ts';
 import { AnswerStream } from './answerStream.ts';
 import { type BlockedConnections, watchBlockedConnections } from './blockedConnections.ts';
 import { createFrameScheduler, type FrameScheduler, type PageVisibility } from './frameBatcher.ts';
@@ -70,7 +76,6 @@ export class ChatSession {
   /** Each answer in flight, by assistant message id. */
   private readonly streams = new Map<string, AnswerStream>();
   private readonly stopWatchingDeletions: () => void;
-  private readonly stopFollowingChoices: () => void;
 
   constructor(options: ChatSessionOptions) {
     this.stores = options.stores;
@@ -85,14 +90,11 @@ export class ChatSession {
       for (const stream of this.streams.values())
         if (!state.conversations[stream.conversationId]) stream.stop('deleted');
     });
-    // Back in a conversation, its protocol, model and reasoning level are the ones in use again.
-    this.stopFollowingChoices = followConversationChoices(this.stores.conversations, this.stores.settings);
   }
 
   /** Stops every stream and lets go of the page. */
   dispose(): void {
     this.stopWatchingDeletions();
-    this.stopFollowingChoices();
     for (const stream of this.streams.values()) stream.stop('disposed');
     this.frames.dispose();
     this.refused.dispose();
@@ -138,13 +140,13 @@ export class ChatSession {
     const conversations = this.stores.conversations.getState();
     const conversation = conversations.conversations[conversationId];
     if (!conversation) return Promise.resolve();
-    const { model, reasoning } = this.stores.settings.getState().settings;
+    const { model, reasoning } = choicesFor(conversation.choices, this.stores.settings.getState().settings);
     conversations.setChoices(conversationId, { protocol, model, reasoning });
     // A conversation keeps the system prompt it was started with, whatever the default becomes.
     const system = systemPromptOf(conversation, this.stores.settings.getState().settings.systemPrompt);
     conversations.setSystemPrompt(conversationId, system);
     const history = shownBranch(conversation);
-    const built = this.build(history, protocol, model, system);
+    const built = this.build(history, { protocol, model, reasoning }, system);
     const leftOut = reasoningLeftOut(history, protocol);
     const notes: AnswerNotes = {
       ...(leftOut.length > 0 && { reasoningLeftOut: leftOut }),
@@ -162,12 +164,12 @@ export class ChatSession {
   }
 
   /**
-   * The request for the history `messages`, in `protocol` to `model`, with the conversation's system prompt
+   * The request for the history `messages`, with `choices` (protocol, model, reasoning level), the system prompt
    * and the settings of this moment.
    */
-  private build(messages: ChatMessage[], protocol: Protocol, model: string, system: string): BuiltRequest {
+  private build(messages: ChatMessage[], choices: ConversationChoices, system: string): BuiltRequest {
     const settings = this.stores.settings.getState().settings;
-    const level = settings.reasoning;
+    const { protocol, model, reasoning: level } = choices;
     const turnRequest: TurnRequest = {
       model,
       system: system || undefined,
@@ -263,7 +265,12 @@ export class ChatSession {
       const conversation = this.stores.conversations.getState().conversations[conversationId];
       const before = conversation ? pathTo(conversation, message.id).slice(0, -1) : [];
       const system = systemPromptOf(conversation, this.stores.settings.getState().settings.systemPrompt);
-      const built = this.build(before, message.protocol, message.model, system);
+      const { reasoning } = choicesFor(conversation?.choices, this.stores.settings.getState().settings);
+      const built = this.build(
+        before,
+        { protocol: message.protocol, model: message.model, reasoning },
+        system,
+      );
       return this.sendBuilt(
         conversationId,
         targetId,

@@ -3,15 +3,14 @@ import { emptyTurn, type Protocol, type ReasoningState, type Turn } from '../cor
 import { shownBranch } from './branches.ts';
 import {
   type ConversationStore,
+  choicesFor,
   conversationUsage,
   createConversationStore,
   currentAttempt,
-  followConversationChoices,
   reasoningLeftOut,
   toConversationMessages,
 } from './conversationStore.ts';
 import { emptyRecording } from './recordings.ts';
-import { createSettingsStore } from './settingsStore.ts';
 import type { AssistantMessage, Attempt, ChatMessage } from './types.ts';
 
 let conversationStore: ConversationStore;
@@ -472,54 +471,13 @@ describe('choices per conversation', () => {
     expect(store().conversations[a]).toBe(same);
   });
 
-  it('brings a conversation’s choices back when the person returns to it; a new one keeps the settings', () => {
-    const settings = createSettingsStore();
-    const stop = followConversationChoices(conversationStore, settings);
-    store().hydrate([], null);
-    const a = store().newConversation();
-    store().setChoices(a, { protocol: 'messages', model: 'sim-reasoning', reasoning: 'high' });
-    const b = store().newConversation();
-    expect(settings.getState().settings).toMatchObject({
-      protocol: 'chat',
-      model: 'sim-echo',
-      reasoning: 'off',
-    });
-    store().setChoices(b, { protocol: 'responses', model: 'sim-tools', reasoning: 'low' });
-    store().selectConversation(a);
-    expect(settings.getState().settings).toMatchObject({
-      protocol: 'messages',
-      model: 'sim-reasoning',
-      reasoning: 'high',
-    });
-    store().selectConversation(b);
-    expect(settings.getState().settings).toMatchObject({
-      protocol: 'responses',
-      model: 'sim-tools',
-      reasoning: 'low',
-    });
-    // Damaged choices are ignored; so is loading saved state (the saved settings are the last ones used).
-    store().setChoices(a, { protocol: 'telepathy', model: 'x', reasoning: 'high' } as never);
-    store().selectConversation(a);
-    expect(settings.getState().settings.protocol).toBe('responses');
-    stop();
-    store().selectConversation(b);
-    store().setChoices(b, { protocol: 'chat', model: 'sim-echo', reasoning: 'off' });
-    store().selectConversation(a);
-    expect(settings.getState().settings.protocol).toBe('responses');
-  });
-
-  it('is not a switch when saved conversations load', () => {
-    const settings = createSettingsStore();
-    followConversationChoices(conversationStore, settings);
-    const saved = {
-      id: 'c1',
-      title: 't',
-      createdAt: 1,
-      updatedAt: 1,
-      messages: [],
-      choices: { protocol: 'messages' as const, model: 'sim-reasoning', reasoning: 'high' as const },
-    };
-    store().hydrate([saved], 'c1');
-    expect(settings.getState().settings.protocol).toBe('chat');
+  it('gives a conversation its own choices, else the settings’ defaults', () => {
+    const defaults = { protocol: 'chat', model: 'sim-echo', reasoning: 'off' } as const;
+    const own = { protocol: 'messages', model: 'sim-reasoning', reasoning: 'high' } as const;
+    expect(choicesFor(own, defaults)).toEqual(own);
+    expect(choicesFor(undefined, defaults)).toEqual(defaults);
+    // A damaged record's choices are not used.
+    expect(choicesFor({ ...own, protocol: 'telepathy' } as never, defaults)).toEqual(defaults);
+    expect(choicesFor({ ...own, model: '' }, defaults)).toEqual(defaults);
   });
 });

@@ -11,7 +11,7 @@ import {
 import { placeholderContent } from './attachmentPlaceholders.ts';
 import { chooseVersion, nextParentId, parentOf, shownBranch, withParents } from './branches.ts';
 import { newId } from './ids.ts';
-import type { SettingsStore } from './settingsStore.ts';
+import type { Settings } from './settingsStore.ts';
 import type {
   AnswerSource,
   AssistantMessage,
@@ -189,7 +189,10 @@ export function createConversationStore(): ConversationStore {
         set((state) => {
           const conversations = { ...state.conversations };
           // Each one new here goes to the top of the list, as it would have had it been made here.
-          const added = stored.filter((c) => !conversations[c.id]).map((c) => c.id).reverse();
+          const added = stored
+            .filter((c) => !conversations[c.id])
+            .map((c) => c.id)
+            .reverse();
           for (const conversation of stored) conversations[conversation.id] = conversation;
           for (const id of removed) delete conversations[id];
           const order = [...added, ...state.order].filter((id) => conversations[id]);
@@ -403,36 +406,19 @@ export function systemPromptOf(conversation: Conversation | undefined, defaultPr
   return conversation?.systemPrompt ?? defaultPrompt;
 }
 
-/** The settings' current choices, as a conversation remembers them. */
-export function choicesOf(settings: SettingsStore): ConversationChoices {
-  const { protocol, model, reasoning } = settings.getState().settings;
-  return { protocol, model, reasoning };
-}
-
 /**
- * Each conversation brings back its own protocol, model and reasoning level: when the person switches to
- * a conversation that remembers them, they become the settings of the moment (what the toolbar shows and
- * the next request uses). A new conversation, or one from before they were remembered, keeps the
- * settings as they are. Loading saved state is not a switch: the saved settings are already the last ones
- * used. Returns the unsubscribe function.
+ * The protocol, model and reasoning level a conversation uses: its own `choices`, kept once its first
+ * request went out or the person chose them in it; else (a new chat, records from before they were kept,
+ * damaged ones) the settings' defaults.
  */
-export function followConversationChoices(
-  conversations: ConversationStore,
-  settings: SettingsStore,
-): () => void {
-  return conversations.subscribe((state, previous) => {
-    if (
-      state.hydrated !== previous.hydrated ||
-      state.activeId === previous.activeId ||
-      state.activeId === null
-    )
-      return;
-    const choices = soundChoices(state.conversations[state.activeId]?.choices);
-    if (!choices || sameChoices(choices, choicesOf(settings))) return;
-    settings
-      .getState()
-      .update({ protocol: choices.protocol, model: choices.model, reasoning: choices.reasoning });
-  });
+export function choicesFor(
+  choices: ConversationChoices | undefined,
+  defaults: Pick<Settings, 'protocol' | 'model' | 'reasoning'>,
+): ConversationChoices {
+  const own = soundChoices(choices);
+  if (own) return own;
+  const { protocol, model, reasoning } = defaults;
+  return { protocol, model, reasoning };
 }
 
 /**

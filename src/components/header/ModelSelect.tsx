@@ -1,6 +1,5 @@
-import { useChoose } from '../../hooks/useChoices.ts';
+import { useChoices, useChoose } from '../../hooks/useChoices.ts';
 import { ModelListError, useModels } from '../../hooks/useModels.ts';
-import { useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
 
@@ -20,7 +19,7 @@ function problem({ t }: I18n, error: Error): string {
 
 /** Models from the gateway's `GET /v1/models`; on the simulator these include the fault scenarios. */
 export function ModelSelect() {
-  const model = useSettings((s) => s.settings.model);
+  const { model } = useChoices();
   const choose = useChoose();
   const i18n = useI18n();
   const { t } = i18n;

@@ -1,11 +1,10 @@
 import { adapters, type Protocol, protocols } from '../../core/index.ts';
-import { useChoose } from '../../hooks/useChoices.ts';
-import { useSettings } from '../../hooks/useStores.ts';
+import { useChoices, useChoose } from '../../hooks/useChoices.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 
 /** Switching protocol at any point: the next request converts the whole history to it. */
 export function ProtocolSelect() {
-  const protocol = useSettings((s) => s.settings.protocol);
+  const { protocol } = useChoices();
   const choose = useChoose();
   const { t } = useI18n();
   return (

@@ -1,5 +1,5 @@
 import { adapters, type Protocol, type ReasoningLevel, reasoningLevels } from '../../core/index.ts';
-import { useChoose } from '../../hooks/useChoices.ts';
+import { useChoices, useChoose } from '../../hooks/useChoices.ts';
 import { useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
@@ -15,8 +15,7 @@ function explain({ t }: I18n, level: ReasoningLevel, protocol: Protocol, budget:
  * thinking budget from Settings). Each conversation remembers its level, like protocol and model.
  */
 export function ReasoningSelect() {
-  const level = useSettings((s) => s.settings.reasoning);
-  const protocol = useSettings((s) => s.settings.protocol);
+  const { reasoning: level, protocol } = useChoices();
   const budget = useSettings((s) => (level === 'off' ? 0 : s.settings.thinkingBudgets[level]));
   const choose = useChoose();
   const i18n = useI18n();

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { traceFigures } from '../../core/index.ts';
 import { useServices } from '../../hooks/appContext.tsx';
+import { useChoices } from '../../hooks/useChoices.ts';
 import { useAnswer, useConversations, useRecordingLoads, useSettings } from '../../hooks/useStores.ts';
 import type { MessageKey } from '../../i18n/catalogs/en.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
@@ -180,7 +181,7 @@ export function Inspector({ target, onClose }: { target: InspectorTarget | null;
   // In flight, the answer's own snapshot is newer than the conversation store's checkpoint.
   const answer = useAnswer(target?.messageId ?? '');
   const message = stored?.role === 'assistant' ? withAnswer(stored, answer) : stored;
-  const protocol = useSettings((s) => s.settings.protocol);
+  const { protocol } = useChoices();
   const { session } = useServices();
   const { t } = useI18n();
   return (
