@@ -62,7 +62,7 @@ export interface ProtocolAdapter<E> {
 }
 
 /** Path (relative to the gateway's `/v1` base), protocol headers and body of one streamed request. */
-export function httpRequest(adapter: ProtocolAdapter<unknown>, request: TurnRequest): HttpRequestSpec {
+export function httpRequest<E>(adapter: ProtocolAdapter<E>, request: TurnRequest): HttpRequestSpec {
   const { body, reasoningPaused } = adapter.buildBody(request);
   return {
     method: 'POST',
@@ -74,8 +74,8 @@ export function httpRequest(adapter: ProtocolAdapter<unknown>, request: TurnRequ
 }
 
 /** The protocol's credential headers; none without a key (the proxy adds its own). */
-export function credentialHeaders(
-  adapter: ProtocolAdapter<unknown>,
+export function credentialHeaders<E>(
+  adapter: ProtocolAdapter<E>,
   apiKey: string,
   direct: boolean,
 ): Record<string, string> {
@@ -83,8 +83,8 @@ export function credentialHeaders(
 }
 
 /** The model list's GET, to the gateway at `base`; the caller sends it and hands the JSON to `models.read`. */
-export function modelListRequest(
-  adapter: ProtocolAdapter<unknown>,
+export function modelListRequest<E>(
+  adapter: ProtocolAdapter<E>,
   base: string,
   apiKey: string,
   direct: boolean,
