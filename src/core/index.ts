@@ -29,6 +29,7 @@ export {
   buildRequest,
   protocols,
   reasoningStateOf,
+  redactedAuthHeaders,
   requestProblem,
 } from './protocols/index.ts';
 export { defaultThinkingBudgets, minThinkingBudget } from './protocols/messages/reasoning.ts';

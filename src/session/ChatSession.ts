@@ -8,6 +8,7 @@ import {
   notSentCode,
   type Protocol,
   type RequestProblem,
+  redactedAuthHeaders,
   requestProblem,
   startWatch,
   type TurnRequest,
@@ -40,7 +41,7 @@ import {
   type FrameScheduler,
   type PageVisibility,
 } from './frameBatcher.ts';
-import { gatewayBase, isCrossOrigin, redactedCredentials } from './gateway.ts';
+import { gatewayBase, isCrossOrigin } from './gateway.ts';
 import type { ReplaySpeed } from './replay.ts';
 import { type AttemptProgress, runAttempt } from './runAttempt.ts';
 
@@ -418,11 +419,8 @@ export class ChatSession {
       source: { kind: 'gateway' },
       connect: () => {
         const crossOrigin = isCrossOrigin(request.url);
-        const credentials = authHeaders(
-          protocol,
-          this.stores.settings.getState().settings.apiKey,
-          crossOrigin,
-        );
+        const apiKey = this.stores.settings.getState().settings.apiKey;
+        const credentials = authHeaders(protocol, apiKey, crossOrigin);
         return {
           open: async (signal) =>
             this.fetch(request.url, {
@@ -432,7 +430,7 @@ export class ChatSession {
               body: await bodyWithAttachments(request.body, (id) => this.attachmentRef(id), this.attachments),
               signal,
             }),
-          sentHeaders: { ...request.headers, ...redactedCredentials(credentials) },
+          sentHeaders: { ...request.headers, ...redactedAuthHeaders(protocol, apiKey, crossOrigin) },
           crossOrigin,
           refusedByPolicy: () => this.refused.blocked(request.url),
         };

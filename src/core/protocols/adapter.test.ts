@@ -10,8 +10,21 @@
 import { describe, expect, it } from 'vitest';
 import type { TurnRequest } from '../conversation.ts';
 import type { Turn } from '../turn.ts';
-import { credentialHeaders, httpRequest, modelListRequest, type ProtocolAdapter } from './adapter.ts';
-import { adapters, authHeaders, buildRequest, protocols, requestProblem } from './index.ts';
+import {
+  credentialHeaders,
+  httpRequest,
+  modelListRequest,
+  type ProtocolAdapter,
+  redactedCredentialHeaders,
+} from './adapter.ts';
+import {
+  adapters,
+  authHeaders,
+  buildRequest,
+  protocols,
+  redactedAuthHeaders,
+  requestProblem,
+} from './index.ts';
 
 type EchoEvent = { text: string };
 
@@ -24,7 +37,8 @@ const echo: ProtocolAdapter<EchoEvent> = {
   headers: { 'echo-version': '1' },
   credentials: {
     family: 'echo',
-    headers: (apiKey, direct) => ({ 'x-echo-key': apiKey, 'x-direct': `${direct}` }),
+    key: (apiKey) => ({ 'x-echo-key': apiKey }),
+    direct: { 'x-echo-cors': '1' },
   },
   models: {
     path: '/echo/models',
@@ -60,18 +74,20 @@ describe('a fourth adapter', () => {
     });
   });
 
-  it('gets its credentials, and none without a key', () => {
-    expect(credentialHeaders(echo, 'k', true)).toEqual({
-      'x-echo-key': 'k',
-      'x-direct': 'true',
-    });
+  it('gets its credentials (its direct header only across origins), none without a key, and them redacted', () => {
+    expect(credentialHeaders(echo, 'k', true)).toEqual({ 'x-echo-key': 'k', 'x-echo-cors': '1' });
+    expect(credentialHeaders(echo, 'k', false)).toEqual({ 'x-echo-key': 'k' });
     expect(credentialHeaders(echo, '', true)).toEqual({});
+    expect(redactedCredentialHeaders(echo, 'k', true)).toEqual({
+      'x-echo-key': '[redacted]',
+      'x-echo-cors': '1',
+    });
   });
 
   it('gets its model list asked for and read', () => {
     expect(modelListRequest(echo, 'https://gw.example/v1', 'k', false)).toEqual({
       url: 'https://gw.example/v1/echo/models',
-      headers: { 'x-echo-key': 'k', 'x-direct': 'false' },
+      headers: { 'x-echo-key': 'k' },
     });
     expect(echo.models.read({ names: ['a', 'b'] })).toEqual([{ id: 'a' }, { id: 'b' }]);
   });
@@ -81,7 +97,10 @@ describe('the registered protocols go through the same functions', () => {
   it.each(protocols)('%s', (protocol) => {
     const adapter = adapters[protocol];
     expect(buildRequest(protocol, request)).toEqual(httpRequest(adapter, request));
-    expect(authHeaders(protocol, 'k', true)).toEqual(adapter.credentials.headers('k', true));
+    expect(authHeaders(protocol, 'sk-secret', true)).toEqual(credentialHeaders(adapter, 'sk-secret', true));
+    const shown = redactedAuthHeaders(protocol, 'sk-secret', true);
+    expect(Object.keys(shown)).toEqual(Object.keys(authHeaders(protocol, 'sk-secret', true)));
+    expect(JSON.stringify(shown)).not.toContain('sk-secret');
     expect(requestProblem(protocol, { ...request, temperature: 0.5 })).toEqual(
       adapter.requestProblem?.({ ...request, temperature: 0.5 }) ?? null,
     );

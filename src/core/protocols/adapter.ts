@@ -16,8 +16,10 @@ export interface Stepper {
 export interface Credentials {
   /** Protocols whose credentials are the same headers name the same family: one model list serves them all. */
   family: string;
-  /** The headers for a key that is set; `direct`: the page calls the gateway itself, across origins. */
-  headers(apiKey: string, direct: boolean): Record<string, string>;
+  /** The headers that carry a key (never shown: the inspector and exports name them without their value). */
+  key(apiKey: string): Record<string, string>;
+  /** What a page calling the gateway itself, across origins, sends beside them (no secret: shown as is). */
+  direct?: Record<string, string>;
 }
 
 export interface ModelInfo {
@@ -79,7 +81,23 @@ export function credentialHeaders<E>(
   apiKey: string,
   direct: boolean,
 ): Record<string, string> {
-  return apiKey ? adapter.credentials.headers(apiKey, direct) : {};
+  if (!apiKey) return {};
+  return { ...adapter.credentials.key(apiKey), ...(direct && adapter.credentials.direct) };
+}
+
+/** The same headers as the inspector and exports show them: the key's named, never with their value. */
+export function redactedCredentialHeaders<E>(
+  adapter: ProtocolAdapter<E>,
+  apiKey: string,
+  direct: boolean,
+): Record<string, string> {
+  const secret = adapter.credentials.key(apiKey);
+  return Object.fromEntries(
+    Object.entries(credentialHeaders(adapter, apiKey, direct)).map(([name, value]) => [
+      name,
+      name in secret ? '[redacted]' : value,
+    ]),
+  );
 }
 
 /** The model list's GET, to the gateway at `base`; the caller sends it and hands the JSON to `models.read`. */

@@ -2,7 +2,12 @@ import type { HttpRequestSpec, TurnRequest } from '../conversation.ts';
 import { keepShape } from '../keepShape.ts';
 import type { RequestProblem } from '../reasoning.ts';
 import type { Protocol, Turn } from '../turn.ts';
-import { credentialHeaders, httpRequest, type ProtocolAdapter } from './adapter.ts';
+import {
+  credentialHeaders,
+  httpRequest,
+  type ProtocolAdapter,
+  redactedCredentialHeaders,
+} from './adapter.ts';
 import { chatAdapter } from './chat/adapter.ts';
 import { messagesAdapter } from './messages/adapter.ts';
 import type { MessagesReasoningState } from './messages/reasoning.ts';
@@ -40,6 +45,15 @@ export function buildRequest(protocol: Protocol, request: TurnRequest): HttpRequ
 /** Credentials in each protocol's own headers. */
 export function authHeaders(protocol: Protocol, apiKey: string, direct: boolean): Record<string, string> {
   return credentialHeaders(adapters[protocol], apiKey, direct);
+}
+
+/** The same headers as the inspector and exports show them. */
+export function redactedAuthHeaders(
+  protocol: Protocol,
+  apiKey: string,
+  direct: boolean,
+): Record<string, string> {
+  return redactedCredentialHeaders(adapters[protocol], apiKey, direct);
 }
 
 /**

@@ -12,11 +12,9 @@ export const messagesAdapter: ProtocolAdapter<MessagesEvent> = {
   headers: { 'anthropic-version': '2023-06-01' },
   credentials: {
     family: 'anthropic',
+    key: (apiKey) => ({ 'x-api-key': apiKey }),
     // A browser calling Anthropic directly must say so, or the API refuses the CORS request.
-    headers: (apiKey, direct) => ({
-      'x-api-key': apiKey,
-      ...(direct && { 'anthropic-dangerous-direct-browser-access': 'true' }),
-    }),
+    direct: { 'anthropic-dangerous-direct-browser-access': 'true' },
   },
   models: gatewayModels,
   buildBody: buildMessagesBody,
