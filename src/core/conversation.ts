@@ -48,6 +48,8 @@ export interface HttpRequestSpec {
   path: string;
   headers: Record<string, string>;
   body: Record<string, unknown>;
+  /** Reasoning was asked for, but this request goes without it (what its builder had to leave out). */
+  reasoningPaused: boolean;
 }
 
 /**

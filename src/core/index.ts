@@ -22,7 +22,17 @@ export {
 } from './finishNotice.ts';
 export type { HttpError } from './httpError.ts';
 export { parseHttpError, retryAfterSeconds } from './httpError.ts';
-export { adapters, authHeaders, buildRequest, protocols } from './protocols/index.ts';
+export { type ModelInfo, modelListRequest, type ProtocolAdapter } from './protocols/adapter.ts';
+export {
+  adapters,
+  authHeaders,
+  buildRequest,
+  protocols,
+  reasoningStateOf,
+  redactedAuthHeaders,
+  requestProblem,
+} from './protocols/index.ts';
+export { defaultThinkingBudgets, minThinkingBudget } from './protocols/messages/reasoning.ts';
 export type { ReadTurnOptions } from './readTurn.ts';
 export { readTurn } from './readTurn.ts';
 export type {
@@ -32,14 +42,7 @@ export type {
   ReasoningState,
   RequestProblem,
 } from './reasoning.ts';
-export {
-  defaultThinkingBudgets,
-  minThinkingBudget,
-  reasoningLevels,
-  reasoningStateOf,
-  requestProblem,
-  unreplayableProtocols,
-} from './reasoning.ts';
+export { reasoningLevels, unreplayableProtocols } from './reasoning.ts';
 export { automaticRetryDelayMs, maxAutomaticRetries } from './retryPolicy.ts';
 export { createSseParser, type SseParser, SseParserStream } from './sse/parser.ts';
 export type { SseComment, SseEvent, SseItem } from './sse/types.ts';

@@ -1,14 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { authHeaders, type Protocol } from '../core/index.ts';
+import { adapters, type ModelInfo, modelListRequest, type ProtocolAdapter } from '../core/index.ts';
+import type { ChatSession } from '../session/ChatSession.ts';
 import { gatewayBase, isCrossOrigin } from '../session/gateway.ts';
 import { isUsableBaseUrl } from '../state/settingsStore.ts';
 import { useServices } from './appContext.tsx';
+import { useChoices } from './useChoices.ts';
 import { useSettings } from './useStores.ts';
-
-export interface ModelInfo {
-  id: string;
-  description?: string;
-}
 
 /** Why the model list could not be had, for the UI to put in words (a network failure stays a TypeError). */
 export type ModelListProblem =
@@ -38,48 +35,44 @@ export function keyFingerprint(apiKey: string): string {
 }
 
 async function fetchModels(
+  adapter: ProtocolAdapter<unknown>,
   base: string,
-  headers: Record<string, string>,
-  refusedByPolicy: (url: string) => Promise<boolean>,
+  apiKey: string,
+  session: ChatSession,
 ): Promise<ModelInfo[]> {
-  const url = `${base}/models`;
+  const crossOrigin = isCrossOrigin(base);
+  const { url, headers } = modelListRequest(adapter, base, apiKey, crossOrigin);
   let response: Response;
   try {
-    response = await fetch(url, { headers });
+    response = await session.fetchGateway(url, { headers });
   } catch (error) {
-    if (await refusedByPolicy(url)) {
+    if (crossOrigin && (await session.refusedByPolicy(url))) {
       throw new ModelListError({ kind: 'policy', origin: new URL(url).origin });
     }
     throw error;
   }
   if (!response.ok) throw new ModelListError({ kind: 'status', status: response.status });
-  const body = (await response.json()) as { data?: { id: string; description?: string }[] };
-  return (body.data ?? []).map(({ id, description }) => ({ id, description }));
+  return adapter.models.read(await response.json());
 }
 
 /**
- * The gateway's `GET /v1/models`, cached per gateway and key, with the credentials of the protocol in
- * use (the OpenAI protocols share theirs, so switching between them does not refetch).
+ * The gateway's `GET /v1/models`, cached per gateway, credential family and key, with the credentials of
+ * the protocol in use (protocols of one family send the same, so switching between them does not refetch).
  */
 export function useModels() {
   const baseUrl = useSettings((s) => s.settings.baseUrl);
   const apiKey = useSettings((s) => s.settings.apiKey);
-  const credentials: Protocol = useSettings((s) =>
-    s.settings.protocol === 'messages' ? 'messages' : 'chat',
-  );
+  const adapter = adapters[useChoices().protocol];
   const base = gatewayBase({ baseUrl });
   const { session } = useServices();
   return useQuery({
-    queryKey: ['models', base, credentials, keyFingerprint(apiKey)],
+    queryKey: ['models', base, adapter.credentials.family, keyFingerprint(apiKey)],
     queryFn: () => {
       // The settings only store usable addresses; an older stored one is refused rather than called.
       if (!isUsableBaseUrl(baseUrl)) {
         throw new ModelListError({ kind: 'base-url' });
       }
-      const crossOrigin = isCrossOrigin(base);
-      return fetchModels(base, authHeaders(credentials, apiKey, crossOrigin), (url) =>
-        crossOrigin ? session.refusedByPolicy(url) : Promise.resolve(false),
-      );
+      return fetchModels(adapter, base, apiKey, session);
     },
     staleTime: 5 * 60_000,
     retry: 1,

@@ -105,6 +105,11 @@ export class ChatSession {
     return this.refused.blocked(url);
   }
 
+  /** A request to the gateway other than an answer's (the model list), through the fetch this session owns. */
+  fetchGateway(url: string, init: RequestInit): Promise<Response> {
+    return this.fetch(url, init);
+  }
+
   /** `attachments`: files whose bytes are already in `this.attachments` (stored when they were attached). */
   send(text: string, protocol: Protocol, attachments: readonly AttachmentRef[] = []): Promise<void> {
     const store = this.stores.conversations.getState();
@@ -189,7 +194,7 @@ export class ChatSession {
         body: spec.body,
       },
       problem: requestProblem(protocol, turnRequest),
-      thinkingPaused: protocol === 'messages' && level !== 'off' && !('thinking' in spec.body),
+      thinkingPaused: spec.reasoningPaused,
     };
   }
 

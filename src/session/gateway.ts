@@ -14,15 +14,5 @@ export function isCrossOrigin(url: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(url);
 }
 
-/** The credential headers as the inspector and exports show them: named, never with their value. */
-export function redactedCredentials(credentials: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(credentials).map(([name, value]) => [
-      name,
-      name.startsWith('anthropic-') ? value : '[redacted]',
-    ]),
-  );
-}
-
 export const corsAdvice =
   'The browser could not reach the gateway. If it is on another origin it may not allow this page (CORS): leave the base URL empty and start the app with HOPBASE_BASE_URL set, so the dev server proxies /v1 to the gateway.';

@@ -8,14 +8,9 @@ import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/
 import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
 import type { ConversationMessage, TurnRequest } from '../conversation.ts';
-import {
-  defaultThinkingBudgets,
-  type ReasoningEffort,
-  type ReasoningState,
-  requestProblem,
-  unreplayableProtocols,
-} from '../reasoning.ts';
-import { buildRequest } from './index.ts';
+import { type ReasoningEffort, type ReasoningState, unreplayableProtocols } from '../reasoning.ts';
+import { buildRequest, requestProblem } from './index.ts';
+import { defaultThinkingBudgets } from './messages/reasoning.ts';
 
 const efforts: ReasoningEffort[] = ['low', 'medium', 'high'];
 const reasoning = (effort: ReasoningEffort) => ({ effort, budgetTokens: defaultThinkingBudgets[effort] });

@@ -1,9 +1,9 @@
-import { authHeaders, type Protocol } from '../../core/index.ts';
+import { authHeaders, type Protocol, redactedAuthHeaders } from '../../core/index.ts';
 import type { AttachmentBlobs } from '../../state/attachmentBlobs.ts';
 import type { AttachmentRef, SentRequest } from '../../state/types.ts';
 import { bodyWithAttachments } from '../attachmentData.ts';
 import type { BlockedConnections } from '../blockedConnections.ts';
-import { isCrossOrigin, redactedCredentials } from '../gateway.ts';
+import { isCrossOrigin } from '../gateway.ts';
 import type { StreamSource } from './streamSource.ts';
 
 export interface GatewayAccess {
@@ -23,7 +23,8 @@ export function gatewaySource(protocol: Protocol, request: SentRequest, access: 
     retriesOnItsOwn: true,
     connect() {
       const crossOrigin = isCrossOrigin(request.url);
-      const credentials = authHeaders(protocol, access.apiKey(), crossOrigin);
+      const apiKey = access.apiKey();
+      const credentials = authHeaders(protocol, apiKey, crossOrigin);
       return {
         open: async (signal) =>
           access.fetch(request.url, {
@@ -33,7 +34,7 @@ export function gatewaySource(protocol: Protocol, request: SentRequest, access: 
             body: await bodyWithAttachments(request.body, access.attachmentRef, access.attachments),
             signal,
           }),
-        sentHeaders: { ...request.headers, ...redactedCredentials(credentials) },
+        sentHeaders: { ...request.headers, ...redactedAuthHeaders(protocol, apiKey, crossOrigin) },
         crossOrigin,
         refusedByPolicy: () => access.refused.blocked(request.url),
       };

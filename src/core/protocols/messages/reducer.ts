@@ -1,4 +1,3 @@
-import type { ThinkingBlock } from '../../reasoning.ts';
 import type { FinishReason, Turn, Usage } from '../../turn.ts';
 import {
   appendText,
@@ -31,6 +30,7 @@ import {
 } from '../shape.ts';
 import type { MessagesContentBlock, MessagesEvent, MessagesUsage } from './events.ts';
 import { type MessagesDeltaKind, MessagesFastDecoder } from './fastDecode.ts';
+import type { ThinkingBlock } from './reasoning.ts';
 
 const usage = maybe(
   object({

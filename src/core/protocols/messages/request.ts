@@ -5,7 +5,8 @@ import {
   userParts,
   withAnsweredToolCalls,
 } from '../../conversation.ts';
-import { messagesThinking, thinkingBlocksOf } from '../../reasoning.ts';
+import type { BuiltBody } from '../adapter.ts';
+import { messagesThinking, thinkingBlocksOf } from './reasoning.ts';
 
 /**
  * Anthropic requires `max_tokens`; this is what we send when the person set no limit (on top of the
@@ -23,7 +24,7 @@ function userBlocks(m: Extract<ConversationMessage, { role: 'user' }>): Block[] 
   });
 }
 
-export function buildMessagesBody(request: TurnRequest): Record<string, unknown> {
+export function buildMessagesBody(request: TurnRequest): BuiltBody {
   // Roles must alternate and tool results ride in a user turn: consecutive same-role content is merged.
   const messages: { role: 'user' | 'assistant'; content: Block[] }[] = [];
   const push = (role: 'user' | 'assistant', blocks: Block[]) => {
@@ -60,7 +61,7 @@ export function buildMessagesBody(request: TurnRequest): Record<string, unknown>
   }
   const thinking = messagesThinking(request);
   const budget = thinking !== null && thinking !== 'paused' ? thinking.budgetTokens : null;
-  return {
+  const body = {
     model: request.model,
     max_tokens:
       request.maxOutputTokens ?? (budget === null ? DEFAULT_MAX_TOKENS : budget + DEFAULT_MAX_TOKENS),
@@ -77,4 +78,5 @@ export function buildMessagesBody(request: TurnRequest): Record<string, unknown>
     ...(budget !== null && { thinking: { type: 'enabled', budget_tokens: budget } }),
     ...(request.temperature !== undefined && { temperature: request.temperature }),
   };
+  return { body, reasoningPaused: thinking === 'paused' };
 }

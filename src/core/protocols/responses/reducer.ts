@@ -1,4 +1,3 @@
-import type { ResponsesReasoningItem } from '../../reasoning.ts';
 import type { Turn, Usage } from '../../turn.ts';
 import {
   appendText,
@@ -32,6 +31,7 @@ import {
 } from '../shape.ts';
 import type { ResponsesEvent, ResponsesObject, ResponsesOutputItem, ResponsesUsage } from './events.ts';
 import { ResponsesFastDecoder } from './fastDecode.ts';
+import type { ResponsesReasoningItem } from './reasoning.ts';
 
 const usage = maybe(
   object({

@@ -5,7 +5,7 @@ import {
   userParts,
   withAnsweredToolCalls,
 } from '../../conversation.ts';
-import { reasoningItemsOf } from '../../reasoning.ts';
+import { reasoningItemsOf } from './reasoning.ts';
 
 type UserMessage = Extract<ConversationMessage, { role: 'user' }>;
 

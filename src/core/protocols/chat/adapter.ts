@@ -1,0 +1,19 @@
+import type { ProtocolAdapter } from '../adapter.ts';
+import { bearerCredentials } from '../bearerCredentials.ts';
+import { gatewayModels } from '../gatewayModels.ts';
+import type { ChatEvent } from './events.ts';
+import { ChatStepper, decodeChatEvent, reduceChat } from './reducer.ts';
+import { buildChatBody } from './request.ts';
+
+/** OpenAI Chat Completions: no reasoning state to keep or check (docs/protocols.md §4.2). */
+export const chatAdapter: ProtocolAdapter<ChatEvent> = {
+  label: 'Chat Completions',
+  path: '/chat/completions',
+  headers: {},
+  credentials: bearerCredentials,
+  models: gatewayModels,
+  buildBody: (request) => ({ body: buildChatBody(request), reasoningPaused: false }),
+  decode: decodeChatEvent,
+  reduce: reduceChat,
+  newStepper: () => new ChatStepper(),
+};

@@ -1,0 +1,26 @@
+import type { ProtocolAdapter } from '../adapter.ts';
+import { gatewayModels } from '../gatewayModels.ts';
+import type { MessagesEvent } from './events.ts';
+import { isMessagesReasoningState, messagesRequestProblem } from './reasoning.ts';
+import { decodeMessagesEvent, MessagesStepper, reduceMessages } from './reducer.ts';
+import { buildMessagesBody } from './request.ts';
+
+/** Anthropic Messages: thinking blocks kept and sent back, thinking's constraints checked before sending. */
+export const messagesAdapter: ProtocolAdapter<MessagesEvent> = {
+  label: 'Anthropic Messages',
+  path: '/messages',
+  headers: { 'anthropic-version': '2023-06-01' },
+  credentials: {
+    family: 'anthropic',
+    key: (apiKey) => ({ 'x-api-key': apiKey }),
+    // A browser calling Anthropic directly must say so, or the API refuses the CORS request.
+    direct: { 'anthropic-dangerous-direct-browser-access': 'true' },
+  },
+  models: gatewayModels,
+  buildBody: buildMessagesBody,
+  decode: decodeMessagesEvent,
+  reduce: reduceMessages,
+  newStepper: () => new MessagesStepper(),
+  isReasoningState: isMessagesReasoningState,
+  requestProblem: messagesRequestProblem,
+};
