@@ -9,20 +9,17 @@ import { loadCatalog } from '../i18n/loadCatalog.ts';
 import { resolveLocale } from '../i18n/locales.ts';
 import { ChatSession } from '../session/ChatSession.ts';
 import { type AppStores, createAppStores } from '../state/appStores.ts';
-import { databaseAttachments, deleteOrphanedAttachments } from '../state/attachmentBlobs.ts';
-import { attachmentsInUse, sweepAttachments } from '../state/attachmentSweep.ts';
-import { openDatabase } from '../state/persistence/database.ts';
-import { loadState } from '../state/persistence/load.ts';
-import { startPersisting } from '../state/persistence.ts';
-import { openTabChannel } from '../state/tabSync.ts';
+import { deleteOrphanedAttachments } from '../state/attachmentBlobs.ts';
+import { attachmentsInUse } from '../state/attachmentSweep.ts';
+import { indexedDbStorage } from '../state/persistence/appStorage.ts';
 import { App } from './App.tsx';
 import { Localized } from './Localized.tsx';
 
 // The one place where the running app is made: everything below receives these instances.
 const queryClient = new QueryClient();
 const stores = createAppStores();
-const db = openDatabase();
-const session = new ChatSession({ stores, attachments: databaseAttachments(db) });
+const storage = indexedDbStorage();
+const session = new ChatSession({ stores, attachments: storage.attachments });
 
 /** Whether the first screen shows an answer: then it waits for the renderer rather than flash plain text. */
 function opensOnAnswer({ conversations }: AppStores): boolean {
@@ -34,9 +31,9 @@ function opensOnAnswer({ conversations }: AppStores): boolean {
 // Persisted conversations load before the first render, so a reload never flashes an empty app. Saving
 // starts once they are loaded (a load that fails overwrites nothing), with the channel to the other tabs.
 async function start() {
-  const loaded = await loadState(db, stores);
-  startPersisting(db, stores, 400, 2000, { loaded, channel: openTabChannel() });
-  deleteOrphanedAttachments(stores.conversations, session.attachments);
+  const loaded = await storage.load(stores);
+  storage.persist(stores, loaded);
+  deleteOrphanedAttachments(stores.conversations, storage.attachments);
   if (loaded.ok) {
     // Files attached but never sent (drafts of closed tabs) go once they are a day old.
     const inUse = attachmentsInUse(
@@ -44,9 +41,9 @@ async function start() {
       stores.storage.getState().unreadable,
       draftAttachmentIds(),
     );
-    sweepAttachments(db, inUse, Date.now()).catch((error: unknown) =>
-      console.warn('Could not sweep unsent attachments', error),
-    );
+    storage
+      .sweep(inUse, Date.now())
+      .catch((error: unknown) => console.warn('Could not sweep unsent attachments', error));
   }
   // Ask the browser not to clear the conversations under storage pressure (it may decide on its own).
   void stores.storage.getState().requestPersistence();
@@ -78,7 +75,7 @@ start()
     createRoot(document.getElementById('root')!).render(
       <StrictMode>
         <QueryClientProvider client={queryClient}>
-          <AppProvider services={{ stores, session }}>
+          <AppProvider services={{ stores, session, storage }}>
             <Localized initial={initial}>
               <App />
             </Localized>

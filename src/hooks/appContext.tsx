@@ -1,11 +1,13 @@
 import { createContext, type ReactNode, useContext } from 'react';
 import type { ChatSession } from '../session/ChatSession.ts';
 import type { AppStores } from '../state/appStores.ts';
+import type { AppStorage } from '../state/persistence/appStorage.ts';
 
-/** What one running app is made of: its stores and the session that streams into them. */
+/** What one running app is made of: its stores, the session that streams into them, where it keeps them. */
 export interface AppServices {
   stores: AppStores;
   session: ChatSession;
+  storage: AppStorage;
 }
 
 const AppContext = createContext<AppServices | null>(null);

@@ -4,11 +4,14 @@ import type { ReactElement, ReactNode } from 'react';
 import { AppProvider } from '../hooks/appContext.tsx';
 import { ChatSession } from '../session/ChatSession.ts';
 import { type AppStores, createAppStores } from '../state/appStores.ts';
+import { type AppStorage, indexedDbStorage } from '../state/persistence/appStorage.ts';
 
 /** A whole app's worth of fresh instances for one test: nothing is shared with any other test. */
 export interface TestApp {
   stores: AppStores;
   session: ChatSession;
+  /** The app's storage: IndexedDB (fake-indexeddb in tests that import it), opened only if used. */
+  storage: AppStorage;
   /** What the session's requests go to from now on (by default the global `fetch`, looked up per call). */
   setFetch(fetchImpl: typeof fetch): void;
   /** The retry jitter from now on (by default `Math.random`). */
@@ -21,8 +24,9 @@ export interface TestApp {
 
 const created: ChatSession[] = [];
 
-export function createTestApp(): TestApp {
+export function createTestApp(options: { storage?: AppStorage } = {}): TestApp {
   const stores = createAppStores();
+  const storage = options.storage ?? indexedDbStorage();
   let currentFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
   let currentRandom = Math.random;
   const session = new ChatSession({
@@ -35,12 +39,13 @@ export function createTestApp(): TestApp {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={queryClient}>
-      <AppProvider services={{ stores, session }}>{children}</AppProvider>
+      <AppProvider services={{ stores, session, storage }}>{children}</AppProvider>
     </QueryClientProvider>
   );
   return {
     stores,
     session,
+    storage,
     setFetch(fetchImpl) {
       currentFetch = fetchImpl;
     },

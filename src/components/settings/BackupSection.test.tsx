@@ -3,6 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createStore, entries, set, type UseStore } from 'idb-keyval';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { indexedDbStorage } from '../../state/persistence/appStorage.ts';
 import { readEverything } from '../../state/persistence/backupRecords.ts';
 import { captureDownloads } from '../../testing/objectUrls.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
@@ -24,9 +25,13 @@ const stored = {
   messages: [{ id: 'msg_1', role: 'user', text: 'Hello', createdAt: 1 }],
 };
 
+/** Opens the test's database, when the storage first needs it. */
+let open: ReturnType<typeof vi.fn<() => UseStore>>;
+
 beforeEach(async () => {
-  app = createTestApp();
   db = createStore(`hopbase-backup-ui-${++dbCount}`, 'state');
+  open = vi.fn(() => db);
+  app = createTestApp({ storage: indexedDbStorage({ open }) });
   await set('conversation:conv_1', stored, db);
   await set('settings', { systemPrompt: 'Be brief', apiKey: 'sk-remembered-key', rememberKey: true }, db);
   ({ blobs, names: downloads } = captureDownloads());
@@ -35,9 +40,8 @@ beforeEach(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 function renderSection() {
-  const database = vi.fn(() => db);
-  app.render(<BackupSection database={database} />);
-  return { database, user: userEvent.setup() };
+  app.render(<BackupSection />);
+  return { database: open, user: userEvent.setup() };
 }
 
 const snapshot = async () => Object.fromEntries((await entries(db)).map(([k, v]) => [String(k), v]));

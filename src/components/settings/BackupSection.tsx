@@ -1,12 +1,9 @@
-import type { UseStore } from 'idb-keyval';
 import { useEffect, useRef, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import { type BackupProblem, backUp, restoreBackup } from '../../state/backup.ts';
-import { openDatabase } from '../../state/persistence/database.ts';
+import type { BackupProblem } from '../../state/backup.ts';
 import { setAsidePrefix } from '../../state/records.ts';
-import { openTabChannel } from '../../state/tabSync.ts';
 import { downloadText } from '../shared/download.ts';
 import { backupSummary, entryName, refusalText, restoreSummary } from './backupWords.ts';
 import './backup.css';
@@ -23,16 +20,14 @@ function errorText(error: unknown): string {
 
 /**
  * Back up everything this browser keeps to one file, and restore such a file here or in another browser
- * (`src/state/backup.ts`). `database` opens the app's database, on first use only: nothing is opened
- * until the person asks.
+ * (`src/state/backup.ts`), through the app's storage.
  */
-export function BackupSection({ database = openDatabase }: { database?: () => UseStore }) {
-  const { stores } = useServices();
+export function BackupSection() {
+  const { stores, storage } = useServices();
   const apiKey = useSettings((s) => s.settings.apiKey);
   const i18n = useI18n();
   const { t } = i18n;
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
-  const db = useRef<UseStore | null>(null);
   const picker = useRef<HTMLInputElement>(null);
   const output = useRef<HTMLDivElement>(null);
   const busy = status.kind === 'busy';
@@ -40,16 +35,12 @@ export function BackupSection({ database = openDatabase }: { database?: () => Us
   useEffect(() => {
     if (status.kind !== 'idle') output.current?.scrollIntoView?.({ block: 'nearest' });
   }, [status]);
-  const open = () => {
-    db.current ??= database();
-    return db.current;
-  };
 
   async function backUpNow() {
     if (busy) return;
     setStatus({ kind: 'busy', message: t('backup.busy.backUp') });
     try {
-      const file = await backUp(open(), apiKey);
+      const file = await storage.backUp(apiKey);
       downloadText(file.name, file.text, 'application/json');
       setStatus({ kind: 'done', message: backupSummary(i18n, file), problems: [] });
     } catch (error) {
@@ -70,10 +61,8 @@ export function BackupSection({ database = openDatabase }: { database?: () => Us
       });
       return;
     }
-    // The tabs hear of it on the tab channel, this one too (its persistence listens on a channel of its own).
-    const channel = openTabChannel();
     try {
-      const result = await restoreBackup(open(), text, channel);
+      const result = await storage.restore(text);
       if (!result.ok) {
         setStatus({ kind: 'failed', message: refusalText(i18n, result.refusal) });
         return;
@@ -96,8 +85,6 @@ export function BackupSection({ database = openDatabase }: { database?: () => Us
         kind: 'failed',
         message: t('backup.failed.restore', { error: errorText(error) }),
       });
-    } finally {
-      channel?.close();
     }
   }
 
