@@ -497,10 +497,7 @@ describe('choices per conversation', () => {
       model: 'sim-tools',
       reasoning: 'low',
     });
-    // Damaged choices are ignored; so is loading saved state (the saved settings are the last ones used).
-    store().setChoices(a, { protocol: 'telepathy', model: 'x', reasoning: 'high' } as never);
-    store().selectConversation(a);
-    expect(settings.getState().settings.protocol).toBe('responses');
+    // Stopped, nothing follows (damaged choices never get this far: the record's reader leaves them out).
     stop();
     store().selectConversation(b);
     store().setChoices(b, { protocol: 'chat', model: 'sim-echo', reasoning: 'off' });

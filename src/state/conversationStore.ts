@@ -1,13 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import {
-  type ConversationMessage,
-  type Protocol,
-  protocols,
-  type ReasoningLevel,
-  reasoningLevels,
-  reasoningStateOf,
-  type Turn,
-} from '../core/index.ts';
+import { type ConversationMessage, type Protocol, reasoningStateOf, type Turn } from '../core/index.ts';
 import { placeholderContent } from './attachmentPlaceholders.ts';
 import { chooseVersion, nextParentId, parentOf, shownBranch, withParents } from './branches.ts';
 import { newId } from './ids.ts';
@@ -358,18 +350,6 @@ export function reasoningLeftOut(messages: ChatMessage[], protocol: Protocol): P
   return [...left];
 }
 
-/** Stored choices as this version can use them; anything else (a damaged record) is ignored. */
-function soundChoices(value: unknown): ConversationChoices | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const { protocol, model, reasoning } = value as Record<string, unknown>;
-  return protocols.includes(protocol as Protocol) &&
-    typeof model === 'string' &&
-    model !== '' &&
-    reasoningLevels.includes(reasoning as ReasoningLevel)
-    ? { protocol: protocol as Protocol, model, reasoning: reasoning as ReasoningLevel }
-    : null;
-}
-
 function sameChoices(a: ConversationChoices, b: ConversationChoices): boolean {
   return a.protocol === b.protocol && a.model === b.model && a.reasoning === b.reasoning;
 }
@@ -406,7 +386,8 @@ export function followConversationChoices(
       state.activeId === null
     )
       return;
-    const choices = soundChoices(state.conversations[state.activeId]?.choices);
+    // Stored choices this version cannot use were left out when the record was read (`recordSchemas.ts`).
+    const choices = state.conversations[state.activeId]?.choices;
     if (!choices || sameChoices(choices, choicesOf(settings))) return;
     settings
       .getState()
