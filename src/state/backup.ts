@@ -265,8 +265,8 @@ function refusalOf(document: unknown, issue: v.BaseIssue<unknown>): BackupRefusa
   const code = issue.message as Exclude<BackupRefusal['code'], 'not_json'>;
   if (code === 'not_backup') return otherFormat(isPlain(document) ? document.format : undefined);
   if (code !== 'newer_version') return { code };
-  const app = v.parse(madeBy, isPlain(document) ? document.app : undefined);
-  return { code, version: issue.input as number, app, reads: backupVersion };
+  const app = v.safeParse(madeBy, isPlain(document) ? document.app : undefined);
+  return { code, version: issue.input as number, app: app.success ? app.output : null, reads: backupVersion };
 }
 
 /** Conversation 3, "Holiday plans": the entry as a person can find it in the file (a long title shortened). */

@@ -18,7 +18,7 @@ import { aList, aNumber, anObject, aString, fields } from './validation.ts';
  */
 
 /** A thinking budget the API takes: a whole number of tokens, at least 1,024. */
-export const thinkingBudget = v.pipe(v.number(), v.integer(), v.minValue(minThinkingBudget));
+export const thinkingBudget = v.pipe(v.number(), v.safeInteger(), v.minValue(minThinkingBudget));
 
 const budgetFor = (effort: ReasoningEffort) =>
   v.fallback(v.optional(thinkingBudget, defaultThinkingBudgets[effort]), defaultThinkingBudgets[effort]);
