@@ -62,7 +62,7 @@ function pathOf(issue: v.BaseIssue<unknown>): string {
 }
 
 /** The first thing wrong, said as `<path>: expected <what>` (`root` naming the value itself). */
-export function reasonOf(issues: readonly v.BaseIssue<unknown>[], root?: string): string {
+function reasonOf(issues: readonly v.BaseIssue<unknown>[], root?: string): string {
   const [issue] = issues;
   const path = issue ? pathOf(issue) || root : root;
   const expected = `expected ${issue?.message ?? 'something else'}`;
