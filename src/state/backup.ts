@@ -1,4 +1,5 @@
 import type { UseStore } from 'idb-keyval';
+import * as v from 'valibot';
 import { version as appVersion } from '../../package.json';
 import {
   type AttachmentUse,
@@ -6,6 +7,15 @@ import {
   readAttachmentBlobs,
   writeMissingAttachments,
 } from './attachmentBlobs.ts';
+import {
+  attachmentEntry,
+  attachmentList,
+  backupFormat,
+  backupHead,
+  backupVersion,
+  conversationEntry,
+  madeBy,
+} from './backupSchema.ts';
 import { fromBase64, toBase64 } from './base64.ts';
 import { redactAttempt, withoutUserInfo } from './conversationExport.ts';
 import { mergeConversation } from './merge.ts';
@@ -26,6 +36,7 @@ import { defaultSettings, type Settings } from './settingsStore.ts';
 import type { TabChannel } from './tabSync.ts';
 import { scrub } from './traceExport.ts';
 import type { Attempt, Conversation } from './types.ts';
+import { check, isPlain, type Plain } from './validation.ts';
 
 /**
  * Everything this browser keeps, as one file a person can take to another browser: every conversation
@@ -35,9 +46,6 @@ import type { Attempt, Conversation } from './types.ts';
  * as two tabs (`writeRestored`): a conversation already here is joined, never duplicated, and restoring
  * the same file twice writes nothing the second time.
  */
-
-export const backupFormat = 'hopbase-chat-backup';
-export const backupVersion = 1;
 
 /**
  * The files and images sent with messages: each one apart from its conversation (where its message holds
@@ -241,12 +249,6 @@ interface RestoredAttachment {
   blob: Blob;
 }
 
-type Plain = Record<string, unknown>;
-
-function isPlain(value: unknown): value is Plain {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function refuse(refusal: BackupRefusal): BackupRead {
   return { ok: false, refusal };
 }
@@ -258,8 +260,17 @@ function otherFormat(format: unknown): BackupRefusal {
   return { code: 'not_backup' };
 }
 
+/** Why the file's head is refused: its first issue's message is the code (`backupSchema.ts`). */
+function refusalOf(document: unknown, issue: v.BaseIssue<unknown>): BackupRefusal {
+  const code = issue.message as Exclude<BackupRefusal['code'], 'not_json'>;
+  if (code === 'not_backup') return otherFormat(isPlain(document) ? document.format : undefined);
+  if (code !== 'newer_version') return { code };
+  const app = v.safeParse(madeBy, isPlain(document) ? document.app : undefined);
+  return { code, version: issue.input as number, app: app.success ? app.output : null, reads: backupVersion };
+}
+
 /** Conversation 3, "Holiday plans": the entry as a person can find it in the file (a long title shortened). */
-function conversationEntry(entry: unknown, index: number): Extract<BackupEntry, { kind: 'conversation' }> {
+function conversationLabel(entry: unknown, index: number): Extract<BackupEntry, { kind: 'conversation' }> {
   const title = isPlain(entry) && typeof entry.title === 'string' ? entry.title.trim() : '';
   return {
     kind: 'conversation',
@@ -302,20 +313,21 @@ function rawTraces(entry: Plain): Map<string, Plain> {
  * the conversation is read without recordings, and each recording is then read on its own.
  */
 function readEntry(entry: unknown, index: number, problems: BackupProblem[]): Conversation | null {
-  const label = conversationEntry(entry, index);
-  const id = isPlain(entry) && typeof entry.id === 'string' && entry.id !== '' ? entry.id : null;
-  if (!isPlain(entry) || id === null) {
-    problems.push({ entry: label, reason: isPlain(entry) ? 'id: expected a string' : 'expected an object' });
+  const label = conversationLabel(entry, index);
+  const head = check(conversationEntry, entry);
+  if (!head.ok) {
+    problems.push({ entry: label, reason: head.reason });
     return null;
   }
-  const read = readConversationRecord(conversationPrefix + id, entry);
+  const { id } = head.value;
+  const read = readConversationRecord(conversationPrefix + id, head.value);
   if (read.kind === 'conversation') return read.conversation;
-  const bare = readConversationRecord(conversationPrefix + id, withoutRecordingFields(entry));
+  const bare = readConversationRecord(conversationPrefix + id, withoutRecordingFields(head.value));
   if (bare.kind === 'unreadable') {
     problems.push({ entry: label, reason: read.reason });
     return null;
   }
-  const traces = rawTraces(entry);
+  const traces = rawTraces(head.value);
   const attempt = (a: Attempt): Attempt => {
     const raw = traces.get(a.id);
     if (!raw || (raw.items === undefined && raw.raw === undefined)) return a;
@@ -347,12 +359,9 @@ function readAttachmentEntry(
     problems.push({ entry: { kind: 'attachment', number: index + 1, name }, reason });
     return null;
   };
-  if (!isPlain(entry)) return refuse('expected an object');
-  const { id, type, size, data } = entry;
-  if (typeof id !== 'string' || id === '') return refuse('id: expected a string');
-  if (typeof type !== 'string') return refuse('type: expected a string');
-  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
-    return refuse('size: expected a number of bytes');
+  const read = check(attachmentEntry, entry);
+  if (!read.ok) return refuse(read.reason);
+  const { id, type, size, data } = read.value;
   const bytes = typeof data === 'string' ? fromBase64(data) : null;
   if (bytes?.length !== size) return refuse(`data: expected the base64 of ${size} bytes`);
   if (!used.has(id)) return refuse('no conversation in this backup refers to it');
@@ -387,18 +396,13 @@ export function readBackup(text: string): BackupRead {
   } catch {
     return refuse({ code: 'not_json' });
   }
-  if (!isPlain(document)) return refuse({ code: 'not_backup' });
-  if (document.format !== backupFormat) return refuse(otherFormat(document.format));
-  const { version } = document;
-  const app = isPlain(document.app) && typeof document.app.version === 'string' ? document.app.version : null;
-  if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1)
-    return refuse({ code: 'no_version' });
-  if (version > backupVersion) return refuse({ code: 'newer_version', version, app, reads: backupVersion });
-  if (!Array.isArray(document.conversations)) return refuse({ code: 'no_conversations' });
+  const head = v.safeParse(backupHead, document, { abortEarly: true });
+  if (!head.success) return refuse(refusalOf(document, head.issues[0]));
+  const file = head.output;
 
   const problems: BackupProblem[] = [];
   const byId = new Map<string, Conversation>();
-  document.conversations.forEach((entry, index) => {
+  file.conversations.forEach((entry, index) => {
     const conversation = readEntry(entry, index, problems);
     if (!conversation) return;
     const twin = byId.get(conversation.id);
@@ -406,20 +410,20 @@ export function readBackup(text: string): BackupRead {
     byId.set(conversation.id, twin ? mergeConversation(twin, conversation) : conversation);
   });
   const conversations = [...byId.values()];
-  const entries = document.attachments === undefined ? [] : document.attachments;
   const used = new Set(attachmentUses(conversations).keys());
   const attachments: RestoredAttachment[] = [];
-  if (!Array.isArray(entries)) problems.push({ entry: { kind: 'attachments' }, reason: 'expected a list' });
+  const entries = check(attachmentList, file.attachments ?? []);
+  if (!entries.ok) problems.push({ entry: { kind: 'attachments' }, reason: entries.reason });
   else
-    entries.forEach((entry, index) => {
+    entries.value.forEach((entry, index) => {
       const read = readAttachmentEntry(entry, index, used, problems);
       if (read) attachments.push(read);
     });
-  const settings = readSettings(document.settings, problems);
+  const settings = readSettings(file.settings, problems);
   return {
     ok: true,
-    createdAt: typeof document.createdAt === 'string' ? document.createdAt : null,
-    appVersion: app,
+    createdAt: file.createdAt,
+    appVersion: file.app,
     conversations,
     recordings: countRecordings(conversations),
     attachments,

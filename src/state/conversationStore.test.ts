@@ -476,8 +476,5 @@ describe('choices per conversation', () => {
     const own = { protocol: 'messages', model: 'sim-reasoning', reasoning: 'high' } as const;
     expect(choicesFor(own, defaults)).toEqual(own);
     expect(choicesFor(undefined, defaults)).toEqual(defaults);
-    // A damaged record's choices are not used.
-    expect(choicesFor({ ...own, protocol: 'telepathy' } as never, defaults)).toEqual(defaults);
-    expect(choicesFor({ ...own, model: '' }, defaults)).toEqual(defaults);
   });
 });

@@ -1,13 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import {
-  type ConversationMessage,
-  type Protocol,
-  protocols,
-  type ReasoningLevel,
-  reasoningLevels,
-  reasoningStateOf,
-  type Turn,
-} from '../core/index.ts';
+import { type ConversationMessage, type Protocol, reasoningStateOf, type Turn } from '../core/index.ts';
 import { placeholderContent } from './attachmentPlaceholders.ts';
 import { chooseVersion, nextParentId, parentOf, shownBranch, withParents } from './branches.ts';
 import { newId } from './ids.ts';
@@ -382,18 +374,6 @@ export function reasoningLeftOut(messages: ChatMessage[], protocol: Protocol): P
   return [...left];
 }
 
-/** Stored choices as this version can use them; anything else (a damaged record) is ignored. */
-function soundChoices(value: unknown): ConversationChoices | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const { protocol, model, reasoning } = value as Record<string, unknown>;
-  return protocols.includes(protocol as Protocol) &&
-    typeof model === 'string' &&
-    model !== '' &&
-    reasoningLevels.includes(reasoning as ReasoningLevel)
-    ? { protocol: protocol as Protocol, model, reasoning: reasoning as ReasoningLevel }
-    : null;
-}
-
 function sameChoices(a: ConversationChoices, b: ConversationChoices): boolean {
   return a.protocol === b.protocol && a.model === b.model && a.reasoning === b.reasoning;
 }
@@ -408,15 +388,15 @@ export function systemPromptOf(conversation: Conversation | undefined, defaultPr
 
 /**
  * The protocol, model and reasoning level a conversation uses: its own `choices`, kept once its first
- * request went out or the person chose them in it; else (a new chat, records from before they were kept,
- * damaged ones) the settings' defaults.
+ * request went out or the person chose them in it; else (a new chat, records from before they were kept)
+ * the settings' defaults.
  */
 export function choicesFor(
   choices: ConversationChoices | undefined,
   defaults: Pick<Settings, 'protocol' | 'model' | 'reasoning'>,
 ): ConversationChoices {
-  const own = soundChoices(choices);
-  if (own) return own;
+  // Stored choices this version cannot use were left out when the record was read (`recordSchemas.ts`).
+  if (choices) return choices;
   const { protocol, model, reasoning } = defaults;
   return { protocol, model, reasoning };
 }

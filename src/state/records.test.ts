@@ -152,6 +152,24 @@ describe('readConversationRecord', () => {
     expect(shown.map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
   });
 
+  it('keeps the choices a conversation remembers and leaves out those this version cannot use', () => {
+    const choicesOf = (choices: unknown) => {
+      const read = readConversationRecord('conversation:conv_1', { ...conversation(), choices });
+      return read.kind === 'conversation' ? read.conversation.choices : 'unreadable';
+    };
+    const sound = { protocol: 'messages', model: 'claude-x', reasoning: 'high' };
+    expect(choicesOf(sound)).toEqual(sound);
+    for (const damaged of [
+      { ...sound, protocol: 'telepathy' },
+      { ...sound, model: '' },
+      { ...sound, reasoning: 'extreme' },
+      { protocol: 'chat' },
+      'chat',
+      null,
+    ])
+      expect(choicesOf(damaged)).toBeUndefined();
+  });
+
   const broken: [string, (c: Record<string, unknown> & { messages: unknown[] }) => unknown, string][] = [
     ['messages: null', (c) => ({ ...c, messages: null }), 'messages: expected a list'],
     ['not an object', () => 'conv_1', 'record: expected an object'],
@@ -209,7 +227,7 @@ describe('readConversationRecord', () => {
     [
       'a chosen version that is not an id',
       (c) => ({ ...c, selected: { m1: null } }),
-      'selected["m1"]: expected a string',
+      'selected.m1: expected a string',
     ],
     [
       'an unknown protocol',

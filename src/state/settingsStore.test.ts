@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSettingsStore, defaultSettings, type Settings } from './settingsStore.ts';
+import { readSettingsRecord } from './records.ts';
+import { createSettingsStore, defaultSettings, isThinkingBudget } from './settingsStore.ts';
 
 describe('settingsStore: reasoning', () => {
   it('starts with reasoning off and the default thinking budgets', () => {
@@ -17,16 +18,28 @@ describe('settingsStore: reasoning', () => {
     expect(store.getState().settings.thinkingBudgets).toEqual(defaultSettings.thinkingBudgets);
   });
 
-  it('keeps what is sound and puts defaults where a saved value is not', () => {
+  it('keeps what is sound and puts defaults where a stored value is not, as the record is read', () => {
     const store = createSettingsStore();
-    store.getState().hydrate({
+    const unsound = readSettingsRecord({
       reasoning: 'extreme',
-      thinkingBudgets: { low: 512, medium: 6000, high: 'lots' },
-    } as unknown as Partial<Settings>);
+      thinkingBudgets: { low: 512, medium: 6000, high: 'lots', huge: 99999 },
+    });
+    // Made sound, not reported: an older version reading a newer one's level, a budget out of range.
+    expect(unsound?.wrong).toEqual([]);
+    store.getState().hydrate(unsound!.settings);
     expect(store.getState().settings.reasoning).toBe('off');
     expect(store.getState().settings.thinkingBudgets).toEqual({ low: 2048, medium: 6000, high: 16384 });
-    store.getState().hydrate({ reasoning: 'medium', thinkingBudgets: null } as unknown as Partial<Settings>);
+    const wrongKind = readSettingsRecord({ reasoning: 'medium', thinkingBudgets: null });
+    expect(wrongKind?.wrong).toEqual(['thinkingBudgets']);
+    store.getState().hydrate(wrongKind!.settings);
     expect(store.getState().settings.reasoning).toBe('medium');
     expect(store.getState().settings.thinkingBudgets).toEqual(defaultSettings.thinkingBudgets);
+  });
+
+  it('takes as a thinking budget a whole number of tokens from 1,024', () => {
+    expect([1024, 2048, 1e6].every(isThinkingBudget)).toBe(true);
+    expect([1023, 1024.5, Number.NaN, Number.POSITIVE_INFINITY, '2048', null].some(isThinkingBudget)).toBe(
+      false,
+    );
   });
 });

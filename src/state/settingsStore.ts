@@ -1,13 +1,13 @@
+import * as v from 'valibot';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import {
   defaultThinkingBudgets,
-  minThinkingBudget,
   type Protocol,
   type ReasoningEffort,
   type ReasoningLevel,
-  reasoningLevels,
   type ToolDefinition,
 } from '../core/index.ts';
+import { thinkingBudget } from './settingsSchema.ts';
 
 export interface Settings {
   /**
@@ -86,31 +86,14 @@ export function isUsableBaseUrl(value: string): boolean {
   }
 }
 
-/** A thinking budget the API takes: a whole number of tokens, at least 1,024. */
+/** A thinking budget the API takes: a whole number of tokens, at least 1,024 (the settings record's own check). */
 export function isThinkingBudget(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= minThinkingBudget;
-}
-
-/**
- * Stored settings with the reasoning fields made sound: a level this version does not know is `off`, a
- * budget that is missing or out of range its default (records from before reasoning simply lack them).
- */
-function soundReasoning(saved: Partial<Settings>): Partial<Settings> {
-  const out = { ...saved };
-  if (saved.reasoning !== undefined && !reasoningLevels.includes(saved.reasoning)) out.reasoning = 'off';
-  if (saved.thinkingBudgets !== undefined) {
-    const budgets = (typeof saved.thinkingBudgets === 'object' ? saved.thinkingBudgets : null) ?? {};
-    out.thinkingBudgets = { ...defaultThinkingBudgets };
-    for (const effort of ['low', 'medium', 'high'] as const) {
-      const value = (budgets as Partial<Record<ReasoningEffort, unknown>>)[effort];
-      if (isThinkingBudget(value)) out.thinkingBudgets[effort] = value;
-    }
-  }
-  return out;
+  return v.is(thinkingBudget, value);
 }
 
 export interface SettingsState {
   settings: Settings;
+  /** Stored settings as read (`readSettingsRecord`: every field sound), defaults for the rest. */
   hydrate(settings: Partial<Settings>): void;
   update(patch: Partial<Settings>): void;
   /** Settings as stored by another tab, this tab's own unsaved changes already kept in them. */
@@ -123,7 +106,7 @@ export function createSettingsStore(): SettingsStore {
   return createStore<SettingsState>()((set) => ({
     settings: defaultSettings,
     hydrate(saved) {
-      set({ settings: { ...defaultSettings, ...soundReasoning(saved) } });
+      set({ settings: { ...defaultSettings, ...saved } });
     },
     update(patch) {
       set((state) => ({ settings: { ...state.settings, ...patch } }));

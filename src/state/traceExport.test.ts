@@ -7,7 +7,6 @@ import {
   exportFileName,
   exportJsonTrace,
   exportSse,
-  isProtocol,
   type JsonTrace,
   readJsonTrace,
 } from './traceExport.ts';
@@ -201,13 +200,6 @@ describe('readJsonTrace', () => {
     expect(() => readJsonTrace({ ...document, events: [...document.events, bad] })).toThrow(
       `Event ${document.events.length + 1} of this trace is not a recorded item`,
     );
-  });
-});
-
-describe('isProtocol', () => {
-  it('accepts exactly the three protocols', () => {
-    expect(['chat', 'responses', 'messages'].every(isProtocol)).toBe(true);
-    expect(['bogus', 'Chat', '', 'toString', 1, null].some(isProtocol)).toBe(false);
   });
 });
 

@@ -1,4 +1,6 @@
-import { type Protocol, protocols, type Turn } from '../core/index.ts';
+import * as v from 'valibot';
+import type { Protocol, Turn } from '../core/index.ts';
+import { importedTraceFile } from './traceFileSchema.ts';
 import type { AssistantMessage, Attempt, TraceItem } from './types.ts';
 
 /**
@@ -66,49 +68,25 @@ export function exportJsonTrace(message: AssistantMessage, attempt: Attempt, api
   return scrub(JSON.stringify(document, null, 2), apiKey);
 }
 
-export function isProtocol(value: unknown): value is Protocol {
-  return typeof value === 'string' && (protocols as readonly string[]).includes(value);
-}
-
 /** What an imported JSON trace is trusted for: its events, and its protocol only when it names one of ours. */
 export interface ImportedTrace {
   protocol: Protocol | null;
   events: TraceItem[];
 }
 
-function isTraceItem(value: unknown): value is TraceItem {
-  const item = value as Partial<TraceItem> | null;
-  return (
-    typeof item === 'object' &&
-    item !== null &&
-    typeof item.t === 'number' &&
-    Number.isFinite(item.t) &&
-    (item.kind === 'event' || item.kind === 'comment') &&
-    typeof item.event === 'string' &&
-    typeof item.data === 'string'
-  );
-}
-
 /**
- * Checks a parsed JSON file before it is replayed: anything a person imports is untrusted input.
- * Throws an error that says what is wrong, in words fit for the import form.
+ * Checks a parsed JSON file before it is replayed (`traceFileSchema.ts`): anything a person imports is
+ * untrusted input. Throws an error that says what is wrong, in words fit for the import form.
  */
 export function readJsonTrace(value: unknown): ImportedTrace {
-  const document = value as Partial<Record<keyof JsonTrace, unknown>> | null;
-  if (typeof document !== 'object' || document === null || document.format !== 'hopbase-chat-trace') {
-    throw new Error('This JSON file is not a HopBase Chat trace (its "format" is not "hopbase-chat-trace").');
-  }
-  if (!Array.isArray(document.events)) throw new Error('This trace has no "events" list.');
-  const bad = document.events.findIndex((item) => !isTraceItem(item));
-  if (bad >= 0) {
-    throw new Error(
-      `Event ${bad + 1} of this trace is not a recorded item ({ t: number, kind: "event" | "comment", event: string, data: string }).`,
-    );
-  }
-  return {
-    protocol: isProtocol(document.protocol) ? document.protocol : null,
-    events: document.events as TraceItem[],
-  };
+  const read = v.safeParse(importedTraceFile, value, { abortEarly: true });
+  if (read.success) return { protocol: read.output.protocol, events: read.output.events };
+  const [issue] = read.issues;
+  const event = issue.path?.[0]?.key === 'events' ? issue.path[1]?.key : undefined;
+  if (typeof event !== 'number') throw new Error(issue.message);
+  throw new Error(
+    `Event ${event + 1} of this trace is not a recorded item ({ t: number, kind: "event" | "comment", event: string, data: string }).`,
+  );
 }
 
 /** Which protocol a recorded stream speaks, from the event types it holds. */

@@ -6,6 +6,7 @@ import {
   deletedPrefix,
   readConversationRecord,
   readSettingsNoting,
+  readSettingsRecord,
   recordRevision,
   requestPrefix,
   setAsidePrefix,
@@ -121,7 +122,8 @@ export async function loadState(db: UseStore, stores: AppStores): Promise<Loaded
 
   const settings = readSettingsNoting(settingsValue, unreadable);
   const stored = settings?.settings ?? {};
-  const local = { ...stored, ...(journal?.settings ?? {}) };
+  // The journal's settings come back from sessionStorage: read as the record's are.
+  const local = { ...stored, ...readSettingsRecord(journal?.settings ?? undefined)?.settings };
   stores.settings.getState().hydrate(local.rememberKey ? local : { ...local, apiKey: readSessionKey() });
   stores.storage.getState().loaded(unreadable, settings?.wrong ?? []);
   return {
