@@ -2,7 +2,7 @@ import type { UseStore } from 'idb-keyval';
 import type { AppStores } from '../appStores.ts';
 import { type AttachmentBlobs, databaseAttachments } from '../attachmentBlobs.ts';
 import { sweepAttachments } from '../attachmentSweep.ts';
-import { type BackupFile, backUp, type RestoreResult, restoreBackup } from '../backup.ts';
+import type { BackupFile, RestoreResult } from '../backup.ts';
 import { startPersisting } from '../persistence.ts';
 import { openTabChannel, type TabChannel } from '../tabSync.ts';
 import { openDatabase } from './database.ts';
@@ -59,8 +59,10 @@ export function indexedDbStorage({
     persist: (stores, loaded) =>
       startPersisting(database(), stores, 400, 2000, { loaded, channel: openChannel() }),
     sweep: (inUse, now) => sweepAttachments(database(), inUse, now),
-    backUp: (apiKey) => backUp(database(), apiKey),
+    // The backup code is fetched when first used: the first screen needs none of it.
+    backUp: async (apiKey) => (await import('../backup.ts')).backUp(database(), apiKey),
     async restore(text) {
+      const { restoreBackup } = await import('../backup.ts');
       // Every tab hears of it on the channel, this one too (its persistence listens on a channel of its own).
       const channel = openChannel();
       try {
