@@ -24,7 +24,11 @@ function endsWhole(bytes: Uint8Array): boolean {
  */
 export class ChunkDecoder {
   private readonly whole = new TextDecoder('utf-8', { ignoreBOM: true });
-  private readonly streaming = new TextDecoder('utf-8', { ignoreBOM: true });
+  /**
+   * Made when a chunk first cuts a character: in Node a decoder costs about 2 µs to make and its first
+   * streaming decode 5–30 µs more (it opens a converter), a tenth of a 100-delta stream's reading.
+   */
+  private streaming: TextDecoder | null = null;
   /** Whether the streaming decoder may hold the start of a character. */
   private holding = false;
 
@@ -33,6 +37,7 @@ export class ChunkDecoder {
     if (bytes.length === 0) return '';
     const whole = endsWhole(bytes);
     if (whole && !this.holding) return this.whole.decode(bytes);
+    this.streaming ??= new TextDecoder('utf-8', { ignoreBOM: true });
     const text = this.streaming.decode(bytes, streaming);
     this.holding = !whole;
     return text;
@@ -40,7 +45,7 @@ export class ChunkDecoder {
 
   /** The end of the stream: a character cut short becomes U+FFFD. */
   end(): string {
-    return this.holding ? this.streaming.decode() : '';
+    return this.holding && this.streaming !== null ? this.streaming.decode() : '';
   }
 }
 
