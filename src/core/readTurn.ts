@@ -53,7 +53,7 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 
 /**
  * One stream's events into `turn`, through the stream's own stepper; builds `SseItem`s only for a caller
- * that records them. A class, not closures (see README, Performance).
+ * that records them. A class, not closures (see docs/performance.md).
  */
 class TurnSink implements SseSink {
   turn: Turn = emptyTurn;
@@ -146,7 +146,7 @@ function checkSize(sink: TurnSink, parser: SseScanner, limits: ReadLimits): void
 
 /**
  * When one stream's reading hands the thread back, and what its caller has been shown of the turn. A
- * class, not closures (see README, Performance): the read loop keeps its own variables in registers.
+ * class, not closures (see docs/performance.md): the read loop keeps its own variables in registers.
  */
 class Pacer {
   /** When reading last started working: after a yield, or after a read that waited. */
