@@ -325,6 +325,23 @@ export function generateStream(protocol: Protocol, n: number, seed: number): Gen
   return messages(n, rng);
 }
 
+/**
+ * Cuts bytes after every blank line: one chunk per event or comment, as a server that flushes each event
+ * delivers them (and as a benchmark that enqueues events one by one does).
+ */
+export function eventChunks(bytes: Uint8Array): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  let from = 0;
+  for (let i = 1; i < bytes.length; i++) {
+    if (bytes[i] === 10 && bytes[i - 1] === 10) {
+      chunks.push(bytes.slice(from, i + 1));
+      from = i + 1;
+    }
+  }
+  if (from < bytes.length) chunks.push(bytes.slice(from));
+  return chunks;
+}
+
 /** Cuts bytes into random chunks of 1–`max` bytes (seeded). */
 export function randomChunks(bytes: Uint8Array, seed: number, max = 4096): Uint8Array[] {
   const rng = mulberry32(seed);

@@ -1,4 +1,4 @@
-/** Instances of the per-stream hot classes, kept for the life of the module (why: README, Performance). */
+/** Instances of the per-stream hot classes, kept for the life of the module (why: docs/performance.md). */
 const kept: object[] = [];
 
 export function keepShape(instance: object): void {

@@ -119,6 +119,40 @@ describe('readTurn yields to the event loop', () => {
     expect(yields.seen).toEqual(['word 0 ']);
   });
 
+  it('reads the clock once per short chunk when no callback needs more, twice when one does', async () => {
+    const chunks = Array.from({ length: 100 }, (_, i) => chatText(`w${i} `));
+    let quietReadings = 0;
+    const quiet = await readTurn('chat', waitingBody([...chunks, chatDone]), {
+      now: () => ++quietReadings * 0.01,
+      yieldToEventLoop: async () => {},
+    });
+    let recordedReadings = 0;
+    const recorded = await readTurn('chat', waitingBody([...chunks, chatDone]), {
+      now: () => ++recordedReadings * 0.01,
+      onChunk: () => {},
+      yieldToEventLoop: async () => {},
+    });
+    expect(quiet).toEqual(recorded);
+    expect(quietReadings).toBeLessThan(110);
+    expect(recordedReadings).toBeGreaterThan(200);
+  });
+
+  it('every 8 ms of work on short chunks read without callbacks, the clock read as they arrive', async () => {
+    const updates: string[] = [];
+    const yields = recordingYield(updates);
+    // 60 one-event chunks, all waiting; the clock moves half a millisecond between two arrivals.
+    const chunks = Array.from({ length: 60 }, (_, i) => chatText(String.fromCharCode(97 + (i % 26))));
+    const turn = await readTurn('chat', waitingBody([...chunks, chatDone]), {
+      now: steppingClock(0.5),
+      onUpdate: (t) => updates.push(t.text),
+      yieldToEventLoop: yields.yieldToEventLoop,
+    });
+    expect(turn.text).toHaveLength(60);
+    // The first output, then every 16 chunks or so.
+    expect(yields.seen.length).toBeGreaterThan(2);
+    expect(yields.seen.length).toBeLessThan(8);
+  });
+
   it('within one large chunk, between slices, with the part read so far shown first', async () => {
     const updates: string[] = [];
     const yields = recordingYield(updates);

@@ -44,7 +44,7 @@ function joinKind(parts: TurnPart[], kind: TextKind): string {
 
 /**
  * The next Turn with every field written out: every Turn made here comes from this one object literal,
- * never from a spread (why: README, Performance).
+ * never from a spread (why: docs/performance.md).
  */
 function withContent(
   turn: Turn,

@@ -45,7 +45,7 @@ const isEvent = (s: string, i: number) =>
  *
  * The fields go to a sink as arguments: `readTurn` needs only the data, and an object per event was
  * measurable garbage. Without `comments`, comment lines are skipped unread. A class, not closures (see
- * README, Performance).
+ * docs/performance.md).
  */
 export class SseScanner implements SseParser {
   private pieces: string[] = [];

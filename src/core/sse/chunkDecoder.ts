@@ -1,0 +1,54 @@
+import { keepShape } from '../keepShape.ts';
+
+/**
+ * Whether `bytes` (not empty) ends on a whole UTF-8 sequence: its last byte is ASCII, or its last lead byte has all the
+ * continuation bytes it announces. Conservative: anything else (a sequence cut short, a run of
+ * continuation bytes with no lead in the chunk, an invalid lead) counts as not whole.
+ */
+function endsWhole(bytes: Uint8Array): boolean {
+  const n = bytes.length;
+  if (bytes[n - 1]! < 0x80) return true;
+  let k = 1;
+  while (k <= 3 && k < n && (bytes[n - k]! & 0xc0) === 0x80) k++;
+  const lead = bytes[n - k]!;
+  const length = lead >= 0xf0 ? (lead < 0xf8 ? 4 : 0) : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
+  return length === k;
+}
+
+/**
+ * A network chunk's bytes to text, as one streaming `TextDecoder` would give them (a BOM kept). A chunk
+ * that ends on a whole character, with nothing held from the one before, goes through a decoder never used
+ * in streaming mode: Node's decoder leaves its fast path for good at its first `{stream: true}`, and a
+ * streaming decode of a server's small chunk cost about 60 % more. Chunks that cut a character go
+ * through the streaming one, which holds the cut bytes until the next chunk.
+ */
+export class ChunkDecoder {
+  private readonly whole = new TextDecoder('utf-8', { ignoreBOM: true });
+  /**
+   * Made when a chunk first cuts a character: in Node a decoder costs about 2 µs to make and its first
+   * streaming decode 5–30 µs more (it opens a converter), a tenth of a 100-delta stream's reading.
+   */
+  private streaming: TextDecoder | null = null;
+  /** Whether the streaming decoder may hold the start of a character. */
+  private holding = false;
+
+  decode(bytes: Uint8Array): string {
+    // An empty chunk changes nothing, not even what the streaming decoder holds.
+    if (bytes.length === 0) return '';
+    const whole = endsWhole(bytes);
+    if (whole && !this.holding) return this.whole.decode(bytes);
+    this.streaming ??= new TextDecoder('utf-8', { ignoreBOM: true });
+    const text = this.streaming.decode(bytes, streaming);
+    this.holding = !whole;
+    return text;
+  }
+
+  /** The end of the stream: a character cut short becomes U+FFFD. */
+  end(): string {
+    return this.holding && this.streaming !== null ? this.streaming.decode() : '';
+  }
+}
+
+const streaming = { stream: true } as const;
+
+keepShape(new ChunkDecoder());
