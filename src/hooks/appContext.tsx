@@ -1,11 +1,16 @@
 import { createContext, type ReactNode, useContext } from 'react';
+import type { MarkdownResources } from '../markdown/resources.ts';
 import type { ChatSession } from '../session/ChatSession.ts';
 import type { AppStores } from '../state/appStores.ts';
 
-/** What one running app is made of: its stores and the session that streams into them. */
+/**
+ * What one running app is made of: its stores, the session that streams into them, and what its markdown
+ * renderer fetches and keeps.
+ */
 export interface AppServices {
   stores: AppStores;
   session: ChatSession;
+  markdown: MarkdownResources;
 }
 
 const AppContext = createContext<AppServices | null>(null);

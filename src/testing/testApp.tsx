@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type RenderOptions, render } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { AppProvider } from '../hooks/appContext.tsx';
+import { createMarkdownResources, type MarkdownResources } from '../markdown/resources.ts';
 import { ChatSession } from '../session/ChatSession.ts';
 import { type AppStores, createAppStores } from '../state/appStores.ts';
 
@@ -9,6 +10,8 @@ import { type AppStores, createAppStores } from '../state/appStores.ts';
 export interface TestApp {
   stores: AppStores;
   session: ChatSession;
+  /** Its markdown resources: nothing fetched yet (`markdownRenderer(app.markdown).load()` fetches the renderer). */
+  markdown: MarkdownResources;
   /** What the session's requests go to from now on (by default the global `fetch`, looked up per call). */
   setFetch(fetchImpl: typeof fetch): void;
   /** The retry jitter from now on (by default `Math.random`). */
@@ -19,7 +22,7 @@ export interface TestApp {
   render(ui: ReactElement, options?: Omit<RenderOptions, 'wrapper'>): ReturnType<typeof render>;
 }
 
-const created: ChatSession[] = [];
+const created: { dispose(): void }[] = [];
 
 export function createTestApp(): TestApp {
   const stores = createAppStores();
@@ -30,17 +33,19 @@ export function createTestApp(): TestApp {
     fetch: (input, init) => currentFetch(input, init),
     random: () => currentRandom(),
   });
-  created.push(session);
+  const markdown = createMarkdownResources();
+  created.push(session, markdown);
   // No retries and no cache across tests: a failing query fails at once.
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={queryClient}>
-      <AppProvider services={{ stores, session }}>{children}</AppProvider>
+      <AppProvider services={{ stores, session, markdown }}>{children}</AppProvider>
     </QueryClientProvider>
   );
   return {
     stores,
     session,
+    markdown,
     setFetch(fetchImpl) {
       currentFetch = fetchImpl;
     },
@@ -57,7 +62,7 @@ export function createTestApp(): TestApp {
   };
 }
 
-/** Stops every session the finished test made (its streams, its page listener). */
+/** Stops every app the finished test made: its session (streams, page listener) and markdown resources. */
 export function disposeTestApps(): void {
-  for (const session of created.splice(0)) session.dispose();
+  for (const made of created.splice(0)) made.dispose();
 }

@@ -1,12 +1,11 @@
 import type { ElementContent, Element as HastElement, Root as HastRoot, Parents } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import katex from 'katex';
-import 'katex/dist/katex.min.css';
-import './math.css';
 
 /*
- * KaTeX, in a chunk of its own (about 90 kB gzip, and its fonts): fetched when an answer first shows a
- * formula, never for the first screen or for answers without one.
+ * KaTeX, in a chunk of its own with its stylesheets (components/markdown/katexChunk.ts; about 125 kB gzip,
+ * and its fonts): fetched when an answer first shows a formula, never for the first screen or for answers
+ * without one.
  */
 
 /**
