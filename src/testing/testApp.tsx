@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type RenderOptions, render } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { AppProvider } from '../hooks/appContext.tsx';
+import { I18nProvider } from '../i18n/I18nProvider.tsx';
 import { createMarkdownResources, type MarkdownResources } from '../markdown/resources.ts';
 import { ChatSession } from '../session/ChatSession.ts';
 import { type AppStores, createAppStores } from '../state/appStores.ts';
@@ -39,7 +40,10 @@ export function createTestApp(): TestApp {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={queryClient}>
-      <AppProvider services={{ stores, session, markdown }}>{children}</AppProvider>
+      <AppProvider services={{ stores, session, markdown }}>
+        {/* English, as the app starts: one language for the app, not one per component. */}
+        <I18nProvider locale="en">{children}</I18nProvider>
+      </AppProvider>
     </QueryClientProvider>
   );
   return {
