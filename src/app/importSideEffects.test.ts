@@ -19,7 +19,8 @@ afterEach(() => {
 });
 
 describe('the whole app graph, imported', () => {
-  it('adds no listener and starts no timer', async () => {
+  // The whole graph, KaTeX and highlight.js included: seconds on a busy machine.
+  it('adds no listener and starts no timer', { timeout: 30_000 }, async () => {
     vi.resetModules();
     const started = [
       vi.spyOn(window, 'addEventListener'),
