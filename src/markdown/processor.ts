@@ -4,8 +4,8 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { placeMath } from './mathNodes.ts';
-import type { rehypeFormulas } from './mathRenderer.ts';
 import { extractMath } from './mathSyntax.ts';
+import type { rehypeFormulas } from './rehypeFormulas.ts';
 import { remarkHtmlAsText } from './remarkHtmlAsText.ts';
 
 /** KaTeX's chunk, as the pipeline needs it. */

@@ -87,7 +87,7 @@ const warmUpSample =
 
 /** The engine of one app, KaTeX fetched from its own chunk (with its stylesheets). */
 export function createEngine(): MarkdownEngine {
-  return createMarkdownEngine(() => import('./katexChunk.ts'));
+  return createMarkdownEngine(() => import('./mathRenderer.ts'));
 }
 
 /** The markdown renderer of one app: this chunk's component and the engine made for the app. */

@@ -117,7 +117,7 @@ describe('hostile formulas', () => {
 
 describe('fetching KaTeX', () => {
   it('happens for the first formula, not for answers without one', async () => {
-    const fetched = vi.fn(() => import('./katexChunk.ts'));
+    const fetched = vi.fn(() => import('./mathRenderer.ts'));
     const own = createMarkdownEngine(fetched);
     const { container, rerender } = render(<Markdown engine={own} text={'It costs $5 and $10.\n\n`$x$`'} />);
     await vi.dynamicImportSettled();

@@ -3,7 +3,7 @@ import { fromHtml } from 'hast-util-from-html';
 import katex from 'katex';
 
 /*
- * KaTeX, in a chunk of its own with its stylesheets (components/markdown/katexChunk.ts; about 125 kB gzip,
+ * KaTeX, in a chunk of its own with its stylesheets (components/markdown/mathRenderer.ts; about 125 kB gzip,
  * and its fonts): fetched when an answer first shows a formula, never for the first screen or for answers
  * without one.
  */

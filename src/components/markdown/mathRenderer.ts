@@ -2,4 +2,4 @@
 import 'katex/dist/katex.min.css';
 import './math.css';
 
-export { rehypeFormulas } from '../../markdown/mathRenderer.ts';
+export { rehypeFormulas } from '../../markdown/rehypeFormulas.ts';
