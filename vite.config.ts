@@ -23,6 +23,7 @@ export default defineConfig({
           environment: 'node',
           include: [
             'src/core/**/*.test.ts',
+            'src/markdown/**/*.test.ts',
             'src/i18n/**/*.test.ts',
             'simulator/**/*.test.ts',
             'server/**/*.test.ts',

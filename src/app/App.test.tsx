@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { preloadMarkdown } from '../components/markdown/LazyMarkdown.tsx';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { markdownRenderer } from '../components/markdown/LazyMarkdown.tsx';
 import { everyNBytes, fixtureBytes, streamFromBytes } from '../core/testing/fixtures.ts';
 import { createTestApp, type TestApp } from '../testing/testApp.tsx';
 import { App } from './App.tsx';
@@ -73,7 +73,7 @@ const streamPosts = () =>
     }));
 
 // As main.tsx does at startup: the markdown renderer is loaded before the first answer shows.
-beforeAll(() => preloadMarkdown());
+beforeEach(() => markdownRenderer(app.markdown).load());
 
 describe('App', () => {
   it('streams an answer typed in the composer, with its usage', async () => {

@@ -4,7 +4,7 @@ import { Composer } from '../components/composer/Composer.tsx';
 import { ConversationView } from '../components/conversation/ConversationView.tsx';
 import { Toolbar } from '../components/header/Toolbar.tsx';
 import type { InspectorTarget } from '../components/inspector/Inspector.tsx';
-import { preloadMarkdown } from '../components/markdown/LazyMarkdown.tsx';
+import { markdownRenderer } from '../components/markdown/LazyMarkdown.tsx';
 import { LoadBoundary } from '../components/shared/LoadBoundary.tsx';
 import { ConversationList } from '../components/sidebar/ConversationList.tsx';
 import { useServices } from '../hooks/appContext.tsx';
@@ -53,8 +53,9 @@ export function App() {
   const appRef = useRef<HTMLDivElement>(null);
   useVisualViewportHeight(appRef);
   // The markdown renderer is fetched when the first answer is about to need it, not at startup.
+  const renderer = markdownRenderer(useServices().markdown);
   const send = (text: string, attachments?: readonly AttachmentRef[]) => {
-    void preloadMarkdown();
+    void renderer.load();
     return stream.send(text, attachments);
   };
 
@@ -140,7 +141,7 @@ export function App() {
           onSend={send}
           onStop={() => streamingMessageId && stream.stop(streamingMessageId)}
           // The renderer is fetched as the first message is typed, ready when its answer begins.
-          onTyping={preloadMarkdown}
+          onTyping={renderer.load}
         />
       </main>
       {inspecting !== undefined ? (

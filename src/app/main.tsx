@@ -2,11 +2,12 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { draftAttachmentIds } from '../components/composer/drafts.ts';
-import { preloadMarkdown } from '../components/markdown/LazyMarkdown.tsx';
+import { markdownRenderer } from '../components/markdown/LazyMarkdown.tsx';
 import { AppProvider } from '../hooks/appContext.tsx';
 import { createI18n, type I18n } from '../i18n/i18n.tsx';
 import { loadCatalog } from '../i18n/loadCatalog.ts';
 import { resolveLocale } from '../i18n/locales.ts';
+import { createMarkdownResources } from '../markdown/resources.ts';
 import { ChatSession } from '../session/ChatSession.ts';
 import { type AppStores, createAppStores } from '../state/appStores.ts';
 import { deleteOrphanedAttachments } from '../state/attachmentBlobs.ts';
@@ -20,6 +21,7 @@ const queryClient = new QueryClient();
 const stores = createAppStores();
 const storage = indexedDbStorage();
 const session = new ChatSession({ stores, attachments: storage.attachments });
+const markdown = createMarkdownResources();
 
 /** Whether the first screen shows an answer: then it waits for the renderer rather than flash plain text. */
 function opensOnAnswer({ conversations }: AppStores): boolean {
@@ -50,7 +52,7 @@ async function start() {
   // The markdown renderer is fetched here only when the first screen shows an answer (else as the first
   // message is typed or sent), and the first paint waits for it then: a saved answer never flashes plain text.
   // A renderer that cannot be fetched resolves null: the answers then show as plain text.
-  if (opensOnAnswer(stores)) await preloadMarkdown();
+  if (opensOnAnswer(stores)) await markdownRenderer(markdown).load();
 }
 
 /** The first screen's language, loaded before it renders; if its catalog cannot be fetched, English. */
@@ -75,7 +77,7 @@ start()
     createRoot(document.getElementById('root')!).render(
       <StrictMode>
         <QueryClientProvider client={queryClient}>
-          <AppProvider services={{ stores, session, storage }}>
+          <AppProvider services={{ stores, session, storage, markdown }}>
             <Localized initial={initial}>
               <App />
             </Localized>

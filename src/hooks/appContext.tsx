@@ -1,13 +1,18 @@
 import { createContext, type ReactNode, useContext } from 'react';
+import type { MarkdownResources } from '../markdown/resources.ts';
 import type { ChatSession } from '../session/ChatSession.ts';
 import type { AppStores } from '../state/appStores.ts';
 import type { AppStorage } from '../state/persistence/appStorage.ts';
 
-/** What one running app is made of: its stores, the session that streams into them, where it keeps them. */
+/**
+ * What one running app is made of: its stores, the session that streams into them, where it keeps them,
+ * and what its markdown renderer fetches and keeps.
+ */
 export interface AppServices {
   stores: AppStores;
   session: ChatSession;
   storage: AppStorage;
+  markdown: MarkdownResources;
 }
 
 const AppContext = createContext<AppServices | null>(null);

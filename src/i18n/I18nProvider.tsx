@@ -5,17 +5,15 @@ import type { Locale } from './locales.ts';
 
 const I18nContext = createContext<I18n | null>(null);
 
-let english: I18n | undefined;
-
 /**
  * The words and formats of the language in use. Outside a provider (a component rendered on its own in a
- * test) they are English's, made on first use.
+ * test) they are English's, made for that component: no language is kept by a module.
  */
 export function useI18n(): I18n {
   const i18n = useContext(I18nContext);
-  if (i18n) return i18n;
-  english ??= createI18n('en');
-  return english;
+  const [english] = useState(() => (i18n ? null : createI18n('en')));
+  // A component is inside a provider or outside it for its whole life.
+  return i18n ?? english!;
 }
 
 export interface I18nProviderProps {

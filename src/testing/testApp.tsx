@@ -2,6 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type RenderOptions, render } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { AppProvider } from '../hooks/appContext.tsx';
+import { I18nProvider } from '../i18n/I18nProvider.tsx';
+import { createMarkdownResources, type MarkdownResources } from '../markdown/resources.ts';
 import { ChatSession } from '../session/ChatSession.ts';
 import { type AppStores, createAppStores } from '../state/appStores.ts';
 import { type AppStorage, indexedDbStorage } from '../state/persistence/appStorage.ts';
@@ -12,6 +14,8 @@ export interface TestApp {
   session: ChatSession;
   /** The app's storage: IndexedDB (fake-indexeddb in tests that import it), opened only if used. */
   storage: AppStorage;
+  /** Its markdown resources: nothing fetched yet (`markdownRenderer(app.markdown).load()` fetches the renderer). */
+  markdown: MarkdownResources;
   /** What the session's requests go to from now on (by default the global `fetch`, looked up per call). */
   setFetch(fetchImpl: typeof fetch): void;
   /** The retry jitter from now on (by default `Math.random`). */
@@ -22,7 +26,7 @@ export interface TestApp {
   render(ui: ReactElement, options?: Omit<RenderOptions, 'wrapper'>): ReturnType<typeof render>;
 }
 
-const created: ChatSession[] = [];
+const created: { dispose(): void }[] = [];
 
 export function createTestApp(options: { storage?: AppStorage } = {}): TestApp {
   const stores = createAppStores();
@@ -34,18 +38,23 @@ export function createTestApp(options: { storage?: AppStorage } = {}): TestApp {
     fetch: (input, init) => currentFetch(input, init),
     random: () => currentRandom(),
   });
-  created.push(session);
+  const markdown = createMarkdownResources();
+  created.push(session, markdown);
   // No retries and no cache across tests: a failing query fails at once.
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={queryClient}>
-      <AppProvider services={{ stores, session, storage }}>{children}</AppProvider>
+      <AppProvider services={{ stores, session, storage, markdown }}>
+        {/* English, as the app starts: one language for the app, not one per component. */}
+        <I18nProvider locale="en">{children}</I18nProvider>
+      </AppProvider>
     </QueryClientProvider>
   );
   return {
     stores,
     session,
     storage,
+    markdown,
     setFetch(fetchImpl) {
       currentFetch = fetchImpl;
     },
@@ -62,7 +71,7 @@ export function createTestApp(options: { storage?: AppStorage } = {}): TestApp {
   };
 }
 
-/** Stops every session the finished test made (its streams, its page listener). */
+/** Stops every app the finished test made: its session (streams, page listener) and markdown resources. */
 export function disposeTestApps(): void {
-  for (const session of created.splice(0)) session.dispose();
+  for (const made of created.splice(0)) made.dispose();
 }

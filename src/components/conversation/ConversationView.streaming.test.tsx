@@ -1,10 +1,10 @@
 import { screen } from '@testing-library/react';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { shownBranch, versionOf } from '../../state/branches.ts';
 import type { ChatMessage, Conversation } from '../../state/types.ts';
 import { answerMessage, conversationViewActions } from '../../testing/builders.ts';
 import { createTestApp } from '../../testing/testApp.tsx';
-import { preloadMarkdown } from '../markdown/LazyMarkdown.tsx';
+import { markdownRenderer } from '../markdown/LazyMarkdown.tsx';
 import { ConversationView } from './ConversationView.tsx';
 
 // The tree's functions, counted: the pane must not walk the conversation again on each frame of an answer.
@@ -12,8 +12,6 @@ vi.mock('../../state/branches.ts', async (actual) => {
   const branches = await actual<typeof import('../../state/branches.ts')>();
   return { ...branches, shownBranch: vi.fn(branches.shownBranch), versionOf: vi.fn(branches.versionOf) };
 });
-
-beforeAll(() => preloadMarkdown());
 
 /** Twenty questions and answers, the first question edited once, and the last answer still streaming. */
 function conversation(): Conversation {
@@ -35,6 +33,8 @@ function conversation(): Conversation {
 describe('ConversationView while an answer streams', () => {
   it('derives the branch and the versions once per change of the tree, not once per frame', async () => {
     const app = createTestApp();
+    // As main.tsx does at startup: the markdown renderer is loaded before the first answer shows.
+    await markdownRenderer(app.markdown).load();
     const store = app.stores.conversations;
     store.getState().hydrate([conversation()], 'c1');
     const current = () => store.getState().conversations.c1!;

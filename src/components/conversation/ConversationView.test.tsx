@@ -1,11 +1,11 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Protocol, Turn } from '../../core/index.ts';
 import type { AssistantMessage, Attempt, Conversation, TraceItem } from '../../state/types.ts';
 import { answerMessage as answer, answerInFlight, conversationViewActions } from '../../testing/builders.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
-import { preloadMarkdown } from '../markdown/LazyMarkdown.tsx';
+import { markdownRenderer } from '../markdown/LazyMarkdown.tsx';
 import { ConversationView, type ConversationViewProps } from './ConversationView.tsx';
 
 let app: TestApp;
@@ -67,7 +67,7 @@ const awaitingResult: Conversation = {
 };
 
 // As main.tsx does at startup: the markdown renderer is loaded before the first answer shows.
-beforeAll(() => preloadMarkdown());
+beforeEach(() => markdownRenderer(app.markdown).load());
 
 describe('ConversationView', () => {
   it('offers examples when empty', async () => {

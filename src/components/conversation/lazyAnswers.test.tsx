@@ -1,9 +1,9 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, Conversation } from '../../state/types.ts';
 import { answerMessage, conversationViewActions } from '../../testing/builders.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
-import { preloadMarkdown } from '../markdown/LazyMarkdown.tsx';
+import { markdownRenderer } from '../markdown/LazyMarkdown.tsx';
 import { ConversationView } from './ConversationView.tsx';
 
 /** An IntersectionObserver the test drives: `reveal(element)` says it came near the view. */
@@ -53,9 +53,9 @@ function longConversation(): Conversation {
 }
 
 let app: TestApp;
-beforeAll(() => preloadMarkdown());
-beforeEach(() => {
+beforeEach(async () => {
   app = createTestApp();
+  await markdownRenderer(app.markdown).load();
   FakeObserver.all = [];
   vi.stubGlobal('IntersectionObserver', FakeObserver);
 });

@@ -1,8 +1,8 @@
 import { type ComponentProps, createContext, memo, useContext, useEffect, useMemo, useState } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
+import { type Run, splitChunks } from '../../markdown/codeChunks.ts';
 import { CopyButton } from '../shared/CopyButton.tsx';
-import { type Run, splitChunks } from './codeChunks.ts';
-import { highlightCode } from './highlighter.ts';
+import { useEngine } from './engineContext.ts';
 
 /**
  * Whether the block being rendered is still streaming: its code blocks then stay plain (append-only
@@ -47,6 +47,7 @@ function useHighlight(
   language: string,
   live: boolean,
 ): { chunks: Run[][] | null; applied: number } {
+  const { highlighter } = useEngine();
   const [result, setResult] = useState<Highlighted | null>(null);
   const [applied, setApplied] = useState(0);
   const current = result !== null && result.code === code && result.language === language;
@@ -54,7 +55,7 @@ function useHighlight(
   useEffect(() => {
     if (live || !language) return;
     let cancelled = false;
-    void highlightCode(code, language).then((chunks) => {
+    void highlighter.highlight(code, language).then((chunks) => {
       if (cancelled || chunks === null) return;
       setApplied(0);
       setResult({ code, language, chunks });
@@ -62,7 +63,7 @@ function useHighlight(
     return () => {
       cancelled = true;
     };
-  }, [code, language, live]);
+  }, [highlighter, code, language, live]);
 
   const total = current ? result.chunks.length : 0;
   useEffect(() => {

@@ -1,26 +1,32 @@
-import { render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
+import { LazyMarkdown, markdownRenderer } from './LazyMarkdown.tsx';
 
-// Each test loads a fresh LazyMarkdown module (nothing loaded yet) with the renderer's import under control.
+// Each test's app fetches the renderer anew: its import is under the test's control.
+let app: TestApp;
+beforeEach(() => {
+  app = createTestApp();
+});
 afterEach(() => {
   vi.doUnmock('./Markdown.tsx');
-  vi.resetModules();
+  vi.unstubAllGlobals();
 });
 
-async function freshLazyMarkdown(markdownModule: () => Promise<unknown>) {
-  vi.resetModules();
-  vi.doMock('./Markdown.tsx', markdownModule);
-  return (await import('./LazyMarkdown.tsx')).LazyMarkdown;
-}
+const actual = () => vi.importActual<typeof import('./Markdown.tsx')>('./Markdown.tsx');
 
 describe('LazyMarkdown', () => {
   it('warms the renderer up once it has arrived, when the page is idle', async () => {
-    const warmUp = vi.fn();
-    vi.resetModules();
-    vi.doMock('./Markdown.tsx', async () => ({ ...(await vi.importActual('./Markdown.tsx')), warmUp }));
-    const { preloadMarkdown } = await import('./LazyMarkdown.tsx');
-    await preloadMarkdown();
-    await waitFor(() => expect(warmUp).toHaveBeenCalledTimes(1));
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (work: () => void) => idle.push(work));
+    vi.stubGlobal('cancelIdleCallback', () => {});
+    const renderer = await markdownRenderer(app.markdown).load();
+    const parse = vi.spyOn(renderer!.engine.processor, 'toHast');
+    expect(idle).toHaveLength(1);
+    expect(parse).not.toHaveBeenCalled();
+    idle[0]!();
+    expect(parse).toHaveBeenCalledTimes(1);
+    app.markdown.dispose();
   });
 
   it('shows plain text until the renderer arrives, then markdown, then stays mounted', async () => {
@@ -28,12 +34,14 @@ describe('LazyMarkdown', () => {
     const arrived = new Promise<void>((resolve) => {
       arrive = resolve;
     });
-    const LazyMarkdown = await freshLazyMarkdown(async () => {
+    vi.doMock('./Markdown.tsx', async () => {
       await arrived;
-      return vi.importActual('./Markdown.tsx');
+      return actual();
     });
 
-    const { container, rerender } = render(<LazyMarkdown text={'Some **bold**\nsecond line'} streaming />);
+    const { container, rerender } = app.render(
+      <LazyMarkdown text={'Some **bold**\nsecond line'} streaming />,
+    );
     expect(container.querySelector('.md-loading')?.textContent).toBe('Some **bold**\nsecond line');
     expect(screen.queryByText('bold')).toBeNull();
 
@@ -48,18 +56,46 @@ describe('LazyMarkdown', () => {
   });
 
   it('keeps the plain text when the renderer cannot be fetched', async () => {
-    const LazyMarkdown = await freshLazyMarkdown(async () => {
+    vi.doMock('./Markdown.tsx', async () => {
       throw new Error('Failed to fetch dynamically imported module');
     });
-    const { preloadMarkdown } = await import('./LazyMarkdown.tsx');
 
-    const { container } = render(<LazyMarkdown text="Still **readable**" />);
+    const { container } = app.render(<LazyMarkdown text="Still **readable**" />);
     // A saved answer waits for the renderer in its place, invisible, rather than flash as plain text…
     expect(container.querySelector('.md-loading.md-pending')).toHaveTextContent('Still **readable**');
-    expect(await preloadMarkdown()).toBeNull();
+    expect(await markdownRenderer(app.markdown).load()).toBeNull();
     // …and shows as plain text once the renderer cannot be had.
     await waitFor(() => expect(container.querySelector('.md-pending')).toBeNull());
     expect(container.querySelector('.md-loading')).toHaveTextContent('Still **readable**');
     expect(container).not.toHaveTextContent('could not be displayed');
+  });
+
+  it('is fetched per app: another app starts without it', async () => {
+    expect(await markdownRenderer(app.markdown).load()).not.toBeNull();
+    const other = createTestApp();
+    const { container } = other.render(<LazyMarkdown text="Some **bold**" />);
+    expect(container.querySelector('.md-pending')).toHaveTextContent('Some **bold**');
+    expect((await screen.findByText('bold')).tagName).toBe('STRONG');
+  });
+
+  it('ends with its app: the highlighting worker is terminated', async () => {
+    const workers: { terminate: ReturnType<typeof vi.fn> }[] = [];
+    vi.stubGlobal(
+      'Worker',
+      class {
+        terminate = vi.fn();
+        constructor() {
+          workers.push(this);
+        }
+        addEventListener() {}
+        postMessage() {}
+      },
+    );
+    await markdownRenderer(app.markdown).load();
+    app.render(<LazyMarkdown text={'```js\nconst answer = 42;\n```'} />);
+    await waitFor(() => expect(workers).toHaveLength(1));
+    expect(workers[0]!.terminate).not.toHaveBeenCalled();
+    app.markdown.dispose();
+    expect(workers[0]!.terminate).toHaveBeenCalledTimes(1);
   });
 });

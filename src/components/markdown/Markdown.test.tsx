@@ -1,32 +1,27 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { highlightCode } from './highlighter.ts';
-import { Markdown } from './Markdown.tsx';
-import { toHast } from './processor.ts';
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import type { MarkdownEngine } from '../../markdown/engine.ts';
+import { createEngine, Markdown } from './Markdown.tsx';
 
-// Wrap the real parser and highlighter so tests can count what gets parsed and highlighted.
-vi.mock('./processor.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./processor.ts')>();
-  return { ...actual, toHast: vi.fn(actual.toHast) };
-});
-vi.mock('./highlighter.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./highlighter.ts')>();
-  return { ...actual, highlightCode: vi.fn(actual.highlightCode) };
-});
-
-const parser = vi.mocked(toHast);
+// Each test's own engine, its parser and highlighter watched: tests count what gets parsed and highlighted.
+let engine: MarkdownEngine;
+let parser: MockInstance<MarkdownEngine['processor']['toHast']>;
+let highlighter: MockInstance<MarkdownEngine['highlighter']['highlight']>;
 const parsedSources = () => parser.mock.calls.map(([source]) => source);
-const highlighter = vi.mocked(highlightCode);
 
 beforeEach(() => {
-  parser.mockClear();
-  highlighter.mockClear();
+  engine = createEngine();
+  parser = vi.spyOn(engine.processor, 'toHast');
+  highlighter = vi.spyOn(engine.highlighter, 'highlight');
 });
+afterEach(() => engine.dispose());
 
 describe('Markdown rendering', () => {
   it('shows images as links instead of loading them', () => {
-    const { container } = render(<Markdown text="![chart](https://evil.example/x.png?leak=secret)" />);
+    const { container } = render(
+      <Markdown engine={engine} text="![chart](https://evil.example/x.png?leak=secret)" />,
+    );
     expect(container.querySelector('img')).toBeNull();
     const link = screen.getByRole('link', { name: 'Image: chart' });
     expect(link).toHaveAttribute('href', 'https://evil.example/x.png?leak=secret');
@@ -36,6 +31,7 @@ describe('Markdown rendering', () => {
   it('renders GFM: tables, strikethrough, task lists, autolinks', () => {
     const { container } = render(
       <Markdown
+        engine={engine}
         text={[
           '| Name | Qty |',
           '| ---- | --: |',
@@ -63,7 +59,7 @@ describe('Markdown rendering', () => {
   });
 
   it('highlights fenced code and labels its language', async () => {
-    const { container } = render(<Markdown text={'```js\nconst answer = 42; // yes\n```'} />);
+    const { container } = render(<Markdown engine={engine} text={'```js\nconst answer = 42; // yes\n```'} />);
     const code = container.querySelector('pre code');
     await waitFor(() => expect(code).toHaveClass('hljs', 'language-js'));
     expect(code?.querySelector('.hljs-keyword')).toHaveTextContent('const');
@@ -73,14 +69,18 @@ describe('Markdown rendering', () => {
   });
 
   it('labels a code block without a language as text and leaves unknown languages unhighlighted', () => {
-    const { container } = render(<Markdown text={'```\nplain\n```\n\n```nosuchlang\nx = 1\n```'} />);
+    const { container } = render(
+      <Markdown engine={engine} text={'```\nplain\n```\n\n```nosuchlang\nx = 1\n```'} />,
+    );
     const labels = [...container.querySelectorAll('.md-code-lang')].map((el) => el.textContent);
     expect(labels).toEqual(['text', 'nosuchlang']);
     expect(container.querySelectorAll('pre code')[1]).toHaveTextContent('x = 1');
   });
 
   it('opens links in a new tab without an opener, and neutralizes javascript: URLs', () => {
-    render(<Markdown text={'[docs](https://example.com/docs) and [bad](javascript:alert(1))'} />);
+    render(
+      <Markdown engine={engine} text={'[docs](https://example.com/docs) and [bad](javascript:alert(1))'} />,
+    );
     const link = screen.getByRole('link', { name: 'docs' });
     expect(link).toHaveAttribute('target', '_blank');
     expect(link).toHaveAttribute('rel', 'noopener noreferrer');
@@ -98,7 +98,7 @@ describe('Markdown rendering', () => {
       '[spec]: https://example.com/spec',
       '[^1]: The note itself.',
     ].join('\n');
-    const { container } = render(<Markdown text={text} />);
+    const { container } = render(<Markdown engine={engine} text={text} />);
     expect(screen.getByRole('link', { name: 'the spec' })).toHaveAttribute(
       'href',
       'https://example.com/spec',
@@ -109,7 +109,7 @@ describe('Markdown rendering', () => {
   });
 
   it('finds definitions inside lists and quotes too', () => {
-    render(<Markdown text={'See [the spec][s].\n\n- [s]: https://example.com/spec'} />);
+    render(<Markdown engine={engine} text={'See [the spec][s].\n\n- [s]: https://example.com/spec'} />);
     expect(screen.getByRole('link', { name: 'the spec' })).toHaveAttribute(
       'href',
       'https://example.com/spec',
@@ -120,8 +120,8 @@ describe('Markdown rendering', () => {
     const text = 'Claim.[^1]\n\n[^1]: Source.';
     const { container } = render(
       <>
-        <Markdown text={text} />
-        <Markdown text={text} />
+        <Markdown engine={engine} text={text} />
+        <Markdown engine={engine} text={text} />
       </>,
     );
     const ids = [...container.querySelectorAll('[id]')].map((element) => element.id);
@@ -148,7 +148,7 @@ describe('Markdown security', () => {
       'Inline <img src=x onerror=alert(1)> here',
       '<iframe src="https://evil.example"></iframe>',
     ];
-    const { container } = render(<Markdown text={payloads.join('\n\n')} />);
+    const { container } = render(<Markdown engine={engine} text={payloads.join('\n\n')} />);
     expect(container.querySelector('script, img, iframe')).toBeNull();
     expect(container.querySelector('[onerror]')).toBeNull();
     expect(container).toHaveTextContent('<script>alert(1)</script>');
@@ -157,7 +157,7 @@ describe('Markdown security', () => {
   });
 
   it('keeps a multi-line HTML block as one text block with its line breaks', () => {
-    const { container } = render(<Markdown text={'<div>\n<b>bold?</b>\n</div>'} />);
+    const { container } = render(<Markdown engine={engine} text={'<div>\n<b>bold?</b>\n</div>'} />);
     expect(container.querySelector('b, div.md > div')).toBeNull();
     const raw = container.querySelector('.md-raw-html');
     expect(raw?.textContent).toBe('<div>\n<b>bold?</b>\n</div>');
@@ -181,7 +181,12 @@ describe('copy code', () => {
   it('copies the code text and briefly reads "Copied"', async () => {
     writeText.mockResolvedValue(undefined);
     const user = setupWithClipboard();
-    render(<Markdown text={'Two blocks:\n\n```py\nprint("a")\nprint("b")\n```\n\n```sh\nls\n```'} />);
+    render(
+      <Markdown
+        engine={engine}
+        text={'Two blocks:\n\n```py\nprint("a")\nprint("b")\n```\n\n```sh\nls\n```'}
+      />,
+    );
     const buttons = screen.getAllByRole('button', { name: 'Copy code' });
     expect(buttons).toHaveLength(2);
 
@@ -197,7 +202,7 @@ describe('copy code', () => {
   it('says so when the clipboard refuses', async () => {
     writeText.mockRejectedValue(new Error('denied'));
     const user = setupWithClipboard();
-    render(<Markdown text={'```\nx\n```'} />);
+    render(<Markdown engine={engine} text={'```\nx\n```'} />);
     await user.click(screen.getByRole('button', { name: 'Copy code' }));
     expect(screen.getByRole('button', { name: 'Copy failed' })).toBeInTheDocument();
   });
@@ -205,17 +210,21 @@ describe('copy code', () => {
 
 describe('streaming', () => {
   it('does not re-parse finished blocks when text is appended', () => {
-    const { rerender, container } = render(<Markdown streaming text={'First paragraph.\n\nSecond'} />);
+    const { rerender, container } = render(
+      <Markdown engine={engine} streaming text={'First paragraph.\n\nSecond'} />,
+    );
     expect(parsedSources()).toEqual(['First paragraph.', 'Second']);
 
     parser.mockClear();
-    rerender(<Markdown streaming text={'First paragraph.\n\nSecond, growing'} />);
-    rerender(<Markdown streaming text={'First paragraph.\n\nSecond, growing more'} />);
+    rerender(<Markdown engine={engine} streaming text={'First paragraph.\n\nSecond, growing'} />);
+    rerender(<Markdown engine={engine} streaming text={'First paragraph.\n\nSecond, growing more'} />);
     expect(parsedSources()).toEqual(['Second, growing', 'Second, growing more']);
 
     // A new block starts: the finished one is parsed once in its final form, the first never again.
     parser.mockClear();
-    rerender(<Markdown streaming text={'First paragraph.\n\nSecond, growing more.\n\nThi'} />);
+    rerender(
+      <Markdown engine={engine} streaming text={'First paragraph.\n\nSecond, growing more.\n\nThi'} />,
+    );
     expect(parsedSources()).toEqual(['Second, growing more.', 'Thi']);
     expect(container.querySelectorAll('p')).toHaveLength(3);
   });
@@ -223,13 +232,13 @@ describe('streaming', () => {
   it('keeps per-delta parsing independent of answer length', async () => {
     const prefix = Array.from({ length: 200 }, (_, i) => `Paragraph ${i} with **bold** text.`).join('\n\n');
     let text = `${prefix}\n\nTail:`;
-    const { rerender, container } = render(<Markdown streaming text={text} />);
+    const { rerender, container } = render(<Markdown engine={engine} streaming text={text} />);
     // A burst larger than a frame's share shows over a few frames.
     await waitFor(() => expect(container.querySelectorAll('p')).toHaveLength(201));
     parser.mockClear();
     for (const word of 'the last block keeps growing word by word'.split(' ')) {
       text += `${word} `;
-      rerender(<Markdown streaming text={text} />);
+      rerender(<Markdown engine={engine} streaming text={text} />);
     }
     // One parse per delta, each of the tail alone.
     expect(parsedSources()).toHaveLength(8);
@@ -239,7 +248,11 @@ describe('streaming', () => {
 
   it('renders a half-finished fenced code block as plain code while streaming, highlighted once closed', async () => {
     const { container, rerender } = render(
-      <Markdown streaming text={'Here:\n\n```python\ndef greet(name):\n    return f"hi {name}'} />,
+      <Markdown
+        engine={engine}
+        streaming
+        text={'Here:\n\n```python\ndef greet(name):\n    return f"hi {name}'}
+      />,
     );
     const code = container.querySelector('pre code');
     expect(code).toHaveClass('language-python');
@@ -253,13 +266,20 @@ describe('streaming', () => {
     expect(container.firstChild).toHaveAttribute('aria-busy', 'true');
 
     // Blank lines inside the open fence stay inside the code block.
-    rerender(<Markdown streaming text={'Here:\n\n```python\ndef greet(name):\n\n\n    return 1'} />);
+    rerender(
+      <Markdown engine={engine} streaming text={'Here:\n\n```python\ndef greet(name):\n\n\n    return 1'} />,
+    );
     expect(container.querySelectorAll('pre')).toHaveLength(1);
     expect(container.querySelector('pre code')).toHaveTextContent('return 1');
 
     expect(highlighter).not.toHaveBeenCalled();
 
-    rerender(<Markdown text={'Here:\n\n```python\ndef greet(name):\n\n\n    return 1\n```\n\nDone.'} />);
+    rerender(
+      <Markdown
+        engine={engine}
+        text={'Here:\n\n```python\ndef greet(name):\n\n\n    return 1\n```\n\nDone.'}
+      />,
+    );
     expect(container.querySelectorAll('pre')).toHaveLength(1);
     expect(screen.getByText('Done.')).toBeInTheDocument();
     expect(container.firstChild).not.toHaveAttribute('aria-busy');
@@ -268,8 +288,8 @@ describe('streaming', () => {
   });
 
   it('starts over when given a different text', () => {
-    const { rerender, container } = render(<Markdown text={'Alpha\n\nBeta'} />);
-    rerender(<Markdown text={'Gamma'} />);
+    const { rerender, container } = render(<Markdown engine={engine} text={'Alpha\n\nBeta'} />);
+    rerender(<Markdown engine={engine} text={'Gamma'} />);
     expect(container).toHaveTextContent(/^Gamma$/);
   });
 });

@@ -13,15 +13,17 @@ import {
 } from 'react';
 import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import { type BlockScan, scanMarkdownBlocks } from './blocks.ts';
+import { type BlockScan, scanMarkdownBlocks } from '../../markdown/blocks.ts';
+import { splitChunks } from '../../markdown/codeChunks.ts';
+import { createMarkdownEngine, type MarkdownEngine } from '../../markdown/engine.ts';
+import { fencedCode } from '../../markdown/fence.ts';
+import { hasFormulas } from '../../markdown/mathSyntax.ts';
+import { MAX_NESTING, tooDeepAt } from '../../markdown/nesting.ts';
+import { type MarkdownProcessor, type MathRenderer, safeUrl } from '../../markdown/processor.ts';
+import { tableRows, tableTree } from '../../markdown/table.ts';
 import { CodeBlock, LiveBlock, PreFromMarkdown } from './CodeBlock.tsx';
-import { splitChunks } from './codeChunks.ts';
-import { fencedCode } from './fence.ts';
-import { type MathRenderer, useMathPending, useMathRenderer } from './mathLoader.ts';
-import { hasFormulas } from './mathSyntax.ts';
-import { MAX_NESTING, tooDeepAt } from './nesting.ts';
-import { safeUrl, toHast } from './processor.ts';
-import { tableRows, tableTree } from './table.ts';
+import { EngineContext, useEngine } from './engineContext.ts';
+import { useMathPending, useMathRenderer } from './useMath.ts';
 import './highlight.css';
 import './markdown.css';
 
@@ -83,12 +85,43 @@ const warmUpSample =
   '# Title\n\nSome *text*, **bold**, `code` and a [link](https://example.com).\n\n- one\n- two\n\n1. first\n\n' +
   '> a quote\n\n| a | b |\n| - | - |\n| 1 | 2 |\n';
 
+/** The engine of one app, KaTeX fetched from its own chunk (with its stylesheets). */
+export function createEngine(): MarkdownEngine {
+  return createMarkdownEngine(() => import('./mathRenderer.ts'));
+}
+
+/** The markdown renderer of one app: this chunk's component and the engine made for the app. */
+export interface Renderer {
+  Markdown: typeof Markdown;
+  engine: MarkdownEngine;
+  dispose(): void;
+}
+
 /**
- * Parses and converts a small sample once, while the page is idle after the renderer arrives: the first
- * answer's frame then runs code already compiled (its cold first parse took 25–40 ms in that frame).
+ * The app's renderer, as its chunk arrives. It parses and converts a small sample once, while the page is
+ * idle: the first answer's frame then runs code already compiled (its cold first parse took 25–40 ms there).
  */
-export function warmUp(): void {
-  toReact(toHast(warmUpSample));
+export function createRenderer(): Renderer {
+  const engine = createEngine();
+  const cancelWarmUp = whenIdle(() => toReact(engine.processor.toHast(warmUpSample)));
+  return {
+    Markdown,
+    engine,
+    dispose() {
+      cancelWarmUp();
+      engine.dispose();
+    },
+  };
+}
+
+/** Runs `work` when the page has nothing else to do (soon, where the browser cannot say when that is). */
+function whenIdle(work: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(work, { timeout: 1_000 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(work, 0);
+  return () => clearTimeout(id);
 }
 
 /** A run of lines shown as written; memoized, so a growing run lays out only its last chunk again. */
@@ -118,24 +151,25 @@ function TooDeep({ source }: { source: string }) {
 
 /** A table, parsed in groups of rows (table.ts): while it streams, only its last group is parsed again. */
 function TableBlock({ source, math }: { source: string; math: MathRenderer | null }) {
+  const { processor } = useEngine();
   const cache = useRef(new Map<string, HastRoot>()).current;
   const table = tableRows(source);
-  const tree = table && tableTree(table, (group) => toHast(group, math), cache);
-  return <>{toReact(tree ?? toHast(source, math))}</>;
+  const tree = table && tableTree(table, (group) => processor.toHast(group, math), cache);
+  return <>{toReact(tree ?? processor.toHast(source, math))}</>;
 }
 
 /**
  * One block's markdown, parsed, its formulas rendered with `math` when given; nesting past the limit is
  * shown as plain text instead of parsed.
  */
-function markdownOf(source: string, math: MathRenderer | null): ReactNode {
+function markdownOf(source: string, processor: MarkdownProcessor, math: MathRenderer | null): ReactNode {
   // Made again when KaTeX arrives: the groups parsed without it are parsed again with it.
   if (tableRows(source)) return <TableBlock key={math ? 'math' : 'tex'} source={source} math={math} />;
   const deep = tooDeepAt(source);
-  if (deep === -1) return toReact(toHast(source, math));
+  if (deep === -1) return toReact(processor.toHast(source, math));
   return (
     <>
-      {deep > 0 ? toReact(toHast(source.slice(0, deep), math)) : null}
+      {deep > 0 ? toReact(processor.toHast(source.slice(0, deep), math)) : null}
       <TooDeep source={source.slice(deep)} />
     </>
   );
@@ -148,9 +182,10 @@ function markdownOf(source: string, math: MathRenderer | null): ReactNode {
  */
 const Block = memo(function Block({ source, live }: { source: string; live: boolean }) {
   const fence = fencedCode(source);
-  const math = useMathRenderer(!fence && hasFormulas(source));
+  const engine = useEngine();
+  const math = useMathRenderer(engine.math, !fence && hasFormulas(source));
   if (fence) return <CodeBlock language={fence.language} code={fence.code} live={live && !fence.closed} />;
-  return <LiveBlock.Provider value={live}>{markdownOf(source, math)}</LiveBlock.Provider>;
+  return <LiveBlock.Provider value={live}>{markdownOf(source, engine.processor, math)}</LiveBlock.Provider>;
 });
 
 /**
@@ -183,12 +218,13 @@ function prefixIds(node: Nodes, prefix: string): void {
 /** A whole answer in one parse (so its definitions resolve), its footnote ids its own. */
 const WholeAnswer = memo(function WholeAnswer({ source }: { source: string }) {
   const prefix = `${useId()}-`;
-  const math = useMathRenderer(hasFormulas(source));
+  const { processor, math: katex } = useEngine();
+  const math = useMathRenderer(katex, hasFormulas(source));
   const content = useMemo(() => {
-    const tree = toHast(source, math);
+    const tree = processor.toHast(source, math);
     prefixIds(tree, prefix);
     return toReact(tree);
-  }, [source, prefix, math]);
+  }, [processor, source, prefix, math]);
   return <div className="md">{content}</div>;
 });
 
@@ -219,10 +255,13 @@ function useRevealed(text: string, catchUp: boolean): string {
 
 /** Model output as GFM markdown, rendered block by block so a streaming answer stays cheap to update. */
 export function Markdown({
+  engine,
   text,
   streaming = false,
   catchUp = streaming,
 }: {
+  /** The app's engine (its parser, highlighter and KaTeX), from its markdown resources. */
+  engine: MarkdownEngine;
   text: string;
   streaming?: boolean;
   /** Show a large text over several frames (an answer that arrived live); by default while streaming. */
@@ -232,13 +271,17 @@ export function Markdown({
   // Still catching up counts as streaming: nothing is highlighted or parsed whole before the end shows.
   const live = streaming || visible.length < text.length;
   // A saved answer with formulas waits for KaTeX, invisible in its place, rather than flash its TeX.
-  const mathPending = useMathPending(!catchUp && !live && hasFormulas(text));
+  const mathPending = useMathPending(engine.math, !catchUp && !live && hasFormulas(text));
   if (mathPending) return <div className="md-loading md-pending">{text}</div>;
   // Definitions (citations at the end of an answer) only resolve within one parse: a finished answer
   // that has any is parsed whole, once (unless it nests too deeply to parse whole). While it streams,
   // the blocks show it as it comes.
-  if (!live && DEFINITION.test(text) && tooDeepAt(text) === -1) return <WholeAnswer source={text} />;
-  return <StreamingMarkdown text={visible} streaming={live} />;
+  const whole = !live && DEFINITION.test(text) && tooDeepAt(text) === -1;
+  return (
+    <EngineContext.Provider value={engine}>
+      {whole ? <WholeAnswer source={text} /> : <StreamingMarkdown text={visible} streaming={live} />}
+    </EngineContext.Provider>
+  );
 }
 
 function StreamingMarkdown({ text, streaming }: { text: string; streaming: boolean }) {

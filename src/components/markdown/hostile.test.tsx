@@ -1,8 +1,15 @@
 import { render, waitFor } from '@testing-library/react';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { Markdown } from './Markdown.tsx';
-import { MAX_NESTING, tooDeepAt } from './nesting.ts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MarkdownEngine } from '../../markdown/engine.ts';
+import { MAX_NESTING, tooDeepAt } from '../../markdown/nesting.ts';
+import { createEngine, Markdown } from './Markdown.tsx';
+
+let engine: MarkdownEngine;
+beforeEach(() => {
+  engine = createEngine();
+});
+afterEach(() => engine.dispose());
 
 /** The deepest element nesting under `root`. */
 function depthOf(root: Element): number {
@@ -21,7 +28,7 @@ const words = (source: string) => source.match(/[A-Za-z]\w+/g) ?? [];
 describe('hostile markdown', () => {
   it('5,000 nested quotes neither overflow the stack nor build 5,000 nested elements', () => {
     const text = `${'>'.repeat(5_000)} deep text\n\nAfter it.`;
-    const { container } = render(<Markdown text={text} />);
+    const { container } = render(<Markdown engine={engine} text={text} />);
     expect(container).toHaveTextContent('deep text');
     expect(container).toHaveTextContent('After it.');
     expect(depthOf(container)).toBeLessThan(MAX_NESTING + 10);
@@ -31,7 +38,7 @@ describe('hostile markdown', () => {
     timeout: 20_000,
   }, () => {
     const text = Array.from({ length: 600 }, (_, i) => `${'> '.repeat(i + 1)}level${i}`).join('\n');
-    const { container } = render(<Markdown text={text} />);
+    const { container } = render(<Markdown engine={engine} text={text} />);
     expect(depthOf(container)).toBeLessThan(2 * MAX_NESTING + 10);
     expect(container).toHaveTextContent('level0');
     expect(container).toHaveTextContent('level599');
@@ -39,7 +46,7 @@ describe('hostile markdown', () => {
 
   it('a 500-level nested list shows its shallow levels as a list and the rest as plain text', () => {
     const text = Array.from({ length: 500 }, (_, i) => `${'  '.repeat(i)}- item ${i}`).join('\n');
-    const { container } = render(<Markdown text={text} />);
+    const { container } = render(<Markdown engine={engine} text={text} />);
     const lists = container.querySelectorAll('ul');
     expect(lists.length).toBeGreaterThan(5);
     expect(lists.length).toBeLessThanOrEqual(MAX_NESTING);
@@ -56,7 +63,7 @@ describe('hostile markdown', () => {
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), (lines) => {
         const text = lines.map(([prefix, word]) => `${prefix.join('')}${word}`).join('\n');
-        const { container, unmount } = render(<Markdown text={text} />);
+        const { container, unmount } = render(<Markdown engine={engine} text={text} />);
         try {
           expect(depthOf(container)).toBeLessThan(4 * MAX_NESTING + 20);
           for (const word of words(text)) expect(container.textContent).toContain(word);
@@ -71,7 +78,7 @@ describe('hostile markdown', () => {
   it('ordinary nesting is left alone', () => {
     const text = '> quote\n> > nested\n\n- a\n  - b\n    - c\n      1. d';
     expect(tooDeepAt(text)).toBe(-1);
-    const { container } = render(<Markdown text={text} />);
+    const { container } = render(<Markdown engine={engine} text={text} />);
     expect(container.querySelectorAll('blockquote')).toHaveLength(2);
     expect(container.querySelectorAll('ul, ol')).toHaveLength(4);
     expect(container.querySelector('.md-too-deep')).toBeNull();
@@ -83,15 +90,15 @@ describe('hostile markdown', () => {
     const line = (i: number) => `const value${i} = compute(${i}); // line ${i}`;
     const lines = Array.from({ length: 2_500 }, (_, i) => line(i));
     let text = 'Code:\n\n```ts\n';
-    const { container, rerender } = render(<Markdown streaming text={text} />);
+    const { container, rerender } = render(<Markdown engine={engine} streaming text={text} />);
     for (let i = 0; i < lines.length; i += 250) {
       text += `${lines.slice(i, i + 250).join('\n')}\n`;
-      rerender(<Markdown streaming text={text} />);
+      rerender(<Markdown engine={engine} streaming text={text} />);
       expect(container.querySelector('[class^="hljs-"]')).toBeNull();
     }
     expect(text.length).toBeGreaterThan(100_000);
     text += '```\n\nDone.';
-    rerender(<Markdown text={text} />);
+    rerender(<Markdown engine={engine} text={text} />);
     const code = container.querySelector('pre code')!;
     await waitFor(() => expect(code.textContent).toBe(lines.join('\n')), { timeout: 5_000 });
     await waitFor(() => expect(code.querySelectorAll('.hljs-keyword')).toHaveLength(lines.length), {

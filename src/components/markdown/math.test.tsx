@@ -1,11 +1,19 @@
 import { render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Markdown } from './Markdown.tsx';
-import { MAX_FORMULA_LENGTH } from './mathSyntax.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createMarkdownEngine, type MarkdownEngine } from '../../markdown/engine.ts';
+import { MAX_FORMULA_LENGTH } from '../../markdown/mathSyntax.ts';
+import { createEngine, Markdown } from './Markdown.tsx';
+
+// Each test's own engine: KaTeX has not arrived for it yet.
+let engine: MarkdownEngine;
+beforeEach(() => {
+  engine = createEngine();
+});
+afterEach(() => engine.dispose());
 
 /** Renders `text` and waits until its formulas are KaTeX's (the renderer is fetched on first need). */
 async function renderMath(text: string, count = 1) {
-  const view = render(<Markdown text={text} />);
+  const view = render(<Markdown engine={engine} text={text} />);
   await waitFor(() => expect(view.container.querySelectorAll('.katex')).toHaveLength(count));
   return view.container;
 }
@@ -67,12 +75,14 @@ describe('formulas in answers', () => {
   });
 
   it('a displayed formula still arriving shows as text until it closes', async () => {
-    const { container, rerender } = render(<Markdown text={'Look:\n\n$$\n\\int_0^1 x'} streaming />);
+    const { container, rerender } = render(
+      <Markdown engine={engine} text={'Look:\n\n$$\n\\int_0^1 x'} streaming />,
+    );
     expect(container).toHaveTextContent('$$ \\int_0^1 x');
-    rerender(<Markdown text={'Look:\n\n\\[ \\int_0^1 x'} streaming />);
+    rerender(<Markdown engine={engine} text={'Look:\n\n\\[ \\int_0^1 x'} streaming />);
     expect(container).toHaveTextContent('\\[ \\int_0^1 x');
     expect(container.querySelector('.katex, code')).toBeNull();
-    rerender(<Markdown text={'Look:\n\n\\[ \\int_0^1 x \\]'} streaming />);
+    rerender(<Markdown engine={engine} text={'Look:\n\n\\[ \\int_0^1 x \\]'} streaming />);
     await waitFor(() => expect(texOf(container)).toEqual(['\\int_0^1 x']));
   });
 });
@@ -106,26 +116,39 @@ describe('hostile formulas', () => {
 });
 
 describe('fetching KaTeX', () => {
-  afterEach(() => {
-    vi.doUnmock('./mathRenderer.ts');
-    vi.resetModules();
-  });
-
   it('happens for the first formula, not for answers without one', async () => {
-    vi.resetModules();
-    const fetched = vi.fn();
-    vi.doMock('./mathRenderer.ts', async () => {
-      fetched();
-      return vi.importActual('./mathRenderer.ts');
-    });
-    const { Markdown: Fresh } = await import('./Markdown.tsx');
-    const { container, rerender } = render(<Fresh text={'It costs $5 and $10.\n\n`$x$`'} />);
+    const fetched = vi.fn(() => import('./mathRenderer.ts'));
+    const own = createMarkdownEngine(fetched);
+    const { container, rerender } = render(<Markdown engine={own} text={'It costs $5 and $10.\n\n`$x$`'} />);
     await vi.dynamicImportSettled();
     expect(fetched).not.toHaveBeenCalled();
     // Until KaTeX is here, a formula of a streaming answer shows as its TeX.
-    rerender(<Fresh text={'It costs $5 and $10.\n\nNow $x^2$.'} streaming />);
+    rerender(<Markdown engine={own} text={'It costs $5 and $10.\n\nNow $x^2$.'} streaming />);
     expect(container.querySelector('code.math-inline')).toHaveTextContent('x^2');
     await waitFor(() => expect(container.querySelector('.katex')).not.toBeNull());
     expect(fetched).toHaveBeenCalledTimes(1);
+    own.dispose();
+  });
+
+  it('a saved answer with formulas waits in its place, hidden, instead of showing its TeX', async () => {
+    const { container } = render(<Markdown engine={engine} text={'Energy $E=mc^2$.'} />);
+    expect(container.querySelector('.md-pending')).toHaveTextContent('Energy $E=mc^2$.');
+    expect(container.querySelector('.md')).toBeNull();
+    await waitFor(() => expect(container.querySelector('.katex')).not.toBeNull());
+    expect(container.querySelector('.md-pending')).toBeNull();
+  });
+
+  it('a streaming answer is never held back: its TeX shows until KaTeX is here', () => {
+    const { container } = render(<Markdown engine={engine} text={'Energy $E=mc^2$ and'} streaming />);
+    expect(container.querySelector('.md-pending')).toBeNull();
+    expect(container).toHaveTextContent('Energy');
+  });
+
+  it('one that cannot be fetched leaves the formulas as their TeX, shown', async () => {
+    const offline = createMarkdownEngine(() => Promise.reject(new Error('Failed to fetch')));
+    const { container } = render(<Markdown engine={offline} text={'Energy $E=mc^2$.'} />);
+    await waitFor(() => expect(container.querySelector('.md-pending')).toBeNull());
+    expect(container.querySelector('code.math-inline')).toHaveTextContent('E=mc^2');
+    offline.dispose();
   });
 });

@@ -1,7 +1,14 @@
 import { render, waitFor } from '@testing-library/react';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { Markdown } from './Markdown.tsx';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MarkdownEngine } from '../../markdown/engine.ts';
+import { createEngine, Markdown } from './Markdown.tsx';
+
+let engine: MarkdownEngine;
+beforeEach(() => {
+  engine = createEngine();
+});
+afterEach(() => engine.dispose());
 
 /** Prose, a list with code inside, a table, a quote and a long code fence that is not the last block. */
 const document = [
@@ -47,7 +54,7 @@ describe('streaming ends where a one-shot render starts', () => {
   it('the final DOM after streaming in any pieces equals a one-shot render of the same text', {
     timeout: 30_000,
   }, async () => {
-    const once = render(<Markdown text={document} />);
+    const once = render(<Markdown engine={engine} text={document} />);
     const expected = await settled(once.container);
     once.unmount();
     expect(expected).toContain('hljs-keyword');
@@ -58,10 +65,11 @@ describe('streaming ends where a one-shot render starts', () => {
         fc.uniqueArray(fc.integer({ min: 1, max: document.length - 1 }), { minLength: 5, maxLength: 40 }),
         async (cuts) => {
           const points = [...cuts.sort((a, b) => a - b), document.length];
-          const view = render(<Markdown streaming text={document.slice(0, points[0])} />);
+          const view = render(<Markdown engine={engine} streaming text={document.slice(0, points[0])} />);
           try {
-            for (const point of points) view.rerender(<Markdown streaming text={document.slice(0, point)} />);
-            view.rerender(<Markdown text={document} />);
+            for (const point of points)
+              view.rerender(<Markdown engine={engine} streaming text={document.slice(0, point)} />);
+            view.rerender(<Markdown engine={engine} text={document} />);
             expect(await settled(view.container)).toBe(expected);
           } finally {
             view.unmount();

@@ -1,17 +1,22 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { preloadMarkdown } from '../markdown/LazyMarkdown.tsx';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
+import { markdownRenderer } from '../markdown/LazyMarkdown.tsx';
 import { ReasoningSection } from './ReasoningSection.tsx';
 
 const details = () => screen.getByRole('group') as HTMLDetailsElement;
 
+let app: TestApp;
 // As main.tsx does at startup: the markdown renderer is loaded before the first answer shows.
-beforeAll(() => preloadMarkdown());
+beforeEach(async () => {
+  app = createTestApp();
+  await markdownRenderer(app.markdown).load();
+});
 
 describe('ReasoningSection', () => {
   it('is open with "Thinking…" while streaming, collapsed "Reasoning" afterwards', () => {
-    const { rerender } = render(<ReasoningSection text="Let me **check** the units." streaming />);
+    const { rerender } = app.render(<ReasoningSection text="Let me **check** the units." streaming />);
     expect(details().open).toBe(true);
     expect(screen.getByText('Thinking…').tagName).toBe('SUMMARY');
     expect(screen.getByText('check').tagName).toBe('STRONG');
@@ -24,7 +29,7 @@ describe('ReasoningSection', () => {
 
   it('stays open after completion if the person reopened it', async () => {
     const user = userEvent.setup();
-    const { rerender } = render(<ReasoningSection text="Step one" streaming />);
+    const { rerender } = app.render(<ReasoningSection text="Step one" streaming />);
     await user.click(screen.getByText('Thinking…'));
     expect(details().open).toBe(false);
     await user.click(screen.getByText('Thinking…'));
@@ -36,20 +41,22 @@ describe('ReasoningSection', () => {
 
   it('can be opened after completion', async () => {
     const user = userEvent.setup();
-    render(<ReasoningSection text="Hidden thoughts" streaming={false} />);
+    app.render(<ReasoningSection text="Hidden thoughts" streaming={false} />);
     expect(details().open).toBe(false);
     await user.click(screen.getByText('Reasoning'));
     expect(details().open).toBe(true);
   });
 
   it('renders raw HTML in reasoning as text', () => {
-    const { container } = render(<ReasoningSection text="<img src=x onerror=alert(1)>" streaming={false} />);
+    const { container } = app.render(
+      <ReasoningSection text="<img src=x onerror=alert(1)>" streaming={false} />,
+    );
     expect(container.querySelector('img')).toBeNull();
     expect(container).toHaveTextContent('<img src=x onerror=alert(1)>');
   });
 
   it('renders nothing for empty finished reasoning', () => {
-    const { container } = render(<ReasoningSection text="" streaming={false} />);
+    const { container } = app.render(<ReasoningSection text="" streaming={false} />);
     expect(container).toBeEmptyDOMElement();
   });
 });

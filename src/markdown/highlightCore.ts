@@ -9,26 +9,25 @@ interface HastLike {
   children?: readonly HastLike[];
 }
 
-let lowlight: ReturnType<typeof createLowlight> | null = null;
-
-/** The 37 common grammars, registered once (on first use, not on import). */
-function instance(): ReturnType<typeof createLowlight> {
-  lowlight ??= createLowlight(common);
-  return lowlight;
-}
-
-function knowsLanguage(language: string): boolean {
-  return instance().registered(language);
-}
-
 /**
  * Highlights `code` as `language` and cuts the result into the same chunks as `splitChunks`: runs of text
  * with the innermost highlight.js classes (the stylesheet colours by those alone). Null for a language
- * that is not registered: such code stays plain, as before.
+ * that is not registered: such code stays plain.
  */
-export function highlightChunks(code: string, language: string): Run[][] | null {
-  if (!language || !knowsLanguage(language)) return null;
-  const tree = instance().highlight(language, code) as unknown as HastLike;
+export type HighlightChunks = (code: string, language: string) => Run[][] | null;
+
+/** Highlighting with the 37 common grammars, registered by its first use (in the worker, or on the page). */
+export function createHighlightChunks(): HighlightChunks {
+  let lowlight: ReturnType<typeof createLowlight> | null = null;
+  return (code, language) => {
+    if (!language) return null;
+    lowlight ??= createLowlight(common);
+    return lowlight.registered(language) ? chunksOf(lowlight.highlight(language, code)) : null;
+  };
+}
+
+function chunksOf(root: unknown): Run[][] {
+  const tree = root as HastLike;
   const chunks: Run[][] = [];
   let chunk: Run[] = [];
   let lines = 0;

@@ -2,7 +2,7 @@
  * The highlighting worker: highlight.js (through lowlight) runs here, off the page's main thread, so a
  * 2,000-line block highlights without a long task; the page applies the result a few chunks per frame.
  */
-import { highlightChunks } from './highlightCore.ts';
+import { createHighlightChunks } from './highlightCore.ts';
 
 export interface HighlightRequest {
   id: number;
@@ -14,6 +14,7 @@ declare const WorkerGlobalScope: (new () => unknown) | undefined;
 
 // Only inside a worker: importing this file anywhere else starts nothing.
 if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
+  const highlightChunks = createHighlightChunks();
   self.addEventListener('message', (event: MessageEvent<HighlightRequest>) => {
     const { id, code, language } = event.data;
     let chunks = null;

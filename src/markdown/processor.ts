@@ -1,0 +1,81 @@
+import type { Root as HastRoot } from 'hast';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified } from 'unified';
+import { placeMath } from './mathNodes.ts';
+import { extractMath } from './mathSyntax.ts';
+import type { rehypeFormulas } from './rehypeFormulas.ts';
+import { remarkHtmlAsText } from './remarkHtmlAsText.ts';
+
+/** KaTeX's chunk, as the pipeline needs it. */
+export interface MathRenderer {
+  rehypeFormulas: typeof rehypeFormulas;
+}
+
+function build(math: MathRenderer | null) {
+  const pipeline = unified().use(remarkParse).use(remarkGfm).use(remarkHtmlAsText).use(remarkRehype);
+  return (math ? pipeline.use(math.rehypeFormulas) : pipeline).freeze();
+}
+
+type Pipeline = ReturnType<typeof build>;
+
+export interface MarkdownProcessor {
+  /**
+   * Markdown source to an HTML syntax tree (raw HTML already turned into text). Formulas are rendered with
+   * `math` (KaTeX) when given, else left as their TeX in `code` elements of class `math-inline`/`math-display`.
+   */
+  toHast(source: string, math?: MathRenderer | null): HastRoot;
+}
+
+/**
+ * The markdown pipeline of one app, built by its first use and reused for every block of every answer
+ * (react-markdown built a new one on each render). Highlighting is not part of it: code blocks are
+ * highlighted once closed, off the main thread. Formulas are rendered by a second pipeline, the same plus
+ * KaTeX, built once KaTeX has been fetched.
+ */
+export function createMarkdownProcessor(): MarkdownProcessor {
+  let plain: Pipeline | null = null;
+  let withMath: Pipeline | null = null;
+  const pipelineFor = (math: MathRenderer | null): Pipeline => {
+    if (!math) {
+      plain ??= build(null);
+      return plain;
+    }
+    withMath ??= build(math);
+    return withMath;
+  };
+  return {
+    toHast(source, math = null) {
+      const formulas = extractMath(source);
+      const pipeline = pipelineFor(formulas && math);
+      const tree = pipeline.parse(formulas ? formulas.text : source);
+      // Before the pipeline's own steps: raw HTML must become text with its formulas as written.
+      if (formulas) placeMath(tree, formulas.formulas);
+      return pipeline.runSync(tree) as HastRoot;
+    },
+  };
+}
+
+const SAFE_PROTOCOL = /^(https?|ircs?|mailto|xmpp)$/i;
+
+/**
+ * A URL from model output, or '' when it is not safe to follow (`javascript:`, `data:` …): relative URLs
+ * and http(s), mailto, irc and xmpp only, as react-markdown's default did.
+ */
+export function safeUrl(value: string): string {
+  const colon = value.indexOf(':');
+  const questionMark = value.indexOf('?');
+  const numberSign = value.indexOf('#');
+  const slash = value.indexOf('/');
+  if (
+    colon === -1 ||
+    (slash !== -1 && colon > slash) ||
+    (questionMark !== -1 && colon > questionMark) ||
+    (numberSign !== -1 && colon > numberSign) ||
+    SAFE_PROTOCOL.test(value.slice(0, colon))
+  ) {
+    return value;
+  }
+  return '';
+}
