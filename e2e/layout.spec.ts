@@ -166,7 +166,24 @@ test('follows the stream at the bottom, stops on scroll-up, and "Jump to latest"
       expect(await distanceFromEnd(page)).toBeLessThan(60);
     }
 
-    // Scrolling up again, then down to the end by hand, also resumes following.
+    await page.getByRole('button', { name: 'Stop' }).first().click();
+    await waitForAnswer(turn);
+  });
+});
+
+// Apart from the journey above: on a loaded machine that one can outlast a whole long answer.
+test('scrolling up, then down to the end by hand, resumes following', async ({ browser }) => {
+  await inContext(browser, { viewport: { width: 1100, height: 700 } }, async (page) => {
+    await openApp(page);
+    await choose(page, 'chat', 'sim-long');
+    const turn = await send(page, uniqueText('A long answer to scroll'));
+    const text = turn.getByTestId('turn-text');
+    const jump = page.getByRole('button', { name: 'Jump to latest' });
+    await expect
+      .poll(() => pane(page).evaluate((el) => el.scrollHeight - el.clientHeight))
+      .toBeGreaterThan(800);
+
+    await pane(page).hover();
     await page.mouse.wheel(0, -400);
     await expect(jump).toBeVisible();
     await pane(page).evaluate((el) => el.scrollBy(0, el.scrollHeight));
