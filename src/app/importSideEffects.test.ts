@@ -66,7 +66,7 @@ const sources = import.meta.glob<string>(
 const CONSTANT_CACHES = [
   'components/sidebar/ConversationList.tsx: totals',
   'core/keepShape.ts: kept',
-  'state/branches.ts: trees',
+  'state/domain/branches.ts: trees',
 ];
 
 const MUTATED_WITH = ['set', 'add', 'delete', 'clear', 'push', 'pop', 'shift', 'unshift', 'splice', 'sort'];

@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { createStore, keys, set } from 'idb-keyval';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SettingsDialog } from '../components/settings/SettingsDialog.tsx';
-import { createAppStores } from '../state/appStores.ts';
-import { loadState } from '../state/persistence/load.ts';
-import { startPersisting } from '../state/persistence.ts';
+import { loadState } from '../state/storage/load.ts';
+import { startPersisting } from '../state/storage/persistence.ts';
+import { createAppStores } from '../state/stores/appStores.ts';
 import { createTestApp } from '../testing/testApp.tsx';
 import { Localized } from './Localized.tsx';
 

@@ -9,10 +9,10 @@ import { loadCatalog } from '../i18n/loadCatalog.ts';
 import { resolveLocale } from '../i18n/locales.ts';
 import { createMarkdownResources } from '../markdown/resources.ts';
 import { ChatSession } from '../session/ChatSession.ts';
-import { type AppStores, createAppStores } from '../state/appStores.ts';
-import { deleteOrphanedAttachments } from '../state/attachmentBlobs.ts';
-import { attachmentsInUse } from '../state/attachmentSweep.ts';
-import { indexedDbStorage } from '../state/persistence/appStorage.ts';
+import { indexedDbStorage } from '../state/storage/appStorage.ts';
+import { deleteOrphanedAttachments } from '../state/storage/attachmentBlobs.ts';
+import { attachmentsInUse } from '../state/storage/attachmentSweep.ts';
+import { type AppStores, createAppStores } from '../state/stores/appStores.ts';
 import { App } from './App.tsx';
 import { Localized } from './Localized.tsx';
 

@@ -1,8 +1,8 @@
 import { createContext, type ReactNode, useContext } from 'react';
 import type { MarkdownResources } from '../markdown/resources.ts';
 import type { ChatSession } from '../session/ChatSession.ts';
-import type { AppStores } from '../state/appStores.ts';
-import type { AppStorage } from '../state/persistence/appStorage.ts';
+import type { AppStorage } from '../state/storage/appStorage.ts';
+import type { AppStores } from '../state/stores/appStores.ts';
 
 /**
  * What one running app is made of: its stores, the session that streams into them, where it keeps them,

@@ -1,5 +1,5 @@
-import { choicesFor } from '../state/conversationStore.ts';
-import type { ConversationChoices } from '../state/types.ts';
+import type { ConversationChoices } from '../state/domain/types.ts';
+import { choicesFor } from '../state/stores/conversationStore.ts';
 import { useServices } from './appContext.tsx';
 import { useConversations, useSettings } from './useStores.ts';
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { adapters, type ModelInfo, modelListRequest, type ProtocolAdapter } from '../core/index.ts';
 import type { ChatSession } from '../session/ChatSession.ts';
 import { gatewayBase, isCrossOrigin } from '../session/gateway.ts';
-import { isUsableBaseUrl } from '../state/settingsStore.ts';
+import { isUsableBaseUrl } from '../state/stores/settingsStore.ts';
 import { useServices } from './appContext.tsx';
 import { useChoices } from './useChoices.ts';
 import { useSettings } from './useStores.ts';

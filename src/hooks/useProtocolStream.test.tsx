@@ -3,7 +3,7 @@ import { act } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Protocol } from '../core/index.ts';
 import { fixtureBytes } from '../core/testing/fixtures.ts';
-import type { AssistantMessage } from '../state/types.ts';
+import type { AssistantMessage } from '../state/domain/types.ts';
 import { createTestApp } from '../testing/testApp.tsx';
 import { useProtocolStream } from './useProtocolStream.ts';
 

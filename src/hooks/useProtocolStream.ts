@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { Protocol } from '../core/index.ts';
-import type { AttachmentRef } from '../state/types.ts';
+import type { AttachmentRef } from '../state/domain/types.ts';
 import { useServices } from './appContext.tsx';
 
 export interface ProtocolStream {

@@ -1,9 +1,9 @@
 import { useStore } from 'zustand';
-import type { AnswerSnapshot, AnswersState } from '../state/answers.ts';
-import type { ConversationState } from '../state/conversationStore.ts';
-import type { RecordingLoads } from '../state/recordings.ts';
-import type { SettingsState } from '../state/settingsStore.ts';
-import type { StorageStatus } from '../state/storageStatus.ts';
+import type { RecordingLoads } from '../state/domain/recordings.ts';
+import type { AnswerSnapshot, AnswersState } from '../state/stores/answers.ts';
+import type { ConversationState } from '../state/stores/conversationStore.ts';
+import type { SettingsState } from '../state/stores/settingsStore.ts';
+import type { StorageStatus } from '../state/stores/storageStatus.ts';
 import { useServices } from './appContext.tsx';
 
 /** A slice of this app's conversations; the component re-renders when the slice changes. */

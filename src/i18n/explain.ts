@@ -38,7 +38,7 @@ type ExportPhrase = MessageKey extends infer Key
   : never;
 
 /**
- * The words of an exported conversation (src/state/conversationExport.ts): the titles of its notes, its
+ * The words of an exported conversation (src/state/formats/conversationExport.ts): the titles of its notes, its
  * phrases, and file sizes and lists as the language writes them.
  */
 export function exportWords(i18n: Pick<I18n, 't' | 'format'>) {

@@ -6,8 +6,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildRequest, type Protocol, protocols } from '../core/index.ts';
 import { fixtureBytes, streamFromBytes } from '../core/testing/fixtures.ts';
-import type { NewAttachment } from '../state/attachmentBlobs.ts';
-import type { AssistantMessage, Conversation } from '../state/types.ts';
+import type { AssistantMessage, Conversation } from '../state/domain/types.ts';
+import type { NewAttachment } from '../state/storage/attachmentBlobs.ts';
 import { createTestApp, type TestApp } from '../testing/testApp.tsx';
 
 let app: TestApp;

@@ -3,9 +3,9 @@
  * sends exactly the branch shown (tool calls and results included), and nothing is lost on the way.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { shownBranch } from '../state/branches.ts';
-import { conversationUsage } from '../state/conversationStore.ts';
-import type { AssistantMessage, ChatMessage } from '../state/types.ts';
+import { shownBranch } from '../state/domain/branches.ts';
+import type { AssistantMessage, ChatMessage } from '../state/domain/types.ts';
+import { conversationUsage } from '../state/stores/conversationStore.ts';
 import { createTestApp, type TestApp } from '../testing/testApp.tsx';
 
 let app: TestApp;

@@ -5,8 +5,8 @@
  * answer in flight.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { withAnswer } from '../state/answers.ts';
-import type { AssistantMessage } from '../state/types.ts';
+import type { AssistantMessage } from '../state/domain/types.ts';
+import { withAnswer } from '../state/stores/answers.ts';
 import { createTestApp, type TestApp } from '../testing/testApp.tsx';
 
 let app: TestApp;

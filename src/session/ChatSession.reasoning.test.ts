@@ -13,9 +13,9 @@ import {
   type Turn,
 } from '../core/index.ts';
 import { fixtureBytes, streamFromBytes } from '../core/testing/fixtures.ts';
-import { choicesFor } from '../state/conversationStore.ts';
-import { emptyRecording } from '../state/recordings.ts';
-import type { AssistantMessage, Attempt, ChatMessage } from '../state/types.ts';
+import { emptyRecording } from '../state/domain/recordings.ts';
+import type { AssistantMessage, Attempt, ChatMessage } from '../state/domain/types.ts';
+import { choicesFor } from '../state/stores/conversationStore.ts';
 import { createTestApp, type TestApp } from '../testing/testApp.tsx';
 import { runAttempt } from './runAttempt.ts';
 

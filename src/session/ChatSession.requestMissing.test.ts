@@ -4,7 +4,7 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixtureBytes, streamFromBytes } from '../core/testing/fixtures.ts';
-import type { AssistantMessage, Conversation } from '../state/types.ts';
+import type { AssistantMessage, Conversation } from '../state/domain/types.ts';
 import { createTestApp, type TestApp } from '../testing/testApp.tsx';
 
 let app: TestApp;

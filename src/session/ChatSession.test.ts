@@ -7,9 +7,9 @@ import {
   streamFromBytes,
   streamFromChunks,
 } from '../core/testing/fixtures.ts';
-import { withAnswer } from '../state/answers.ts';
-import { defaultSettings } from '../state/settingsStore.ts';
-import type { AssistantMessage, Attempt } from '../state/types.ts';
+import type { AssistantMessage, Attempt } from '../state/domain/types.ts';
+import { withAnswer } from '../state/stores/answers.ts';
+import { defaultSettings } from '../state/stores/settingsStore.ts';
 import { createTestApp, type TestApp } from '../testing/testApp.tsx';
 
 let app: TestApp;

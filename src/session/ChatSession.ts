@@ -7,26 +7,26 @@ import {
   requestProblem,
   type TurnRequest,
 } from '../core/index.ts';
-import { answerIn } from '../state/answers.ts';
-import type { AppStores } from '../state/appStores.ts';
-import { type AttachmentBlobs, attachmentUses, memoryAttachments } from '../state/attachmentBlobs.ts';
-import { pathTo, shownBranch } from '../state/branches.ts';
-import {
-  type AnswerNotes,
-  choicesFor,
-  reasoningLeftOut,
-  systemPromptOf,
-  toConversationMessages,
-} from '../state/conversationStore.ts';
-import { newId } from '../state/ids.ts';
-import { emptyRecording } from '../state/recordings.ts';
+import { pathTo, shownBranch } from '../state/domain/branches.ts';
+import { newId } from '../state/domain/ids.ts';
+import { emptyRecording } from '../state/domain/recordings.ts';
 import type {
   AssistantMessage,
   AttachmentRef,
   ChatMessage,
   ConversationChoices,
   SentRequest,
-} from '../state/types.ts';
+} from '../state/domain/types.ts';
+import { type AttachmentBlobs, attachmentUses, memoryAttachments } from '../state/storage/attachmentBlobs.ts';
+import { answerIn } from '../state/stores/answers.ts';
+import type { AppStores } from '../state/stores/appStores.ts';
+import {
+  type AnswerNotes,
+  choicesFor,
+  reasoningLeftOut,
+  systemPromptOf,
+  toConversationMessages,
+} from '../state/stores/conversationStore.ts';
 import { AnswerStream } from './answerStream.ts';
 import { type BlockedConnections, watchBlockedConnections } from './blockedConnections.ts';
 import { createFrameScheduler, type FrameScheduler, type PageVisibility } from './frameBatcher.ts';

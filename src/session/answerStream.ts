@@ -5,16 +5,16 @@ import {
   maxAutomaticRetries,
   type Protocol,
 } from '../core/index.ts';
+import { newId } from '../state/domain/ids.ts';
+import { emptyRecording } from '../state/domain/recordings.ts';
+import type { Attempt, SentRequest } from '../state/domain/types.ts';
 import {
   type AnswerAction,
   type AnswerSnapshot,
   type AnswersStore,
   answerReducer,
-} from '../state/answers.ts';
-import type { ConversationStore } from '../state/conversationStore.ts';
-import { newId } from '../state/ids.ts';
-import { emptyRecording } from '../state/recordings.ts';
-import type { Attempt, SentRequest } from '../state/types.ts';
+} from '../state/stores/answers.ts';
+import type { ConversationStore } from '../state/stores/conversationStore.ts';
 import type { FrameBatcher, FrameScheduler } from './frameBatcher.ts';
 import { pacing } from './pacing.ts';
 import { type AttemptProgress, runAttempt } from './runAttempt.ts';

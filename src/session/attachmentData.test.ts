@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type AttachmentContent, buildRequest, protocols } from '../core/index.ts';
-import { memoryAttachments } from '../state/attachmentBlobs.ts';
-import { placeholderContent } from '../state/attachmentPlaceholders.ts';
-import type { AttachmentRef } from '../state/types.ts';
+import { placeholderContent } from '../state/domain/attachmentPlaceholders.ts';
+import type { AttachmentRef } from '../state/domain/types.ts';
+import { memoryAttachments } from '../state/storage/attachmentBlobs.ts';
 import { AttachmentMissing, bodyWithAttachments } from './attachmentData.ts';
 
 const imageBytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 255, 128, 7]);

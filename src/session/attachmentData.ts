@@ -1,8 +1,8 @@
 import { textFileBlock } from '../core/index.ts';
-import type { AttachmentBlobs } from '../state/attachmentBlobs.ts';
-import { placeholderPattern, placeholderToken } from '../state/attachmentPlaceholders.ts';
-import { toBase64 } from '../state/base64.ts';
-import type { AttachmentRef } from '../state/types.ts';
+import { placeholderPattern, placeholderToken } from '../state/domain/attachmentPlaceholders.ts';
+import { toBase64 } from '../state/domain/base64.ts';
+import type { AttachmentRef } from '../state/domain/types.ts';
+import type { AttachmentBlobs } from '../state/storage/attachmentBlobs.ts';
 
 /** Why a request with attachments cannot go out: one of its files is no longer stored here. */
 export class AttachmentMissing extends Error {

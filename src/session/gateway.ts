@@ -1,4 +1,4 @@
-import type { Settings } from '../state/settingsStore.ts';
+import type { Settings } from '../state/stores/settingsStore.ts';
 
 /** The gateway's `/v1` base: the configured URL, or the same origin (simulator or dev proxy). */
 export function gatewayBase(settings: Pick<Settings, 'baseUrl'>): string {

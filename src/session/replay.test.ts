@@ -2,9 +2,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Protocol, readTurn, type Turn } from '../core/index.ts';
 import { fixtureBytes, loadStreamFixtures, streamFromBytes } from '../core/testing/fixtures.ts';
-import { emptyRecording } from '../state/recordings.ts';
-import { exportJsonTrace } from '../state/traceExport.ts';
-import type { AssistantMessage, Attempt, TraceItem } from '../state/types.ts';
+import { emptyRecording } from '../state/domain/recordings.ts';
+import type { AssistantMessage, Attempt, TraceItem } from '../state/domain/types.ts';
+import { exportJsonTrace } from '../state/formats/traceExport.ts';
 import { createTestApp, type TestApp } from '../testing/testApp.tsx';
 
 let app: TestApp;

@@ -1,6 +1,6 @@
 import type { Protocol } from '../core/index.ts';
-import { detectProtocol, readJsonTrace } from '../state/traceExport.ts';
-import type { TraceItem } from '../state/types.ts';
+import type { TraceItem } from '../state/domain/types.ts';
+import { detectProtocol, readJsonTrace } from '../state/formats/traceExport.ts';
 import type { StreamSource } from './sources/streamSource.ts';
 
 export type ReplaySpeed = 'recorded' | 'instant';

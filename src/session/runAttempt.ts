@@ -11,8 +11,8 @@ import {
   type Turn,
   type WatchState,
 } from '../core/index.ts';
-import { Recorder } from '../state/recordings.ts';
-import type { AttemptTrace } from '../state/types.ts';
+import { Recorder } from '../state/domain/recordings.ts';
+import type { AttemptTrace } from '../state/domain/types.ts';
 import { AttachmentMissing } from './attachmentData.ts';
 import { corsAdvice } from './gateway.ts';
 

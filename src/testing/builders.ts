@@ -1,9 +1,9 @@
 import { vi } from 'vitest';
 import type { ConversationViewProps } from '../components/conversation/ConversationView.tsx';
 import { emptyTurn, startWatch, type Turn } from '../core/index.ts';
-import type { AnswerPhase, AnswerSnapshot } from '../state/answers.ts';
-import { emptyRecording } from '../state/recordings.ts';
-import type { AssistantMessage, AttemptTrace } from '../state/types.ts';
+import { emptyRecording } from '../state/domain/recordings.ts';
+import type { AssistantMessage, AttemptTrace } from '../state/domain/types.ts';
+import type { AnswerPhase, AnswerSnapshot } from '../state/stores/answers.ts';
 
 /** An answer from the gateway with one attempt holding `turn` (over an empty, streaming one) and `trace`. */
 export function answerMessage(

@@ -5,8 +5,8 @@ import { AppProvider } from '../hooks/appContext.tsx';
 import { I18nProvider } from '../i18n/I18nProvider.tsx';
 import { createMarkdownResources, type MarkdownResources } from '../markdown/resources.ts';
 import { ChatSession } from '../session/ChatSession.ts';
-import { type AppStores, createAppStores } from '../state/appStores.ts';
-import { type AppStorage, indexedDbStorage } from '../state/persistence/appStorage.ts';
+import { type AppStorage, indexedDbStorage } from '../state/storage/appStorage.ts';
+import { type AppStores, createAppStores } from '../state/stores/appStores.ts';
 
 /** A whole app's worth of fresh instances for one test: nothing is shared with any other test. */
 export interface TestApp {

@@ -1,5 +1,5 @@
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import type { AttachmentRef } from '../../state/types.ts';
+import type { AttachmentRef } from '../../state/domain/types.ts';
 import { useObjectUrl } from './useObjectUrl.ts';
 
 export interface AttachmentItemProps {

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AttachmentRef } from '../../state/types.ts';
+import type { AttachmentRef } from '../../state/domain/types.ts';
 import { fakeObjectUrls } from '../../testing/objectUrls.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { AttachmentList } from './AttachmentList.tsx';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import type { AttachmentRef } from '../../state/types.ts';
+import type { AttachmentRef } from '../../state/domain/types.ts';
 import { AttachmentItem } from './AttachmentItem.tsx';
 import './attachments.css';
 

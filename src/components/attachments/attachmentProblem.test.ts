@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { es } from '../../i18n/catalogs/es.ts';
 import { ja } from '../../i18n/catalogs/ja.ts';
 import { createI18n } from '../../i18n/i18n.tsx';
-import type { AttachmentProblem } from '../../state/attachmentFiles.ts';
+import type { AttachmentProblem } from '../../state/domain/attachmentFiles.ts';
 import { describeAttachmentProblem } from './attachmentProblem.ts';
 
 const english = createI18n('en');

@@ -1,5 +1,5 @@
 import type { I18n } from '../../i18n/i18n.tsx';
-import type { AttachmentProblem } from '../../state/attachmentFiles.ts';
+import type { AttachmentProblem } from '../../state/domain/attachmentFiles.ts';
 
 /** Why a file was refused, in the person's language: the file named, sizes as file managers show them. */
 export function describeAttachmentProblem(

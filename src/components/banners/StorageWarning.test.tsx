@@ -2,7 +2,7 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createI18n } from '../../i18n/i18n.tsx';
-import type { UnreadableRecord } from '../../state/records.ts';
+import type { UnreadableRecord } from '../../state/formats/records.ts';
 import { captureDownloads } from '../../testing/objectUrls.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { StorageWarning } from './StorageWarning.tsx';

@@ -3,7 +3,7 @@ import { useStorageStatus } from '../../hooks/useStores.ts';
 import type { MessageKey } from '../../i18n/catalogs/en.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
-import { type UnreadableRecord, unreadableRecordsFile } from '../../state/records.ts';
+import { type UnreadableRecord, unreadableRecordsFile } from '../../state/formats/records.ts';
 import { downloadText } from '../shared/download.ts';
 import './banners.css';
 import './unreadableRecords.css';

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import type { AttachmentProblem } from '../../state/attachmentFiles.ts';
+import type { AttachmentProblem } from '../../state/domain/attachmentFiles.ts';
 import { describeAttachmentProblem } from '../attachments/attachmentProblem.ts';
 import { LineIcon } from '../shared/LineIcon.tsx';
 import '../attachments/attachments.css';

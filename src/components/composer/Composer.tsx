@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import type { AttachmentRef } from '../../state/types.ts';
+import type { AttachmentRef } from '../../state/domain/types.ts';
 import { AttachmentList } from '../attachments/AttachmentList.tsx';
 import { AttachButton, AttachmentProblems, DropHint } from './AttachControls.tsx';
 import { readDraft, readDraftFiles, writeDraft, writeDraftFiles } from './drafts.ts';

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AttachmentRef } from '../../state/types.ts';
+import type { AttachmentRef } from '../../state/domain/types.ts';
 import { draftAttachmentIds, readDraftFiles, writeDraftFiles } from './drafts.ts';
 
 const ref = (id: string): AttachmentRef => ({

@@ -1,4 +1,4 @@
-import type { AttachmentRef } from '../../state/types.ts';
+import type { AttachmentRef } from '../../state/domain/types.ts';
 
 /**
  * Unsent messages, one per conversation, kept for the tab (sessionStorage): a reload keeps the draft,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AttachmentRef } from '../../state/types.ts';
+import type { AttachmentRef } from '../../state/domain/types.ts';
 import { draftToSend, editStart } from './messageDraft.ts';
 
 const photo: AttachmentRef = { id: 'file_1', name: 'cat.png', mimeType: 'image/png', size: 3, kind: 'image' };

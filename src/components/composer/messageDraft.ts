@@ -1,4 +1,4 @@
-import type { AttachmentRef, UserMessage } from '../../state/types.ts';
+import type { AttachmentRef, UserMessage } from '../../state/domain/types.ts';
 
 /** A message being written or edited: its text and its files (references: their bytes are stored). */
 export interface MessageDraft {

@@ -1,4 +1,3 @@
-import type { NewAttachment } from '../../state/attachmentBlobs.ts';
 import {
   type AttachmentProblem,
   admitFiles,
@@ -6,9 +5,10 @@ import {
   isUtf8Text,
   notTextProblem,
   sniffBytes,
-} from '../../state/attachmentFiles.ts';
-import { newId } from '../../state/ids.ts';
-import type { AttachmentRef } from '../../state/types.ts';
+} from '../../state/domain/attachmentFiles.ts';
+import { newId } from '../../state/domain/ids.ts';
+import type { AttachmentRef } from '../../state/domain/types.ts';
+import type { NewAttachment } from '../../state/storage/attachmentBlobs.ts';
 
 export interface ReadAttachments {
   added: NewAttachment[];

@@ -1,8 +1,8 @@
 import { type ClipboardEvent, type DragEvent, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
-import { attachmentUses } from '../../state/attachmentBlobs.ts';
-import type { AttachmentProblem } from '../../state/attachmentFiles.ts';
-import type { AttachmentRef } from '../../state/types.ts';
+import type { AttachmentProblem } from '../../state/domain/attachmentFiles.ts';
+import type { AttachmentRef } from '../../state/domain/types.ts';
+import { attachmentUses } from '../../state/storage/attachmentBlobs.ts';
 import { readAttachments } from './readAttachments.ts';
 
 /** Where files go: the list they join (as it is when they have been read) and how to add to it. */

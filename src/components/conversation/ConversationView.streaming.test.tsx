@@ -1,15 +1,15 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { shownBranch, versionOf } from '../../state/branches.ts';
-import type { ChatMessage, Conversation } from '../../state/types.ts';
+import { shownBranch, versionOf } from '../../state/domain/branches.ts';
+import type { ChatMessage, Conversation } from '../../state/domain/types.ts';
 import { answerMessage, conversationViewActions } from '../../testing/builders.ts';
 import { createTestApp } from '../../testing/testApp.tsx';
 import { markdownRenderer } from '../markdown/LazyMarkdown.tsx';
 import { ConversationView } from './ConversationView.tsx';
 
 // The tree's functions, counted: the pane must not walk the conversation again on each frame of an answer.
-vi.mock('../../state/branches.ts', async (actual) => {
-  const branches = await actual<typeof import('../../state/branches.ts')>();
+vi.mock('../../state/domain/branches.ts', async (actual) => {
+  const branches = await actual<typeof import('../../state/domain/branches.ts')>();
   return { ...branches, shownBranch: vi.fn(branches.shownBranch), versionOf: vi.fn(branches.versionOf) };
 });
 

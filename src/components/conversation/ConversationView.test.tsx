@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Protocol, Turn } from '../../core/index.ts';
-import type { AssistantMessage, Attempt, Conversation, TraceItem } from '../../state/types.ts';
+import type { AssistantMessage, Attempt, Conversation, TraceItem } from '../../state/domain/types.ts';
 import { answerMessage as answer, answerInFlight, conversationViewActions } from '../../testing/builders.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { markdownRenderer } from '../markdown/LazyMarkdown.tsx';

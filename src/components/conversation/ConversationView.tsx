@@ -1,8 +1,8 @@
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useAnswers } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import { answerIn } from '../../state/answers.ts';
-import type { AttachmentRef, Conversation } from '../../state/types.ts';
+import type { AttachmentRef, Conversation } from '../../state/domain/types.ts';
+import { answerIn } from '../../state/stores/answers.ts';
 import { AssistantTurn } from './AssistantTurn.tsx';
 import { type BranchLayout, branchLayout, shownMessages } from './branchLayout.ts';
 import { mountedAfterStep, type OpeningWindow, openingAt, openingAtEnd } from './openingWindow.ts';

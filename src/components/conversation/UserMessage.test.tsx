@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AttachmentRef, UserMessage as UserMessageData } from '../../state/types.ts';
+import type { AttachmentRef, UserMessage as UserMessageData } from '../../state/domain/types.ts';
 import { fakeObjectUrls } from '../../testing/objectUrls.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { UserMessage } from './UserMessage.tsx';

@@ -1,7 +1,7 @@
 import { type FormEvent, memo, useEffect, useRef, useState } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import type { Version } from '../../state/branches.ts';
-import type { AttachmentRef, UserMessage as UserMessageData } from '../../state/types.ts';
+import type { Version } from '../../state/domain/branches.ts';
+import type { AttachmentRef, UserMessage as UserMessageData } from '../../state/domain/types.ts';
 import { AttachmentList } from '../attachments/AttachmentList.tsx';
 import { AttachButton, AttachmentProblems, DropHint } from '../composer/AttachControls.tsx';
 import { readDraft, readDraftFiles, writeDraft, writeDraftFiles } from '../composer/drafts.ts';

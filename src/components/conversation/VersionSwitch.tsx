@@ -1,5 +1,5 @@
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import type { Version } from '../../state/branches.ts';
+import type { Version } from '../../state/domain/branches.ts';
 
 export interface VersionSwitchProps {
   version: Version;

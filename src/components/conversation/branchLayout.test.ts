@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, Conversation } from '../../state/types.ts';
+import type { ChatMessage, Conversation } from '../../state/domain/types.ts';
 import { answerMessage } from '../../testing/builders.ts';
 import { branchLayout, shownMessages } from './branchLayout.ts';
 

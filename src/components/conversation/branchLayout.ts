@@ -1,5 +1,5 @@
-import { shownBranch, type Version, versionOf } from '../../state/branches.ts';
-import type { ChatMessage, Conversation } from '../../state/types.ts';
+import { shownBranch, type Version, versionOf } from '../../state/domain/branches.ts';
+import type { ChatMessage, Conversation } from '../../state/domain/types.ts';
 
 type Branching = Pick<Conversation, 'messages' | 'selected'>;
 

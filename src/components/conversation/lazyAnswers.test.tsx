@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChatMessage, Conversation } from '../../state/types.ts';
+import type { ChatMessage, Conversation } from '../../state/domain/types.ts';
 import { answerMessage, conversationViewActions } from '../../testing/builders.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { markdownRenderer } from '../markdown/LazyMarkdown.tsx';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../state/types.ts';
+import type { ChatMessage } from '../../state/domain/types.ts';
 import { answerMessage } from '../../testing/builders.ts';
 import { mountedAfterStep, openingAt, openingAtEnd } from './openingWindow.ts';
 

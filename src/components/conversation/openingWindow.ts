@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../state/types.ts';
+import type { ChatMessage } from '../../state/domain/types.ts';
 
 /**
  * What a conversation renders when it opens, by place in its shown messages. Only what the view can show

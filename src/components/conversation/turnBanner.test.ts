@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTurn, startWatch, type Turn } from '../../core/index.ts';
-import type { AnswerPhase, AnswerSnapshot } from '../../state/answers.ts';
-import { emptyRecording } from '../../state/recordings.ts';
-import type { AnswerSource, Attempt, AttemptTrace } from '../../state/types.ts';
+import { emptyRecording } from '../../state/domain/recordings.ts';
+import type { AnswerSource, Attempt, AttemptTrace } from '../../state/domain/types.ts';
+import type { AnswerPhase, AnswerSnapshot } from '../../state/stores/answers.ts';
 import { bannerFor, isWaitingForOutput } from './turnBanner.ts';
 
 const watch = startWatch(0);

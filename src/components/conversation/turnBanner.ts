@@ -1,7 +1,7 @@
 import { adviseFailure, type FailureCode, type WatchState } from '../../core/index.ts';
-import type { AnswerSnapshot } from '../../state/answers.ts';
-import { silenceBeforeEndOf } from '../../state/recordings.ts';
-import type { AnswerSource, Attempt } from '../../state/types.ts';
+import { silenceBeforeEndOf } from '../../state/domain/recordings.ts';
+import type { AnswerSource, Attempt } from '../../state/domain/types.ts';
+import type { AnswerSnapshot } from '../../state/stores/answers.ts';
 
 /** The one banner an answer shows below its content, if any. */
 export type TurnBanner =

@@ -1,6 +1,6 @@
 import { lazy, useState } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import type { Conversation } from '../../state/types.ts';
+import type { Conversation } from '../../state/domain/types.ts';
 import { LineIcon } from '../shared/LineIcon.tsx';
 import { LoadBoundary } from '../shared/LoadBoundary.tsx';
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import { conversationUsage } from '../../state/conversationStore.ts';
-import type { Conversation } from '../../state/types.ts';
+import type { Conversation } from '../../state/domain/types.ts';
+import { conversationUsage } from '../../state/stores/conversationStore.ts';
 import { LineIcon } from '../shared/LineIcon.tsx';
 import { ModelSelect } from './ModelSelect.tsx';
 import { ProtocolSelect } from './ProtocolSelect.tsx';

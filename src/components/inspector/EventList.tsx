@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import type { TraceItem } from '../../state/types.ts';
+import type { TraceItem } from '../../state/domain/types.ts';
 
 function pretty(data: string): string {
   try {

@@ -5,10 +5,16 @@ import { useChoices } from '../../hooks/useChoices.ts';
 import { useAnswer, useConversations, useRecordingLoads, useSettings } from '../../hooks/useStores.ts';
 import type { MessageKey } from '../../i18n/catalogs/en.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import { withAnswer } from '../../state/answers.ts';
-import { type RecordingLoad, recordingKeptApart, recordingLimits } from '../../state/recordings.ts';
-import { exportFileName, exportJsonTrace, exportSse, isPartial, scrub } from '../../state/traceExport.ts';
-import type { AssistantMessage, Attempt, SentRequest } from '../../state/types.ts';
+import { type RecordingLoad, recordingKeptApart, recordingLimits } from '../../state/domain/recordings.ts';
+import type { AssistantMessage, Attempt, SentRequest } from '../../state/domain/types.ts';
+import {
+  exportFileName,
+  exportJsonTrace,
+  exportSse,
+  isPartial,
+  scrub,
+} from '../../state/formats/traceExport.ts';
+import { withAnswer } from '../../state/stores/answers.ts';
 import { downloadText } from '../shared/download.ts';
 import { EventList } from './EventList.tsx';
 import { Figures } from './Figures.tsx';

@@ -1,5 +1,5 @@
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import type { TraceItem } from '../../state/types.ts';
+import type { TraceItem } from '../../state/domain/types.ts';
 
 const buckets = 240;
 const width = 100 / buckets;

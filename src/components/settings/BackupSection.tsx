@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import type { BackupProblem } from '../../state/backup.ts';
-import { setAsidePrefix } from '../../state/records.ts';
+import type { BackupProblem } from '../../state/formats/backup.ts';
+import { setAsidePrefix } from '../../state/formats/records.ts';
 import { downloadText } from '../shared/download.ts';
 import { backupSummary, entryName, refusalText, restoreSummary } from './backupWords.ts';
 import './backup.css';
@@ -20,7 +20,7 @@ function errorText(error: unknown): string {
 
 /**
  * Back up everything this browser keeps to one file, and restore such a file here or in another browser
- * (`src/state/backup.ts`), through the app's storage.
+ * (`src/state/formats/backup.ts`), through the app's storage.
  */
 export function BackupSection() {
   const { stores, storage } = useServices();

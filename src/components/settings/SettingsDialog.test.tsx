@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { defaultSettings } from '../../state/settingsStore.ts';
+import { defaultSettings } from '../../state/stores/settingsStore.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
 

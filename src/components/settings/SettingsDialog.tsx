@@ -3,7 +3,7 @@ import { minThinkingBudget, type ReasoningEffort } from '../../core/index.ts';
 import { useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { automaticLanguage, languageNames, locales } from '../../i18n/locales.ts';
-import { isThinkingBudget, isUsableBaseUrl, type Settings } from '../../state/settingsStore.ts';
+import { isThinkingBudget, isUsableBaseUrl, type Settings } from '../../state/stores/settingsStore.ts';
 import { ModalDialog } from '../shared/ModalDialog.tsx';
 import { BackupSection } from './BackupSection.tsx';
 import { StorageUse } from './StorageUse.tsx';

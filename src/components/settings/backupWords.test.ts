@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { es } from '../../i18n/catalogs/es.ts';
 import { ja } from '../../i18n/catalogs/ja.ts';
 import { createI18n } from '../../i18n/i18n.tsx';
-import type { BackupFile, BackupRefusal } from '../../state/backup.ts';
-import type { RestoreOutcome } from '../../state/persistence/backupRecords.ts';
+import type { BackupFile, BackupRefusal } from '../../state/formats/backup.ts';
+import type { RestoreOutcome } from '../../state/storage/backupRecords.ts';
 import { backupSummary, entryName, refusalText, restoreSummary } from './backupWords.ts';
 
 const en = createI18n('en');

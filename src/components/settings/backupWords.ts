@@ -5,8 +5,8 @@ import type {
   BackupRefusal,
   RestoredCounts,
   RestoredFiles,
-} from '../../state/backup.ts';
-import type { RestoreOutcome } from '../../state/persistence/backupRecords.ts';
+} from '../../state/formats/backup.ts';
+import type { RestoreOutcome } from '../../state/storage/backupRecords.ts';
 
 type Words = Pick<I18n, 't'>;
 

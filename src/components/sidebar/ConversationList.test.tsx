@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Profiler } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
-import { emptyRecording } from '../../state/recordings.ts';
+import { emptyRecording } from '../../state/domain/recordings.ts';
 import { answerInFlight } from '../../testing/builders.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { ConversationList } from './ConversationList.tsx';

@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { exportWords } from '../../i18n/explain.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import { attemptsOf } from '../../state/persistence/storedConversation.ts';
-import { loadRecordings, recordingKeptApart } from '../../state/recordings.ts';
-import type { Conversation } from '../../state/types.ts';
+import { loadRecordings, recordingKeptApart } from '../../state/domain/recordings.ts';
+import type { Conversation } from '../../state/domain/types.ts';
+import { attemptsOf } from '../../state/storage/storedConversation.ts';
 import { downloadText } from '../shared/download.ts';
 
 /** The export writer, fetched on the first click: nobody needs it to see the first screen. */
-const exporter = () => import('../../state/conversationExport.ts');
+const exporter = () => import('../../state/formats/conversationExport.ts');
 type ExportWriter = Awaited<ReturnType<typeof exporter>>;
 
 /** The attempts whose recordings are in the database only (after a reload, or from another tab). */

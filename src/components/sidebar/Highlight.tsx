@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Highlighted } from '../../state/conversationSearch.ts';
+import type { Highlighted } from '../../state/domain/conversationSearch.ts';
 
 /** Text with its matching parts in `<mark>`. */
 export function Highlight({ text, ranges }: Highlighted) {

@@ -1,6 +1,6 @@
 import { type KeyboardEvent, memo, type Ref } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import type { SearchResult } from '../../state/conversationSearch.ts';
+import type { SearchResult } from '../../state/domain/conversationSearch.ts';
 import { Highlight } from './Highlight.tsx';
 import { useConversationLabel } from './useConversationLabel.ts';
 

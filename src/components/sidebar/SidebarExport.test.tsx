@@ -2,8 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
-import { emptyRecording, withFiguresKept } from '../../state/recordings.ts';
-import type { Attempt, AttemptTrace } from '../../state/types.ts';
+import { emptyRecording, withFiguresKept } from '../../state/domain/recordings.ts';
+import type { Attempt, AttemptTrace } from '../../state/domain/types.ts';
 import { captureDownloads } from '../../testing/objectUrls.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { ConversationList } from './ConversationList.tsx';
@@ -87,10 +87,10 @@ describe('exporting a conversation from its row', () => {
   });
 
   it('says so when the export cannot be fetched (offline, or a newer version put online)', async () => {
-    vi.doMock('../../state/conversationExport.ts', () => {
+    vi.doMock('../../state/formats/conversationExport.ts', () => {
       throw new Error('Failed to fetch dynamically imported module');
     });
-    onTestFinished(() => vi.doUnmock('../../state/conversationExport.ts'));
+    onTestFinished(() => vi.doUnmock('../../state/formats/conversationExport.ts'));
     seed();
     const user = userEvent.setup();
     app.render(<ConversationList />);

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyTurn, type Turn } from '../../core/index.ts';
-import { emptyRecording } from '../../state/recordings.ts';
+import { emptyRecording } from '../../state/domain/recordings.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { ConversationList } from './ConversationList.tsx';
 

@@ -1,5 +1,5 @@
 import type { I18n } from '../../i18n/i18n.tsx';
-import type { SearchOutcome } from '../../state/conversationSearch.ts';
+import type { SearchOutcome } from '../../state/domain/conversationSearch.ts';
 
 /** What a search found, in words (the sidebar's status line, read out by screen readers). */
 export function outcomeSummary(

@@ -6,7 +6,7 @@ import { ConversationList } from './ConversationList.tsx';
 import { useConversationSearch } from './useConversationSearch.ts';
 
 // The search's code cannot be fetched (a deploy replaced its chunk, the network is gone).
-vi.mock('../../state/conversationSearch.ts', () => {
+vi.mock('../../state/domain/conversationSearch.ts', () => {
   throw new Error('Failed to fetch dynamically imported module');
 });
 

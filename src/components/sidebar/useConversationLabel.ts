@@ -1,7 +1,7 @@
 import { useConversations } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
-import { type ConversationName, conversationName } from '../../state/conversationTitle.ts';
+import { type ConversationName, conversationName } from '../../state/domain/conversationTitle.ts';
 
 /** A conversation's name in words: its title, or what stands for one in the person's language. */
 function conversationLabel(name: ConversationName, t: I18n['t']): string {

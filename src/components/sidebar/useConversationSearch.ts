@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { ConversationSearch, SearchOutcome } from '../../state/conversationSearch.ts';
-import type { Conversation } from '../../state/types.ts';
+import type { ConversationSearch, SearchOutcome } from '../../state/domain/conversationSearch.ts';
+import type { Conversation } from '../../state/domain/types.ts';
 
 /** The search's code, fetched once: it is not in the first screen's JavaScript. */
-const loadSearch = () => import('../../state/conversationSearch.ts');
+const loadSearch = () => import('../../state/domain/conversationSearch.ts');
 
 /** Fetches the search's code ahead of the first query (the search box took focus): typing then finds it there. */
 export function preloadSearch(): void {

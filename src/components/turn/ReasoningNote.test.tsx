@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../i18n/i18n.tsx';
-import type { AssistantMessage } from '../../state/types.ts';
+import type { AssistantMessage } from '../../state/domain/types.ts';
 import { ReasoningNote, reasoningNotes } from './ReasoningNote.tsx';
 
 const english = createI18n('en');

@@ -1,7 +1,7 @@
 import { adapters } from '../../core/index.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
-import type { AssistantMessage } from '../../state/types.ts';
+import type { AssistantMessage } from '../../state/domain/types.ts';
 import './reasoningNote.css';
 
 /** What an answer's request had to do differently about reasoning, in a sentence each; none most of the time. */

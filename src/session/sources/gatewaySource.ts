@@ -1,6 +1,6 @@
 import { authHeaders, type Protocol, redactedAuthHeaders } from '../../core/index.ts';
-import type { AttachmentBlobs } from '../../state/attachmentBlobs.ts';
-import type { AttachmentRef, SentRequest } from '../../state/types.ts';
+import type { AttachmentRef, SentRequest } from '../../state/domain/types.ts';
+import type { AttachmentBlobs } from '../../state/storage/attachmentBlobs.ts';
 import { bodyWithAttachments } from '../attachmentData.ts';
 import type { BlockedConnections } from '../blockedConnections.ts';
 import { isCrossOrigin } from '../gateway.ts';

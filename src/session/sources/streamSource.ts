@@ -1,4 +1,4 @@
-import type { AnswerSource } from '../../state/types.ts';
+import type { AnswerSource } from '../../state/domain/types.ts';
 
 /** One attempt's way to its stream: the response to read, and what the inspector shows of the request. */
 export interface Connection {

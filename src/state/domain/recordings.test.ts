@@ -1,0 +1,243 @@
+/**
+ * The recorder keeps an exact prefix of what arrived, bounded by count and by size: the raw copy in bytes as
+ * received, the items in number and in characters of data.
+ */
+import { describe, expect, it } from 'vitest';
+import { emptyTurn } from '../../core/index.ts';
+import {
+  createRecordingLoadsStore,
+  emptyRecording,
+  loadRecordings,
+  Recorder,
+  type RecordingLoad,
+  type RecordingLoadsStore,
+  recordingKeptApart,
+  recordingLimits,
+  silenceBeforeEndOf,
+  withFiguresKept,
+} from './recordings.ts';
+import type { Attempt, AttemptTrace } from './types.ts';
+
+const encoder = new TextEncoder();
+const chunkOf = (text: string) => [encoder.encode(text).byteLength, text] as const;
+const dataChars = (recorder: Recorder) =>
+  recorder.snapshot().items.reduce((sum, item) => sum + item.data.length, 0);
+
+describe('Recorder', () => {
+  it('keeps everything below the caps, the raw copy byte for byte', () => {
+    const recorder = new Recorder(1000);
+    const chunks = ['data: {"a":"é"}\n\n', ': hopbase-keepalive\n\n', 'data: [DONE]\n\n'];
+    for (const chunk of chunks) recorder.chunk(...chunkOf(chunk));
+    recorder.event(1010, 'message', '{"a":"é"}', true);
+    recorder.comment(1020, 'hopbase-keepalive');
+    recorder.end(1030);
+    const trace = recorder.snapshot();
+    expect(trace.raw).toBe(chunks.join(''));
+    expect(encoder.encode(trace.raw).byteLength).toBe(trace.bytes);
+    expect(trace.items.map((item) => item.t)).toEqual([10, 20]);
+    expect(trace.truncated).toBe(false);
+    expect(trace.endedAt).toBe(30);
+  });
+
+  it('caps the raw copy by bytes received, at a chunk boundary: an exact prefix', () => {
+    const recorder = new Recorder(0);
+    // Multi-byte text: characters and bytes differ by a third.
+    const chunk = `data: ${'日本語'.repeat(10_000)}\n\n`;
+    const [size] = chunkOf(chunk);
+    const n = Math.ceil(recordingLimits.rawBytes / size) + 3;
+    for (let i = 0; i < n; i++) recorder.chunk(size, chunk);
+    const trace = recorder.snapshot();
+    expect(trace.bytes).toBe(n * size);
+    expect(trace.truncated).toBe(true);
+    const kept = encoder.encode(trace.raw).byteLength;
+    expect(kept).toBeLessThanOrEqual(recordingLimits.rawBytes);
+    expect(kept).toBeGreaterThan(recordingLimits.rawBytes - size);
+    expect(trace.raw).toBe(chunk.repeat(kept / size));
+  });
+
+  it('bounds event data by size: 300 events of 1 MB keep at most the cap, a prefix of them', () => {
+    const recorder = new Recorder(0);
+    const megabyte = 'x'.repeat(1_000_000);
+    for (let i = 0; i < 300; i++) recorder.event(i, 'message', megabyte, true);
+    const trace = recorder.snapshot();
+    expect(dataChars(recorder)).toBeLessThanOrEqual(recordingLimits.itemChars);
+    expect(trace.items.length).toBe(Math.floor(recordingLimits.itemChars / 1_000_000));
+    expect(trace.items.map((item) => item.t)).toEqual(trace.items.map((_, i) => i));
+    expect(trace.truncated).toBe(true);
+    // Every event still counts as output, for the output rate.
+    expect(trace.outputEvents).toBe(300);
+  });
+
+  it('keeps nothing after the first item that does not fit, however small', () => {
+    const recorder = new Recorder(0);
+    recorder.event(1, 'message', 'small', false);
+    recorder.event(2, 'message', 'y'.repeat(recordingLimits.itemChars), false);
+    recorder.comment(3, 'hopbase-keepalive');
+    recorder.event(4, 'message', '[DONE]', false);
+    expect(recorder.snapshot().items.map((item) => item.data)).toEqual(['small']);
+    expect(recorder.snapshot().truncated).toBe(true);
+  });
+
+  it('caps the number of items', () => {
+    const recorder = new Recorder(0);
+    for (let i = 0; i < recordingLimits.items + 5; i++) recorder.comment(i, 'k');
+    const trace = recorder.snapshot();
+    expect(trace.items.length).toBe(recordingLimits.items);
+    expect(trace.truncated).toBe(true);
+  });
+
+  it('hands out immutable snapshots, the same one until something new is recorded', () => {
+    const recorder = new Recorder(0);
+    expect(recorder.snapshot()).toBe(emptyRecording());
+    recorder.event(5, 'message', '{}', false);
+    const first = recorder.snapshot();
+    expect(recorder.snapshot()).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first.items)).toBe(true);
+    recorder.chunk(2, '{}');
+    expect(recorder.snapshot()).not.toBe(first);
+    expect(first.bytes).toBe(0);
+  });
+
+  it('bounds a whole recording to about 8 MB of stream', () => {
+    expect(recordingLimits.rawBytes + recordingLimits.itemChars).toBeLessThanOrEqual(8_000_000);
+  });
+});
+
+describe('a recording kept apart (its events in the database only)', () => {
+  const interrupted = (trace: Partial<AttemptTrace>): Attempt => ({
+    id: 'att',
+    startedAt: 0,
+    request: { url: '', path: '', headers: {}, body: {} },
+    sentHeaders: {},
+    turn: { ...emptyTurn, status: 'interrupted', error: { code: 'interrupted', message: 'cut' } },
+    httpError: null,
+    trace: { ...emptyRecording(), ...trace },
+  });
+  /** 30 s of keepalives only after the last event, then the cut. */
+  const silent = interrupted({
+    headersAt: 10,
+    endedAt: 30_100,
+    bytes: 120,
+    items: [
+      { t: 100, kind: 'event', event: 'message', data: '{}' },
+      { t: 10_100, kind: 'comment', event: '', data: 'hopbase-keepalive' },
+    ],
+    raw: 'data: {}\n\n: hopbase-keepalive\n\n',
+  });
+
+  it('is stored with its figures and the silence before its end, without its events', () => {
+    const stored = withFiguresKept(silent);
+    expect(stored).toEqual({ ...silent.trace, items: [], raw: '', silenceBeforeEndMs: 30_000 });
+    const reloaded = { ...silent, trace: stored };
+    expect(recordingKeptApart(reloaded)).toBe(true);
+    expect(silenceBeforeEndOf(reloaded)).toBe(30_000);
+    // Written again while kept apart, it keeps that figure.
+    expect(withFiguresKept(reloaded)).toEqual(stored);
+  });
+
+  it('claims no silence when its record kept none (an older record)', () => {
+    const older = { ...silent, trace: { ...silent.trace, items: [], raw: '' } };
+    expect(silenceBeforeEndOf(older)).toBe(0);
+    expect(withFiguresKept(older)).not.toHaveProperty('silenceBeforeEndMs');
+  });
+
+  it('is not one while streaming, nor when nothing was received', () => {
+    expect(
+      recordingKeptApart({ ...silent, trace: { ...silent.trace, items: [], raw: '' }, turn: emptyTurn }),
+    ).toBe(false);
+    expect(recordingKeptApart(interrupted({}))).toBe(false);
+    expect(recordingKeptApart(silent)).toBe(false);
+  });
+
+  it('is asked for once while it is being read, and again after a failure', () => {
+    const store = createRecordingLoadsStore();
+    const changes: unknown[] = [];
+    store.subscribe((state) => changes.push(state.loads));
+    store.getState().want('att');
+    store.getState().want('att');
+    expect(changes).toEqual([{ att: 'loading' }]);
+    store.setState({ loads: { att: 'failed' } });
+    store.getState().want('att');
+    expect(store.getState().loads).toEqual({ att: 'loading' });
+  });
+});
+
+/**
+ * Persistence as `loadRecordings` sees it: every recording asked for is read once, and each read ends when
+ * the test says how (`read`: in memory, or why not).
+ */
+function fakePersistence(store: RecordingLoadsStore) {
+  const reads: string[] = [];
+  store.subscribe(({ loads }) => {
+    for (const id of Object.keys(loads)) if (loads[id] === 'loading' && !reads.includes(id)) reads.push(id);
+  });
+  return {
+    reads,
+    async read(id: string, outcome: 'found' | Exclude<RecordingLoad, 'loading'>) {
+      // Reads end later, as the database's do.
+      await Promise.resolve();
+      reads.splice(reads.indexOf(id), 1);
+      store.setState((s) => {
+        const { [id]: _, ...loads } = s.loads;
+        return { loads: outcome === 'found' ? loads : { ...loads, [id]: outcome } };
+      });
+    },
+  };
+}
+
+/** Whether `promise` has settled by the time the microtasks queued now have run. */
+async function settledYet(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  void promise.then(() => {
+    settled = true;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return settled;
+}
+
+describe('loadRecordings (an export waiting for the recordings it needs)', () => {
+  it('asks for each recording and resolves, with no problem, once all are in memory', async () => {
+    const store = createRecordingLoadsStore();
+    const persistence = fakePersistence(store);
+    const loaded = loadRecordings(store, ['a', 'b']);
+    expect(persistence.reads).toEqual(['a', 'b']);
+    await persistence.read('a', 'found');
+    expect(await settledYet(loaded)).toBe(false);
+    await persistence.read('b', 'found');
+    expect(await loaded).toEqual({});
+    expect(store.getState().loads).toEqual({});
+  });
+
+  it('resolves with what could not be read, and why, once none is being read', async () => {
+    const store = createRecordingLoadsStore();
+    const persistence = fakePersistence(store);
+    const loaded = loadRecordings(store, ['a', 'b', 'c', 'd']);
+    await persistence.read('a', 'missing');
+    await persistence.read('b', 'found');
+    await persistence.read('c', 'unreadable');
+    expect(await settledYet(loaded)).toBe(false);
+    await persistence.read('d', 'failed');
+    expect(await loaded).toEqual({ a: 'missing', c: 'unreadable', d: 'failed' });
+  });
+
+  it('asks again for one that failed before, and waits for one already being read', async () => {
+    const store = createRecordingLoadsStore();
+    store.setState({ loads: { earlier: 'failed' } });
+    const persistence = fakePersistence(store);
+    store.getState().want('inspected');
+    const loaded = loadRecordings(store, ['earlier', 'inspected']);
+    expect(persistence.reads).toEqual(['inspected', 'earlier']);
+    await persistence.read('earlier', 'found');
+    expect(await settledYet(loaded)).toBe(false);
+    await persistence.read('inspected', 'found');
+    expect(await loaded).toEqual({});
+  });
+
+  it('resolves at once when it needs none', async () => {
+    const store = createRecordingLoadsStore();
+    const persistence = fakePersistence(store);
+    expect(await loadRecordings(store, [])).toEqual({});
+    expect(persistence.reads).toEqual([]);
+  });
+});

@@ -1,0 +1,148 @@
+import type { HttpError, Protocol, ReasoningLevel, Turn } from '../../core/index.ts';
+
+/** One SSE item of an attempt as recorded for the inspector: offsets are ms from the request start. */
+export interface TraceItem {
+  t: number;
+  kind: 'event' | 'comment';
+  /** Event name (`message` when none was sent); empty for comments. */
+  event: string;
+  /** Event data, or the comment's text. */
+  data: string;
+}
+
+/** What came down the wire for one attempt, kept compactly and capped. */
+export interface AttemptTrace {
+  /** Time to response headers, first output and end, in ms from the request start. */
+  headersAt: number | null;
+  firstOutputAt: number | null;
+  endedAt: number | null;
+  bytes: number;
+  /** Output events (deltas, new tool calls): the output rate's fallback when no usage was reported. */
+  outputEvents: number;
+  items: readonly TraceItem[];
+  /** The body as received, decoded as UTF-8 (a BOM kept), up to the terminal event: for `.sse` export. */
+  raw: string;
+  /** Set when the per-attempt cap was reached and later items were not kept. */
+  truncated: boolean;
+  /**
+   * The model's silence before the end (ms), as the conversation record keeps it when there was one: the
+   * items it is measured from stay apart until the inspector asks (`silenceBeforeEndOf`).
+   */
+  silenceBeforeEndMs?: number;
+}
+
+/** The exact request of an attempt: retry sends this body again, byte for byte. */
+export interface SentRequest {
+  url: string;
+  path: string;
+  /** Headers as sent, with credentials removed: they are never stored. */
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+  /**
+   * Set when the body could not be read back from storage (its record is gone, or damaged): `body` is then
+   * empty, and Retry and Regenerate build the request again from the conversation.
+   */
+  bodyMissing?: 'missing' | 'unreadable';
+}
+
+export interface Attempt {
+  id: string;
+  /** Wall-clock start, for display and ordering. */
+  startedAt: number;
+  request: SentRequest;
+  /** The headers this attempt was sent with, credentials named but redacted. */
+  sentHeaders: Record<string, string>;
+  turn: Turn;
+  /** Set when the gateway refused the request before streaming (HTTP status ≥ 400). */
+  httpError: HttpError | null;
+  trace: AttemptTrace;
+}
+
+/** A file sent with a user message: its bytes live in IndexedDB as a blob under `id`, never in the record. */
+export interface AttachmentRef {
+  id: string;
+  name: string;
+  mimeType: string;
+  size: number;
+  /** Images go as each protocol's image part; text and code files as text with their name. */
+  kind: 'image' | 'text';
+}
+
+/**
+ * Where a message sits in the conversation's tree: the message it follows (null: the first one). Absent in
+ * records from before branches: there each message follows the one before it in `messages`.
+ */
+interface Placed {
+  parentId?: string | null;
+}
+
+export interface UserMessage extends Placed {
+  id: string;
+  role: 'user';
+  text: string;
+  createdAt: number;
+  attachments?: AttachmentRef[];
+}
+
+/** Where an answer came from: the gateway (it can be sent again), or a recording replayed from a file (it cannot). */
+export type AnswerSource = { kind: 'gateway' } | { kind: 'replay'; file: string };
+
+export interface AssistantMessage extends Placed {
+  id: string;
+  role: 'assistant';
+  protocol: Protocol;
+  model: string;
+  source: AnswerSource;
+  createdAt: number;
+  /** Every attempt at this answer, oldest first; the last one is what the conversation continues from. */
+  attempts: Attempt[];
+  /**
+   * Set on the first answer after a protocol switch whose request had to leave out earlier answers'
+   * reasoning state: the protocols that state belongs to (signatures and encrypted reasoning only work there).
+   */
+  reasoningLeftOut?: Protocol[];
+  /**
+   * Anthropic Messages: thinking was asked for but this answer continues tool calls made without it, and an
+   * assistant turn thinks all the way or not at all, so its request went without thinking.
+   */
+  thinkingPaused?: boolean;
+}
+
+export interface ToolResultMessage extends Placed {
+  id: string;
+  role: 'tool';
+  toolCallId: string;
+  name: string;
+  content: string;
+  createdAt: number;
+}
+
+export type ChatMessage = UserMessage | AssistantMessage | ToolResultMessage;
+
+/** What the toolbar chooses, remembered per conversation and brought back when the person returns to it. */
+export interface ConversationChoices {
+  protocol: Protocol;
+  model: string;
+  reasoning: ReasoningLevel;
+}
+
+export interface Conversation {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  /** Every message of every branch, in the order they were made; the shown branch is a path through them. */
+  messages: ChatMessage[];
+  /**
+   * The version chosen at each fork: parent message id (`''` for the first message) → chosen child id.
+   * A fork with no choice shows its newest child.
+   */
+  selected?: Record<string, string>;
+  /** Absent until the conversation's first request (and in records from before it was remembered). */
+  choices?: ConversationChoices;
+  /**
+   * The system prompt its requests send, from the default in Settings when its first request is sent (or
+   * set for it before); absent until then, and in records from before it was remembered: the default then.
+   */
+  systemPrompt?: string;
+}

@@ -1,0 +1,334 @@
+import { describe, expect, it } from 'vitest';
+import { emptyTurn } from '../../core/index.ts';
+import { shownBranch } from '../domain/branches.ts';
+import { emptyRecording } from '../domain/recordings.ts';
+import type { Conversation } from '../domain/types.ts';
+import {
+  readConversationRecord,
+  readRequestRecord,
+  readSettingsRecord,
+  readTraceRecord,
+  unreadableRecordsFile,
+} from './records.ts';
+
+function conversation(): Conversation {
+  return {
+    id: 'conv_1',
+    title: 'Weather',
+    createdAt: 1,
+    updatedAt: 4,
+    messages: [
+      { id: 'm1', role: 'user', text: 'Weather in Paris?', createdAt: 1 },
+      {
+        id: 'm2',
+        role: 'assistant',
+        protocol: 'responses',
+        model: 'gpt-x',
+        source: { kind: 'gateway' },
+        createdAt: 2,
+        attempts: [
+          {
+            id: 'att_1',
+            startedAt: 2,
+            request: {
+              url: '/v1/responses',
+              path: '/responses',
+              headers: { 'content-type': 'application/json' },
+              body: { model: 'gpt-x' },
+            },
+            sentHeaders: { authorization: '[redacted]' },
+            httpError: null,
+            turn: {
+              ...emptyTurn,
+              status: 'complete',
+              text: 'Calling',
+              toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+              parts: [
+                { kind: 'text', key: 't0', text: 'Calling' },
+                {
+                  kind: 'tool_call',
+                  key: 'c0',
+                  call: { id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+                },
+              ],
+              usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 },
+              finishReason: 'tool_calls',
+            },
+            trace: { ...emptyRecording(), bytes: 120, endedAt: 40 },
+          },
+        ],
+      },
+      { id: 'm3', role: 'tool', toolCallId: 'call_1', name: 'get_weather', content: 'Sunny', createdAt: 3 },
+    ],
+  };
+}
+
+describe('readConversationRecord', () => {
+  it('reads every kind of message the app writes, unchanged, with its revision', () => {
+    const record = { ...conversation(), revision: 7 };
+    expect(readConversationRecord('conversation:conv_1', record)).toEqual({
+      kind: 'conversation',
+      conversation: conversation(),
+      revision: 7,
+    });
+  });
+
+  it('fills in what older records lack', () => {
+    const old = conversation() as unknown as { messages: Record<string, unknown>[] };
+    const answer = old.messages[1]! as { source?: unknown; attempts: Record<string, unknown>[] };
+    delete answer.source;
+    const attempt = answer.attempts[0]!;
+    delete attempt.sentHeaders;
+    const turn = attempt.turn as Record<string, unknown>;
+    delete turn.refusal;
+    delete turn.rawFinishReason;
+    attempt.trace = { bytes: 120, deltaEvents: 3 };
+    const read = readConversationRecord('conversation:conv_1', old);
+    expect(read.kind).toBe('conversation');
+    const message = read.kind === 'conversation' ? read.conversation.messages[1] : undefined;
+    expect(message).toMatchObject({
+      source: { kind: 'gateway' },
+      attempts: [
+        {
+          sentHeaders: {},
+          turn: { refusal: '', rawFinishReason: null },
+          trace: { bytes: 120, outputEvents: 3, items: [], raw: '', truncated: false },
+        },
+      ],
+    });
+    expect(read.revision).toBe(0);
+  });
+
+  it('reads a request without its body as one whose body is apart: empty and marked missing until joined', () => {
+    const record = structuredClone(conversation()) as unknown as {
+      messages: { attempts?: { request: Record<string, unknown> }[] }[];
+    };
+    delete record.messages[1]!.attempts![0]!.request.body;
+    const read = readConversationRecord('conversation:conv_1', record);
+    const answer = read.kind === 'conversation' ? read.conversation.messages[1] : null;
+    expect(answer?.role === 'assistant' && answer.attempts[0]?.request).toEqual({
+      url: '/v1/responses',
+      path: '/responses',
+      headers: { 'content-type': 'application/json' },
+      body: {},
+      bodyMissing: 'missing',
+    });
+  });
+
+  it('keeps the mark of an inline body a backup says is missing or unreadable, and drops any other', () => {
+    const marked = (bodyMissing: unknown) => {
+      const record = structuredClone(conversation()) as unknown as {
+        messages: { attempts?: { request: Record<string, unknown> }[] }[];
+      };
+      record.messages[1]!.attempts![0]!.request.bodyMissing = bodyMissing;
+      const read = readConversationRecord('conversation:conv_1', record);
+      const answer = read.kind === 'conversation' ? read.conversation.messages[1] : null;
+      return answer?.role === 'assistant' ? answer.attempts[0]?.request : null;
+    };
+    expect(marked('unreadable')).toMatchObject({ body: { model: 'gpt-x' }, bodyMissing: 'unreadable' });
+    expect(marked('missing')).toMatchObject({ bodyMissing: 'missing' });
+    expect(marked(true)).not.toHaveProperty('bodyMissing');
+  });
+
+  it('reads branches: the parent of each message and the version chosen at each fork', () => {
+    const original = conversation();
+    const branched: Conversation = {
+      ...original,
+      messages: [
+        ...original.messages.map((m, i) => ({ ...m, parentId: original.messages[i - 1]?.id ?? null })),
+        { id: 'm4', role: 'user', text: 'Weather in Rome?', createdAt: 4, parentId: null },
+      ],
+      selected: { '': 'm1' },
+    };
+    const read = readConversationRecord('conversation:conv_1', branched);
+    expect(read).toEqual({ kind: 'conversation', conversation: branched, revision: 0 });
+    const shown = read.kind === 'conversation' ? shownBranch(read.conversation) : [];
+    expect(shown.map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
+  });
+
+  it('loads a record from before branches as one branch, in its order', () => {
+    const read = readConversationRecord('conversation:conv_1', conversation());
+    const shown = read.kind === 'conversation' ? shownBranch(read.conversation) : [];
+    expect(shown.map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
+  });
+
+  it('keeps the choices a conversation remembers and leaves out those this version cannot use', () => {
+    const choicesOf = (choices: unknown) => {
+      const read = readConversationRecord('conversation:conv_1', { ...conversation(), choices });
+      return read.kind === 'conversation' ? read.conversation.choices : 'unreadable';
+    };
+    const sound = { protocol: 'messages', model: 'claude-x', reasoning: 'high' };
+    expect(choicesOf(sound)).toEqual(sound);
+    for (const damaged of [
+      { ...sound, protocol: 'telepathy' },
+      { ...sound, model: '' },
+      { ...sound, reasoning: 'extreme' },
+      { protocol: 'chat' },
+      'chat',
+      null,
+    ])
+      expect(choicesOf(damaged)).toBeUndefined();
+  });
+
+  const broken: [string, (c: Record<string, unknown> & { messages: unknown[] }) => unknown, string][] = [
+    ['messages: null', (c) => ({ ...c, messages: null }), 'messages: expected a list'],
+    ['not an object', () => 'conv_1', 'record: expected an object'],
+    ['an array', () => [], 'record: expected an object'],
+    ['a title that is a number', (c) => ({ ...c, title: 5 }), 'title: expected a string'],
+    ['an id other than its key', (c) => ({ ...c, id: 'conv_2' }), 'id: expected the id in its key (conv_1)'],
+    [
+      'an unknown role',
+      (c) => ({ ...c, messages: [{ id: 'x', role: 'system', text: '' }] }),
+      'messages[0].role: expected user, assistant or tool',
+    ],
+    [
+      'a user message without text',
+      (c) => ({ ...c, messages: [{ id: 'x', role: 'user' }] }),
+      'messages[0].text: expected a string',
+    ],
+    [
+      'an answer without attempts',
+      (c) => ({ ...c, messages: [c.messages[0], { ...(c.messages[1] as object), attempts: undefined }] }),
+      'messages[1].attempts: expected a list',
+    ],
+    [
+      'a turn with a bad part',
+      (c) => {
+        const answer = structuredClone(c.messages[1]) as { attempts: { turn: { parts: unknown[] } }[] };
+        answer.attempts[0]!.turn.parts = [{ kind: 'image', key: 'i' }];
+        return { ...c, messages: [c.messages[0], answer] };
+      },
+      'messages[1].attempts[0].turn.parts[0].kind: expected text, reasoning, refusal or tool_call',
+    ],
+    [
+      'a request body that is not an object',
+      (c) => {
+        const answer = structuredClone(c.messages[1]) as { attempts: { request: { body: unknown } }[] };
+        answer.attempts[0]!.request.body = 'model=gpt-x';
+        return { ...c, messages: [c.messages[0], answer] };
+      },
+      'messages[1].attempts[0].request.body: expected an object',
+    ],
+    [
+      'a parent that is not an id',
+      (c) => ({ ...c, messages: [c.messages[0], { ...(c.messages[1] as object), parentId: 1 }] }),
+      'messages[1].parentId: expected a string',
+    ],
+    [
+      'a parent that is not in the conversation',
+      (c) => ({ ...c, messages: [c.messages[0], { ...(c.messages[1] as object), parentId: 'm9' }] }),
+      'messages[1].parentId: expected the id of a message of this conversation',
+    ],
+    [
+      'choices of versions that are a list',
+      (c) => ({ ...c, selected: ['m1'] }),
+      'selected: expected an object',
+    ],
+    [
+      'a chosen version that is not an id',
+      (c) => ({ ...c, selected: { m1: null } }),
+      'selected.m1: expected a string',
+    ],
+    [
+      'an unknown protocol',
+      (c) => ({ ...c, messages: [c.messages[0], { ...(c.messages[1] as object), protocol: 'grpc' }] }),
+      'messages[1].protocol: expected chat, responses or messages',
+    ],
+  ];
+  for (const [name, breakIt, reason] of broken) {
+    it(`sets aside a record with ${name}`, () => {
+      const value = breakIt(conversation() as unknown as Record<string, unknown> & { messages: unknown[] });
+      expect(readConversationRecord('conversation:conv_1', value)).toMatchObject({
+        kind: 'unreadable',
+        reason,
+      });
+    });
+  }
+});
+
+describe('readRequestRecord', () => {
+  it('reads a request body, or says what is wrong with it', () => {
+    const body = { model: 'gpt-x', input: [{ role: 'user', content: 'Hi' }] };
+    expect(readRequestRecord({ body })).toEqual({ body });
+    expect(readRequestRecord({ body: [body] })).toBe('body: expected an object');
+    expect(readRequestRecord(body)).toBe('body: expected an object');
+    expect(readRequestRecord('{}')).toBe('record: expected an object');
+  });
+});
+
+describe('readTraceRecord and readSettingsRecord', () => {
+  it('reads a recording, or says what is wrong with it', () => {
+    const items = [{ t: 1, kind: 'event', event: 'message', data: '{}' }];
+    expect(readTraceRecord({ items, raw: 'data: {}\n\n' })).toEqual({ items, raw: 'data: {}\n\n' });
+    expect(readTraceRecord({ items: [{ t: 'x' }], raw: '' })).toBe(
+      'items[0]: expected a recorded event or comment',
+    );
+    expect(readTraceRecord(null)).toBe('record: expected an object');
+  });
+
+  it('keeps settings it does not know, and leaves out those of the wrong type', () => {
+    expect(readSettingsRecord(undefined)).toEqual({ settings: {}, wrong: [] });
+    expect(readSettingsRecord('x')).toBeNull();
+    expect(
+      readSettingsRecord({
+        model: 'gpt-x',
+        protocol: 'grpc',
+        temperature: null,
+        maxOutputTokens: '100',
+        offerTools: 'yes',
+        tools: [{ name: 'get_weather', parameters: {} }],
+        addedLater: [1, 2],
+        systemPrompt: null,
+      }),
+    ).toEqual({
+      settings: {
+        model: 'gpt-x',
+        temperature: null,
+        tools: [{ name: 'get_weather', parameters: {} }],
+        addedLater: [1, 2],
+      },
+      wrong: ['protocol', 'maxOutputTokens', 'offerTools', 'systemPrompt'],
+    });
+  });
+});
+
+describe('unreadableRecordsFile', () => {
+  it('writes every record as JSON, spelling out what JSON cannot hold', () => {
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    const value = {
+      messages: null,
+      missing: undefined,
+      big: 10n,
+      map: new Map([['a', 1]]),
+      bytes: new Uint8Array([1, 2]),
+      nan: Number.NaN,
+      cyclic,
+    };
+    const text = unreadableRecordsFile(
+      [{ key: 'conversation:conv_bad', what: 'conversation', reason: 'messages: expected a list', value }],
+      new Date(Date.UTC(2025, 0, 2)),
+    );
+    expect(JSON.parse(text)).toEqual({
+      app: 'hopbase-chat',
+      exportedAt: '2025-01-02T00:00:00.000Z',
+      note: expect.stringContaining('still stored, unchanged'),
+      records: [
+        {
+          key: 'conversation:conv_bad',
+          what: 'conversation',
+          reason: 'messages: expected a list',
+          value: {
+            messages: null,
+            missing: { $undefined: true },
+            big: { $bigint: '10' },
+            map: { $map: [['a', 1]] },
+            bytes: { $bytes: [1, 2] },
+            nan: { $number: 'NaN' },
+            cyclic: { name: 'loop', self: { $circular: true } },
+          },
+        },
+      ],
+    });
+  });
+});

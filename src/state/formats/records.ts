@@ -1,0 +1,160 @@
+import * as v from 'valibot';
+import type { AttemptTrace, Conversation, SentRequest } from '../domain/types.ts';
+import type { Settings } from '../stores/settingsStore.ts';
+import { conversationRecord, requestRecord, revision, traceRecord } from './recordSchemas.ts';
+import { settingFields } from './settingsSchema.ts';
+import { check, isPlain, type Plain } from './validation.ts';
+
+/**
+ * What IndexedDB holds, read defensively: every record is checked by its schema (`recordSchemas.ts`,
+ * `settingsSchema.ts`) before the app uses it, so one record of the wrong shape (written by an older
+ * version, a bug, an extension, a person in DevTools) is set aside instead of breaking the whole load.
+ */
+
+export const conversationPrefix = 'conversation:';
+export const tracePrefix = 'trace:';
+/**
+ * `request:<attemptId>`: the body an attempt sent, written once with the first record that holds the
+ * attempt (a conversation record keeps its requests without their bodies; records from before hold them).
+ */
+export const requestPrefix = 'request:';
+/** `deleted:<id>`: a deleted conversation's tombstone, so that no other tab's older copy brings it back. */
+export const deletedPrefix = 'deleted:';
+export const settingsKey = 'settings';
+export const activeKey = 'active-conversation';
+/** Records the app could not read and had to make room for: copied here byte for byte, never deleted. */
+export const setAsidePrefix = 'set-aside:';
+
+/** A conversation as its record stores it: the recordings' bulk lives in trace records. */
+export type StoredConversation = Conversation & {
+  /** Raised by one on every write: no tab overwrites a record newer than the one its copy came from. */
+  revision?: number;
+};
+
+/** What a deleted conversation leaves under `deleted:<id>` (its record is removed). */
+export interface Tombstone {
+  id: string;
+  deleted: true;
+  revision: number;
+  deletedAt: number;
+}
+
+export type StoredTrace = Pick<AttemptTrace, 'items' | 'raw'>;
+
+/** What a `request:<attemptId>` record holds. */
+export interface StoredRequest {
+  body: SentRequest['body'];
+}
+
+export type ReadRecord =
+  | { kind: 'conversation'; conversation: Conversation; revision: number }
+  | { kind: 'unreadable'; reason: string; revision: number };
+
+/** A record that could not be read, kept as it is in the database, and what was wrong with it. */
+export interface UnreadableRecord {
+  key: string;
+  what: 'conversation' | 'recording' | 'request' | 'settings';
+  reason: string;
+  value: unknown;
+}
+
+/**
+ * One `conversation:<id>` record: a conversation (the fields older records lack filled in, the ones they
+ * named otherwise renamed), or unreadable with the reason why. Its id must be the one in its key, and a
+ * message's parent one of its messages (records from before branches name none: one branch, in their order).
+ */
+export function readConversationRecord(key: string, value: unknown): ReadRecord {
+  const revision = recordRevision(value);
+  const unreadable = (reason: string): ReadRecord => ({ kind: 'unreadable', reason, revision });
+  const read = check(conversationRecord, value, 'record');
+  if (!read.ok) return unreadable(read.reason);
+  const conversation: Conversation = read.value;
+  if (conversationPrefix + conversation.id !== key)
+    return unreadable(`id: expected the id in its key (${key.slice(conversationPrefix.length)})`);
+  const ids = new Set(conversation.messages.map((m) => m.id));
+  const unplaced = conversation.messages.findIndex((m) => m.parentId && !ids.has(m.parentId));
+  if (unplaced >= 0)
+    return unreadable(`messages[${unplaced}].parentId: expected the id of a message of this conversation`);
+  return { kind: 'conversation', conversation, revision };
+}
+
+/** The revision a record or tombstone holds (0: none, as in records written before revisions). */
+export function recordRevision(value: unknown): number {
+  return isPlain(value) && v.is(revision, value.revision) ? value.revision : 0;
+}
+
+/** One `trace:<attemptId>` record, or why it cannot be used. */
+export function readTraceRecord(value: unknown): StoredTrace | string {
+  const read = check(traceRecord, value, 'record');
+  return read.ok ? read.value : read.reason;
+}
+
+/** One `request:<attemptId>` record, or why it cannot be used. */
+export function readRequestRecord(value: unknown): StoredRequest | string {
+  const read = check(requestRecord, value, 'record');
+  return read.ok ? read.value : read.reason;
+}
+
+/**
+ * The settings record, field by field (`settingsSchema.ts`): a field of the wrong type is left out (its
+ * default applies, and the record keeps it until that setting is changed); fields this version does not
+ * know pass through untouched. `null` when the record is not settings at all.
+ */
+export function readSettingsRecord(value: unknown): { settings: Partial<Settings>; wrong: string[] } | null {
+  if (value === undefined) return { settings: {}, wrong: [] };
+  if (!isPlain(value)) return null;
+  const settings: Plain = {};
+  const wrong: string[] = [];
+  for (const [key, field] of Object.entries(value)) {
+    if (!Object.hasOwn(settingFields, key)) {
+      settings[key] = field;
+      continue;
+    }
+    const read = v.safeParse(settingFields[key as keyof Settings], field);
+    if (read.success) settings[key] = read.output;
+    else wrong.push(key);
+  }
+  return { settings: settings as Partial<Settings>, wrong };
+}
+
+/** The stored settings record read (see readSettingsRecord); one that is not settings is noted in `unreadable`. */
+export function readSettingsNoting(
+  value: unknown,
+  unreadable: UnreadableRecord[],
+): ReturnType<typeof readSettingsRecord> {
+  const read = readSettingsRecord(value);
+  if (read === null)
+    unreadable.push({ key: settingsKey, what: 'settings', reason: 'not a settings record', value });
+  return read;
+}
+
+/**
+ * The unreadable records as a file a person can keep, inspect or hand to support: JSON, with whatever
+ * structured clone stored that JSON cannot say (dates, binary, big integers, undefined) spelled out.
+ */
+export function unreadableRecordsFile(records: readonly UnreadableRecord[], now = new Date()): string {
+  const seen = new WeakSet<object>();
+  const replacer = (_key: string, value: unknown): unknown => {
+    if (value === undefined) return { $undefined: true };
+    if (typeof value === 'bigint') return { $bigint: value.toString() };
+    if (typeof value === 'number' && !Number.isFinite(value)) return { $number: String(value) };
+    if (typeof value !== 'object' || value === null) return value;
+    if (seen.has(value)) return { $circular: true };
+    seen.add(value);
+    if (value instanceof Date) return { $date: Number.isNaN(value.getTime()) ? null : value.toISOString() };
+    if (value instanceof Map) return { $map: [...value.entries()] };
+    if (value instanceof Set) return { $set: [...value.values()] };
+    if (value instanceof ArrayBuffer) return { $bytes: [...new Uint8Array(value)] };
+    if (ArrayBuffer.isView(value))
+      return { $bytes: [...new Uint8Array(value.buffer, value.byteOffset, value.byteLength)] };
+    if (value instanceof Blob) return { $blob: { type: value.type, size: value.size } };
+    return value;
+  };
+  const file = {
+    app: 'hopbase-chat',
+    exportedAt: now.toISOString(),
+    note: 'Saved records this browser holds that HopBase Chat could not read. They are still stored, unchanged.',
+    records: records.map(({ key, what, reason, value }) => ({ key, what, reason, value })),
+  };
+  return `${JSON.stringify(file, replacer, 2)}\n`;
+}

@@ -1,0 +1,75 @@
+import type { UseStore } from 'idb-keyval';
+import type { BackupFile, RestoreResult } from '../formats/backup.ts';
+import type { AppStores } from '../stores/appStores.ts';
+import { type AttachmentBlobs, databaseAttachments } from './attachmentBlobs.ts';
+import { sweepAttachments } from './attachmentSweep.ts';
+import { openDatabase } from './database.ts';
+import { type LoadedState, loadState } from './load.ts';
+import { startPersisting } from './persistence.ts';
+import { openTabChannel, type TabChannel } from './tabSync.ts';
+
+/**
+ * Where the app keeps what it must not lose, behind one interface: the app and its components ask this,
+ * never a database. IndexedDB in this browser is today's implementation (`indexedDbStorage`), the other
+ * tabs its source of changes from elsewhere; a server's store and change feed can stand in its place.
+ */
+export interface AppStorage {
+  /** The bytes of attached files. */
+  readonly attachments: AttachmentBlobs;
+  /** Reads what is stored into `stores`, before the first render. */
+  load(stores: AppStores): Promise<LoadedState>;
+  /**
+   * From now on writes the stores' changes back, each joined with what was written elsewhere meanwhile,
+   * and takes in changes made elsewhere. Returns the function that writes what is pending and stops.
+   */
+  persist(stores: AppStores, loaded: LoadedState): () => Promise<void>;
+  /** Deletes stored attachments that `inUse` does not name, once they are old enough; resolves with how many. */
+  sweep(inUse: ReadonlySet<string>, now: number): Promise<number>;
+  /** Everything kept, as one file, the API key scrubbed from it. */
+  backUp(apiKey: string): Promise<BackupFile>;
+  /** Takes a backup file's content in, joined with what is kept; everyone keeping it is told. */
+  restore(text: string): Promise<RestoreResult>;
+}
+
+export interface IndexedDbStorageOptions {
+  /** Opens the database, on first use (tests pass their own). */
+  open?: () => UseStore;
+  /** Opens the channel to this browser's other tabs (null where there is none). */
+  openChannel?: () => TabChannel | null;
+}
+
+/** The app's storage in this browser's IndexedDB, opened on first use, kept coherent across its tabs. */
+export function indexedDbStorage({
+  open = openDatabase,
+  openChannel = openTabChannel,
+}: IndexedDbStorageOptions = {}): AppStorage {
+  let db: UseStore | null = null;
+  const database = () => {
+    db ??= open();
+    return db;
+  };
+  const blobs = () => databaseAttachments(database());
+  return {
+    attachments: {
+      put: (files) => blobs().put(files),
+      get: (id) => blobs().get(id),
+      remove: (ids) => blobs().remove(ids),
+    },
+    load: (stores) => loadState(database(), stores),
+    persist: (stores, loaded) =>
+      startPersisting(database(), stores, 400, 2000, { loaded, channel: openChannel() }),
+    sweep: (inUse, now) => sweepAttachments(database(), inUse, now),
+    // The backup code is fetched when first used: the first screen needs none of it.
+    backUp: async (apiKey) => (await import('../formats/backup.ts')).backUp(database(), apiKey),
+    async restore(text) {
+      const { restoreBackup } = await import('../formats/backup.ts');
+      // Every tab hears of it on the channel, this one too (its persistence listens on a channel of its own).
+      const channel = openChannel();
+      try {
+        return await restoreBackup(database(), text, channel);
+      } finally {
+        channel?.close();
+      }
+    },
+  };
+}

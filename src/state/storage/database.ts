@@ -1,0 +1,66 @@
+import { createStore, type UseStore } from 'idb-keyval';
+import {
+  conversationPrefix,
+  deletedPrefix,
+  recordRevision,
+  requestPrefix,
+  type StoredRequest,
+  type StoredTrace,
+  setAsidePrefix,
+  tracePrefix,
+  type UnreadableRecord,
+} from '../formats/records.ts';
+
+/** The app's one IndexedDB store, through idb-keyval; the records' keys and shapes are in `records.ts`. */
+export function openDatabase(): UseStore {
+  return createStore('hopbase-chat', 'state');
+}
+
+/** Every key that starts with `prefix`. */
+export function prefixRange(prefix: string): IDBKeyRange {
+  return IDBKeyRange.bound(prefix, `${prefix}\uffff`);
+}
+
+/**
+ * Reads the record and the tombstone of conversation `id` in `store`'s transaction, then calls `decide`
+ * with both (undefined: none) and the higher of their revisions.
+ */
+export function withStored(
+  store: IDBObjectStore,
+  id: string,
+  decide: (record: unknown, tombstone: unknown, revision: number) => void,
+): void {
+  const record = store.get(conversationPrefix + id);
+  const tombstone = store.get(deletedPrefix + id);
+  tombstone.onsuccess = () => {
+    const revision = Math.max(recordRevision(record.result), recordRevision(tombstone.result));
+    decide(record.result, tombstone.result, revision);
+  };
+}
+
+export function putRecording(store: IDBObjectStore, attemptId: string, trace: StoredTrace): void {
+  store.put({ items: trace.items, raw: trace.raw } satisfies StoredTrace, tracePrefix + attemptId);
+}
+
+/** An attempt's request body, in a record of its own: written once, as it never changes. */
+export function putRequest(store: IDBObjectStore, attemptId: string, body: StoredRequest['body']): void {
+  store.put({ body } satisfies StoredRequest, requestPrefix + attemptId);
+}
+
+/** Copies an unreadable record that stands where a write goes to `set-aside:`, so that it is never lost. */
+export function setAside(
+  store: IDBObjectStore,
+  key: string,
+  value: unknown,
+  what: UnreadableRecord['what'],
+  reason: string,
+  now: number,
+): UnreadableRecord {
+  const copy = `${setAsidePrefix}${key}:${now}`;
+  store.put(value, copy);
+  return { key: copy, what, reason, value };
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,192 @@
+import { promisifyRequest, type UseStore } from 'idb-keyval';
+import type { Conversation } from '../domain/types.ts';
+import {
+  conversationPrefix,
+  deletedPrefix,
+  type ReadRecord,
+  readConversationRecord,
+  readSettingsRecord,
+  recordRevision,
+  settingsKey,
+  type UnreadableRecord,
+} from '../formats/records.ts';
+import type { AppStores } from '../stores/appStores.ts';
+import { applyStoredConversations, applyStoredSettings } from './applyStored.ts';
+import { prefixRange, withStored } from './database.ts';
+import type { KnownState } from './knownState.ts';
+import { withLocalRecordings } from './storedConversation.ts';
+import { joinBodies } from './storedRequests.ts';
+import { asStoredSettings } from './storedSettings.ts';
+import { readChangeMessage, type TabChannel } from './tabSync.ts';
+
+/** A conversation's record as read (undefined: none), its bodies joined in, and its tombstone. */
+interface ReadConversation {
+  id: string;
+  read: ReadRecord | undefined;
+  tombstone: unknown;
+}
+
+/**
+ * This tab's side of the tab channel (`tabSync.ts`): after each committed write it posts what it stored;
+ * when another tab posts, it notes what to read, and before its next write reads those records and takes
+ * them in. Back from the back/forward cache, where messages may have been missed, it reads everything.
+ */
+export class OtherTabs {
+  private readonly tabId = Math.random().toString(36).slice(2);
+  /** What other tabs said they stored, not yet read. */
+  private readonly remote = new Map<string, number>();
+  private remoteSettings = false;
+  private resync = false;
+
+  constructor(
+    private readonly db: UseStore,
+    private readonly stores: AppStores,
+    private readonly known: KnownState,
+    private readonly channel: TabChannel | null,
+  ) {}
+
+  /** Notes what a message on the channel says another tab stored; false: not such a message. */
+  heard(data: unknown): boolean {
+    const message = readChangeMessage(data);
+    if (!message || message.from === this.tabId) return false;
+    for (const { id, revision } of message.conversations)
+      this.remote.set(id, Math.max(revision, this.remote.get(id) ?? 0));
+    this.remoteSettings ||= message.settings;
+    return true;
+  }
+
+  /** What other tabs said meanwhile may have been missed: everything is read again. */
+  missedSome(): void {
+    this.resync = true;
+  }
+
+  get pending(): boolean {
+    return this.remote.size > 0 || this.remoteSettings || this.resync;
+  }
+
+  /** Reads what other tabs stored since this tab last knew, and takes it in. */
+  async catchUp(): Promise<void> {
+    try {
+      await this.readRemote();
+    } catch (error) {
+      console.warn('Could not read what another tab stored', error);
+    }
+  }
+
+  announce(conversations: { id: string; revision: number }[], settings: boolean): void {
+    if (!this.channel || (!conversations.length && !settings)) return;
+    try {
+      this.channel.postMessage({ type: 'stored', from: this.tabId, conversations, settings });
+    } catch {
+      // A closed channel (the page is going away): the other tabs read the records when they next write.
+    }
+  }
+
+  private async readRemote() {
+    const { bases } = this.known;
+    const wanted = [...this.remote]
+      .filter(([id, revision]) => {
+        const known = bases.get(id)?.revision;
+        return known === null || known === undefined || revision > known;
+      })
+      .map(([id]) => id);
+    this.remote.clear();
+    const wantSettings = this.remoteSettings;
+    this.remoteSettings = false;
+    const everything = this.resync;
+    this.resync = false;
+    if (!wanted.length && !wantSettings && !everything) return;
+
+    const { conversations, settings, bodies, unreadable } = await this.read(
+      wanted,
+      wantSettings || everything,
+      everything,
+    );
+    for (const id of bodies) this.known.storedBodies.add(id);
+    this.stores.storage.getState().noteUnreadable(unreadable);
+    const conversationStore = this.stores.conversations;
+    const upserts: Conversation[] = [];
+    const removals: string[] = [];
+    const from = new Map<string, Conversation | null>();
+    for (const { id, read, tombstone } of conversations) {
+      const base = bases.get(id);
+      const known = base?.revision ?? null;
+      if (tombstone !== undefined) {
+        const revision = recordRevision(tombstone);
+        if (base?.conversation === null && known !== null && revision <= known) continue;
+        bases.set(id, { revision, conversation: null });
+        if (conversationStore.getState().conversations[id]) removals.push(id);
+        continue;
+      }
+      if (read === undefined || read.kind === 'unreadable') continue;
+      if (known !== null && read.revision <= known) continue;
+      // A record newer than the tombstone this tab knew, with the tombstone gone: a restored backup
+      // brought it back (`writeRestored`); no other write ever stores a record past a tombstone.
+      const stored = withLocalRecordings(
+        read.conversation,
+        conversationStore.getState().conversations[read.conversation.id],
+      );
+      from.set(id, base?.conversation ?? null);
+      bases.set(id, { revision: read.revision, conversation: stored });
+      upserts.push(stored);
+    }
+    applyStoredConversations(conversationStore, this.known, upserts, removals, from);
+    if (settings !== undefined) {
+      const read = readSettingsRecord(settings);
+      if (read) applyStoredSettings(this.stores.settings, this.known, asStoredSettings(read.settings), {});
+    }
+  }
+
+  /**
+   * The records of `ids` (or of every conversation) with their tombstones, the request bodies this tab
+   * lacks read in the same transaction, and the settings record if asked.
+   */
+  private async read(ids: string[], withSettings: boolean, everything: boolean) {
+    const conversations: ReadConversation[] = [];
+    /** Attempts whose request record was read (readable or not), and those that could not be. */
+    const bodies: string[] = [];
+    const unreadable: UnreadableRecord[] = [];
+    let settings: unknown;
+    const local = this.stores.conversations.getState().conversations;
+    await this.db('readonly', (store) => {
+      const add = (id: string, value: unknown, tombstone: unknown) => {
+        const read = value === undefined ? undefined : readConversationRecord(conversationPrefix + id, value);
+        // A deleted conversation's record counts for nothing: the tombstone wins.
+        if (read?.kind !== 'conversation' || tombstone !== undefined) {
+          conversations.push({ id, read, tombstone });
+          return;
+        }
+        joinBodies(store, read.conversation, local[id], (conversation, found, damaged) => {
+          conversations.push({ id, read: { ...read, conversation }, tombstone });
+          bodies.push(...found.keys());
+          unreadable.push(...damaged);
+        });
+      };
+      if (everything) {
+        const keys = store.getAllKeys(prefixRange(conversationPrefix));
+        const values = store.getAll(prefixRange(conversationPrefix));
+        const deadKeys = store.getAllKeys(prefixRange(deletedPrefix));
+        const dead = store.getAll(prefixRange(deletedPrefix));
+        dead.onsuccess = () => {
+          const tombstones = new Map(
+            (deadKeys.result as string[]).map((k, i) => [k.slice(deletedPrefix.length), dead.result[i]]),
+          );
+          (keys.result as string[]).forEach((k, i) => {
+            const id = k.slice(conversationPrefix.length);
+            add(id, values.result[i], tombstones.get(id));
+            tombstones.delete(id);
+          });
+          for (const [id, tombstone] of tombstones) add(id, undefined, tombstone);
+        };
+      } else for (const id of ids) withStored(store, id, (value, tombstone) => add(id, value, tombstone));
+      if (withSettings) {
+        const request = store.get(settingsKey);
+        request.onsuccess = () => {
+          settings = request.result;
+        };
+      }
+      return promisifyRequest(store.transaction);
+    });
+    return { conversations, settings, bodies, unreadable };
+  }
+}

@@ -1,0 +1,333 @@
+import 'fake-indexeddb/auto';
+import { createStore, del, get, keys, set, type UseStore } from 'idb-keyval';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { emptyTurn } from '../../core/index.ts';
+import { emptyRecording } from '../domain/recordings.ts';
+import type { Attempt, Conversation } from '../domain/types.ts';
+import { type AppStores, createAppStores } from '../stores/appStores.ts';
+import { journalKey } from './journal.ts';
+import { loadState } from './load.ts';
+import { startPersisting } from './persistence.ts';
+
+/**
+ * Request bodies kept apart from their conversation's record: each in a `request:<attemptId>` record
+ * written once, joined back in at load, by another tab, in a backup (`backup.test.ts`) and by the unload
+ * journal, so that the record written while an answer streams stays small.
+ */
+
+let stores: AppStores;
+const conversations = () => stores.conversations.getState();
+let dbCount = 0;
+let db: UseStore;
+let stop: (() => Promise<void>) | null = null;
+/** The keys every write transaction put, in order. */
+let puts: string[] = [];
+/** The database, wrapped to list the keys written. */
+let watching: UseStore;
+
+beforeEach(() => {
+  stores = createAppStores();
+  sessionStorage.clear();
+  db = createStore(`hopbase-bodies-${++dbCount}`, 'state');
+  puts = [];
+  watching = (mode, callback) =>
+    db(mode, (store) => {
+      if (mode === 'readwrite') {
+        const original = store.put.bind(store);
+        store.put = (value: unknown, key?: IDBValidKey) => {
+          puts.push(String(key));
+          return original(value, key);
+        };
+      }
+      return callback(store);
+    });
+});
+
+afterEach(async () => {
+  await stop?.();
+  stop = null;
+});
+
+async function finish() {
+  await stop?.();
+  stop = null;
+  // A read queued after the writes only completes once they did.
+  await keys(db);
+}
+
+/** A fresh page in the same tab, loading what is stored, persisting through `through`. */
+async function reload(through: UseStore = db) {
+  await finish();
+  stores = createAppStores();
+  const loaded = await loadState(db, stores);
+  stop = startPersisting(through, stores, 1, 2000, { loaded });
+  return loaded;
+}
+
+const tick = (ms = 10) => new Promise((resolve) => setTimeout(resolve, ms));
+const putsOf = (prefix: string) => puts.filter((key) => key.startsWith(prefix));
+
+/** The body a request builder would make for this history: every earlier message again. */
+function bodyFor(history: string[]): Record<string, unknown> {
+  return {
+    model: 'claude',
+    max_tokens: 1024,
+    messages: history.map((text) => ({ role: 'user', content: text })),
+  };
+}
+
+function attempt(id: string, body: Record<string, unknown>, status: 'streaming' | 'complete'): Attempt {
+  return {
+    id,
+    startedAt: 1,
+    request: {
+      url: '/v1/messages',
+      path: '/messages',
+      headers: { 'content-type': 'application/json' },
+      body,
+    },
+    sentHeaders: {},
+    turn: { ...emptyTurn, status, text: `Answer of ${id}` },
+    httpError: null,
+    trace: { ...emptyRecording(), bytes: 10, endedAt: status === 'complete' ? 5 : null },
+  };
+}
+
+/** A conversation of `answers` question-and-answer pairs, as the session makes them. */
+function conversation(id: string, answers: number): Conversation {
+  const history: string[] = [];
+  const messages: Conversation['messages'] = [];
+  for (let i = 1; i <= answers; i++) {
+    const question = `Question ${i} of ${id}`;
+    history.push(question);
+    messages.push({ id: `${id}_q${i}`, role: 'user', text: question, createdAt: 2 * i });
+    messages.push({
+      id: `${id}_a${i}`,
+      role: 'assistant',
+      protocol: 'messages',
+      model: 'claude',
+      source: { kind: 'gateway' },
+      createdAt: 2 * i + 1,
+      attempts: [attempt(`${id}_att${i}`, bodyFor(history), 'complete')],
+    });
+  }
+  return { id, title: id, createdAt: 1, updatedAt: 2 * answers + 1, messages };
+}
+
+/** Puts `conversation` into the stores as this tab's change. */
+function put(conversation: Conversation) {
+  stores.conversations.setState((s) => ({
+    conversations: { ...s.conversations, [conversation.id]: conversation },
+    order: s.order.includes(conversation.id) ? s.order : [conversation.id, ...s.order],
+  }));
+}
+
+const attemptsOf = (c: Conversation | undefined) =>
+  c?.messages.flatMap((m) => (m.role === 'assistant' ? m.attempts : [])) ?? [];
+const storedRequests = async (id: string) =>
+  attemptsOf(await get<Conversation>(`conversation:${id}`, db)).map((a) => a.request);
+
+describe('request bodies', () => {
+  it('are kept out of the conversation record, each in a record of its own', async () => {
+    stop = startPersisting(db, stores, 1);
+    const saved = conversation('conv_a', 2);
+    put(saved);
+    await finish();
+    // The rest of each request stays in the record.
+    expect(await storedRequests('conv_a')).toEqual(
+      attemptsOf(saved).map(({ request: { body: _, ...rest } }) => rest),
+    );
+    for (const { id, request } of attemptsOf(saved))
+      expect(await get(`request:${id}`, db)).toEqual({ body: request.body });
+  });
+
+  it('are written once: the saves of a streaming answer write its conversation only', async () => {
+    stop = startPersisting(watching, stores, 1, 60_000);
+    const base = conversation('conv_a', 1);
+    const history = ['Question 1 of conv_a', 'Answer of conv_a_att1', 'And then?'];
+    const streaming = (text: string, status: 'streaming' | 'complete'): Conversation => ({
+      ...base,
+      messages: [
+        ...base.messages,
+        { id: 'conv_a_q2', role: 'user', text: 'And then?', createdAt: 10 },
+        {
+          id: 'conv_a_a2',
+          role: 'assistant',
+          protocol: 'messages',
+          model: 'claude',
+          source: { kind: 'gateway' },
+          createdAt: 11,
+          attempts: [
+            {
+              ...attempt('conv_a_att2', bodyFor(history), status),
+              turn: { ...emptyTurn, status, text },
+            },
+          ],
+        },
+      ],
+    });
+    put(base);
+    await tick();
+    for (let n = 1; n <= 5; n++) {
+      put(streaming('word '.repeat(n), 'streaming'));
+      await tick();
+    }
+    put(streaming('word '.repeat(6), 'complete'));
+    await finish();
+    expect(putsOf('conversation:conv_a').length).toBeGreaterThanOrEqual(5);
+    expect(putsOf('request:')).toEqual(['request:conv_a_att1', 'request:conv_a_att2']);
+  });
+
+  it('load back into identical attempts, and a save after the load writes none of them again', async () => {
+    stop = startPersisting(db, stores, 1);
+    put(conversation('conv_a', 3));
+    put(conversation('conv_b', 1));
+    await tick();
+    const saved = conversations().conversations;
+    await reload(watching);
+    expect(conversations().conversations).toEqual(saved);
+
+    conversations().renameConversation('conv_a', 'Renamed');
+    await finish();
+    expect(putsOf('conversation:')).toEqual(['conversation:conv_a']);
+    expect(putsOf('request:')).toEqual([]);
+  });
+
+  it('in a record from before load unchanged; that record moves them out when it is next written', async () => {
+    const old = conversation('conv_old', 2);
+    await set('conversation:conv_old', { ...old, revision: 4 }, db);
+    await reload(watching);
+    expect(conversations().conversations.conv_old).toEqual(old);
+    await tick();
+    // Loading rewrites nothing.
+    expect(puts).toEqual([]);
+
+    conversations().renameConversation('conv_old', 'Renamed');
+    await finish();
+    expect((await storedRequests('conv_old')).every((r) => !('body' in r))).toBe(true);
+    for (const { id, request } of attemptsOf(old))
+      expect(await get(`request:${id}`, db)).toEqual({ body: request.body });
+    await reload();
+    expect(conversations().conversations.conv_old).toEqual({ ...old, title: 'Renamed' });
+  });
+
+  it('go with their conversation when it is deleted', async () => {
+    stop = startPersisting(db, stores, 1);
+    put(conversation('conv_a', 2));
+    put(conversation('conv_b', 1));
+    await tick();
+    expect(await get('request:conv_a_att1', db)).toBeDefined();
+    conversations().deleteConversation('conv_a');
+    await finish();
+    expect((await keys(db)).filter((k) => String(k).startsWith('request:'))).toEqual(['request:conv_b_att1']);
+  });
+
+  it('of a save that fails are written by the save that retries it', async () => {
+    let failures = 1;
+    const flaky: UseStore = (mode, callback) => {
+      if (mode === 'readwrite' && failures > 0) {
+        failures--;
+        return Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
+      }
+      return db(mode, callback);
+    };
+    stop = startPersisting(flaky, stores, 1, 2000, { retryDelayMs: 5 });
+    const saved = conversation('conv_a', 2);
+    put(saved);
+    await expect
+      .poll(() => get('request:conv_a_att2', db))
+      .toEqual({ body: attemptsOf(saved)[1]!.request.body });
+    expect(await get('request:conv_a_att1', db)).toEqual({ body: attemptsOf(saved)[0]!.request.body });
+    await reload();
+    expect(conversations().conversations.conv_a).toEqual(saved);
+  });
+
+  it('not yet stored when the page goes away are kept by the unload journal, those stored are not', async () => {
+    stop = startPersisting(db, stores, 1);
+    const first = conversation('conv_a', 1);
+    put(first);
+    await finish();
+
+    // IndexedDB writes started while the page unloads never commit.
+    const unloading: UseStore = (mode, callback) =>
+      mode === 'readwrite' ? new Promise(() => {}) : db(mode, callback);
+    const loaded = await loadState(db, stores);
+    stop = startPersisting(unloading, stores, 400, 2000, { loaded });
+    const second = conversation('conv_a', 2);
+    put(second);
+    window.dispatchEvent(new Event('pagehide'));
+    stop = null;
+    const journal = JSON.parse(sessionStorage.getItem(journalKey)!) as {
+      conversations: { record: Conversation }[];
+    };
+    const [kept] = journal.conversations;
+    expect(attemptsOf(kept?.record).map((a) => 'body' in a.request)).toEqual([false, true]);
+
+    await reload();
+    expect(conversations().conversations.conv_a).toEqual(second);
+    await expect
+      .poll(() => get('request:conv_a_att2', db))
+      .toEqual({ body: attemptsOf(second)[1]!.request.body });
+    await expect.poll(() => sessionStorage.getItem(journalKey)).toBeNull();
+  });
+});
+
+describe('a request body that cannot be read back', () => {
+  it('marks its attempt, lists an unreadable record, and leaves both records as they are', async () => {
+    stop = startPersisting(db, stores, 1);
+    const saved = conversation('conv_a', 3);
+    put(saved);
+    await finish();
+    await del('request:conv_a_att1', db);
+    await set('request:conv_a_att2', { body: 'not a body' }, db);
+
+    await reload(watching);
+    const [gone, damaged, kept] = attemptsOf(conversations().conversations.conv_a);
+    expect(gone?.request).toMatchObject({ body: {}, bodyMissing: 'missing' });
+    expect(damaged?.request).toMatchObject({ body: {}, bodyMissing: 'unreadable' });
+    expect(kept?.request).toEqual(attemptsOf(saved)[2]!.request);
+    expect(stores.storage.getState().unreadable).toEqual([
+      {
+        key: 'request:conv_a_att2',
+        what: 'request',
+        reason: 'body: expected an object',
+        value: { body: 'not a body' },
+      },
+    ]);
+
+    conversations().renameConversation('conv_a', 'Renamed');
+    await finish();
+    // The empty body is never stored as the one sent, nor written over the damaged record.
+    expect(putsOf('request:')).toEqual([]);
+    expect(await get('request:conv_a_att1', db)).toBeUndefined();
+    expect(await get('request:conv_a_att2', db)).toEqual({ body: 'not a body' });
+    await reload();
+    expect(attemptsOf(conversations().conversations.conv_a).map((a) => a.request.bodyMissing)).toEqual([
+      'missing',
+      'unreadable',
+      undefined,
+    ]);
+  });
+});
+
+describe('an answer continued in another tab', () => {
+  it('brings its request body along when one tab joins the other’s record', async () => {
+    const saved = conversation('conv_a', 1);
+    stop = startPersisting(db, stores, 1);
+    put(saved);
+    await finish();
+    // Two tabs that never hear each other: each write joins the other's record in its transaction.
+    const tabA = createAppStores();
+    const tabB = createAppStores();
+    const stopA = startPersisting(db, tabA, 1, 2000, { loaded: await loadState(db, tabA) });
+    const stopB = startPersisting(db, tabB, 1, 2000, { loaded: await loadState(db, tabB) });
+    const inA = conversation('conv_a', 2);
+    tabA.conversations.setState((s) => ({ conversations: { ...s.conversations, conv_a: inA } }));
+    await stopA();
+    tabB.conversations.getState().renameConversation('conv_a', 'Renamed in B');
+    await stopB();
+    const joined = tabB.conversations.getState().conversations.conv_a;
+    expect(attemptsOf(joined)).toEqual(attemptsOf(inA));
+    expect(joined?.title).toBe('Renamed in B');
+  });
+});

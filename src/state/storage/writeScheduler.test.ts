@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { answerMessage } from '../../testing/builders.ts';
+import type { AssistantMessage, Conversation } from '../domain/types.ts';
+import { isStructural } from './writeScheduler.ts';
+
+const answer = (status: 'streaming' | 'complete', text: string) => answerMessage('msg_1', { status, text });
+
+function conversation(message: AssistantMessage, title = 'Chat'): Record<string, Conversation> {
+  return { c1: { id: 'c1', title, createdAt: 1, updatedAt: 1, messages: [message] } };
+}
+
+describe('isStructural', () => {
+  const streaming = conversation(answer('streaming', 'Hel'));
+  it('a streaming frame is not: it is written at most every delay', () => {
+    expect(isStructural(conversation(answer('streaming', 'Hello')), streaming)).toBe(false);
+  });
+  it('an answer that ends is', () => {
+    expect(isStructural(conversation(answer('complete', 'Hello')), streaming)).toBe(true);
+  });
+  it('a new title is', () => {
+    expect(isStructural(conversation(answer('streaming', 'Hel'), 'Renamed'), streaming)).toBe(true);
+  });
+  it('a new or deleted conversation is', () => {
+    expect(isStructural({}, streaming)).toBe(true);
+  });
+});

@@ -1,0 +1,96 @@
+import type { Conversation } from '../domain/types.ts';
+
+/**
+ * When writes run: one at a time, a run asked for while one runs making it go round again (`force`
+ * carried over). A change that adds or removes something is written at once (in a microtask, so that
+ * the changes of one action go together); a streaming answer at most every `delayMs`.
+ */
+export class WriteScheduler {
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private soon = false;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private againForce = false;
+  private isStopped = false;
+
+  constructor(
+    private readonly step: (force: boolean) => Promise<void>,
+    private readonly delayMs: number,
+  ) {}
+
+  get stopped(): boolean {
+    return this.isStopped;
+  }
+
+  /** Runs now (`force`: every recording not yet written too), or once more after the run under way. */
+  run(force = false): Promise<void> {
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (this.running) {
+      this.again = true;
+      this.againForce ||= force;
+      return this.running;
+    }
+    this.running = (async () => {
+      let f = force;
+      do {
+        this.again = false;
+        this.againForce = false;
+        await this.step(f);
+        f = this.againForce;
+      } while (this.again);
+    })().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** A streaming frame: written within `delayMs`. */
+  later(): void {
+    this.runIn(this.delayMs);
+  }
+
+  /** A write that failed: tried again in `delayMs`. */
+  runIn(delayMs: number): void {
+    if (!this.isStopped) this.timer ??= setTimeout(() => this.run(), delayMs);
+  }
+
+  /** A change that adds or removes something: written at once. */
+  runSoon(): void {
+    if (this.soon || this.isStopped) return;
+    this.soon = true;
+    queueMicrotask(() => {
+      this.soon = false;
+      void this.run();
+    });
+  }
+
+  stop(): void {
+    this.isStopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+  }
+}
+
+/** Whether a change adds or removes something (written at once) rather than a streaming frame. */
+export function isStructural(
+  next: Record<string, Conversation>,
+  previous: Record<string, Conversation>,
+): boolean {
+  const nextIds = Object.keys(next);
+  if (nextIds.length !== Object.keys(previous).length) return true;
+  for (const id of nextIds) {
+    const a = next[id]!;
+    const b = previous[id];
+    if (a === b) continue;
+    if (!b || a.messages.length !== b.messages.length || a.title !== b.title) return true;
+    const last = a.messages.at(-1);
+    const before = b.messages.at(-1);
+    if (last?.role === 'assistant' && before?.role === 'assistant') {
+      if (last.attempts.length !== before.attempts.length) return true;
+      if (last.attempts.at(-1)?.turn.status !== before.attempts.at(-1)?.turn.status) return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,125 @@
+import type { UseStore } from 'idb-keyval';
+import { recordingKeptApart } from '../domain/recordings.ts';
+import type { Conversation } from '../domain/types.ts';
+import type { AppStores } from '../stores/appStores.ts';
+import { applyStoredConversations, applyStoredSettings } from './applyStored.ts';
+import { errorText } from './database.ts';
+import type { UnloadJournal } from './journal.ts';
+import type { KnownState } from './knownState.ts';
+import type { OtherTabs } from './otherTabs.ts';
+import { attemptsOf } from './storedConversation.ts';
+import { changedSettings } from './storedSettings.ts';
+import { type TraceWrite, type Written, writeChanges } from './writeTransaction.ts';
+
+export interface WriterParts {
+  db: UseStore;
+  stores: AppStores;
+  known: KnownState;
+  journal: UnloadJournal;
+  tabs: OtherTabs;
+  /** How often a recording that still grows is written. */
+  traceDelayMs: number;
+  /** Called when a write failed: it is to be tried again. */
+  retry: () => void;
+}
+
+/**
+ * The write of what this tab changed since the database last held it (`force`: every recording not yet
+ * written too, however recently one was). After the write commits, what the database now holds is taken
+ * in, the other tabs are told, and the unload journal goes once nothing is left to write. A failed write
+ * is reported in `stores.storage` and retried.
+ */
+export function createWriter({ db, stores, known, journal, tabs, traceDelayMs, retry }: WriterParts) {
+  const { conversations: conversationStore, settings: settingsStore, storage } = stores;
+
+  function tracesToWrite(conversation: Conversation, force: boolean, now: number): TraceWrite[] {
+    const out: TraceWrite[] = [];
+    for (const attempt of attemptsOf(conversation)) {
+      const previous = known.sentTraces.get(attempt.id);
+      // Not in memory: the database holds it, and an empty copy must never replace it there.
+      if (previous?.trace === attempt.trace || recordingKeptApart(attempt)) continue;
+      // A recording that still grows is written now and then; the final one always.
+      if (!force && previous && attempt.turn.status === 'streaming' && now - previous.at < traceDelayMs)
+        continue;
+      out.push({ attempt, entry: { trace: attempt.trace, at: now } });
+    }
+    return out;
+  }
+
+  return async function write(force: boolean): Promise<void> {
+    const { conversations, activeId } = conversationStore.getState();
+    const now = Date.now();
+    const changed = known.changed(conversations);
+    const deletions = known.pendingDeletions(conversations);
+    const traces = new Map<string, TraceWrite[]>();
+    for (const conversation of force ? Object.values(conversations) : changed) {
+      const list = tracesToWrite(conversation, force, now);
+      if (list.length) traces.set(conversation.id, list);
+    }
+    const settingsPatch = changedSettings(settingsStore.getState().settings, known.settings);
+    const settingsChanged = Object.keys(settingsPatch).length > 0;
+    const activeChanged = activeId !== known.activeId;
+    if (!changed.length && !deletions.length && !traces.size && !settingsChanged && !activeChanged) {
+      journal.clear();
+      return;
+    }
+    for (const list of traces.values())
+      for (const { attempt, entry } of list) known.sentTraces.set(attempt.id, entry);
+
+    let written: Written;
+    try {
+      written = await writeChanges(
+        db,
+        {
+          changed,
+          deletions,
+          traces,
+          settings: settingsChanged ? settingsPatch : null,
+          active: activeChanged ? { id: activeId } : null,
+        },
+        known.bases,
+        known.storedBodies,
+        now,
+      );
+    } catch (error) {
+      // Nothing of it was stored: the next flush writes it all again.
+      for (const list of traces.values())
+        for (const { attempt, entry } of list)
+          if (known.sentTraces.get(attempt.id) === entry) known.sentTraces.delete(attempt.id);
+      storage.getState().saveFailed(errorText(error));
+      retry();
+      return;
+    }
+
+    storage.getState().saved();
+    if (activeChanged) known.activeId = activeId;
+    for (const list of traces.values())
+      for (const { attempt } of list) known.committedTraces.set(attempt.id, attempt.trace);
+    for (const id of written.bodies) known.storedBodies.add(id);
+    const { outcomes, setAside } = written;
+    storage.getState().noteUnreadable([...setAside, ...written.unreadable]);
+    const upserts: Conversation[] = [];
+    const removals: string[] = [];
+    for (const { id, revision, stored, local } of outcomes) {
+      known.bases.set(id, { revision, conversation: stored });
+      if (stored === null) {
+        if (local) removals.push(id);
+        continue;
+      }
+      if (stored !== local) upserts.push(stored);
+    }
+    applyStoredConversations(
+      conversationStore,
+      known,
+      upserts,
+      removals,
+      new Map(changed.map((c) => [c.id, c])),
+    );
+    if (written.settings) applyStoredSettings(settingsStore, known, written.settings, settingsPatch);
+    tabs.announce(
+      outcomes.map(({ id, revision }) => ({ id, revision })),
+      settingsChanged,
+    );
+    if (journal.kept && !known.isDirty(conversationStore.getState().conversations)) journal.clear();
+  };
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { emptyTurn, startWatch } from '../../core/index.ts';
+import { answerMessage } from '../../testing/builders.ts';
+import { emptyRecording } from '../domain/recordings.ts';
+import {
+  type AnswerSnapshot,
+  answerIn,
+  answeringConversations,
+  answerReducer,
+  createAnswersStore,
+  withAnswer,
+} from './answers.ts';
+
+const message = answerMessage('m1', { status: 'complete', text: 'first' });
+const attempt = { ...message.attempts[0]!, id: 'att_2', turn: emptyTurn };
+const started = answerReducer(null, {
+  type: 'attemptStarted',
+  conversationId: 'c1',
+  messageId: 'm1',
+  attempt,
+  at: 5,
+});
+const watch = { ...startWatch(5), lastOutputAt: 9 };
+const text = { ...emptyTurn, text: 'Hel' };
+
+describe('answerReducer', () => {
+  it('starts each attempt afresh, streaming, watched from its start', () =>
+    expect(started).toEqual({
+      conversationId: 'c1',
+      messageId: 'm1',
+      attempt,
+      phase: { kind: 'streaming', watch: startWatch(5) },
+    }));
+  it('takes progress into the attempt and the watch', () =>
+    expect(
+      answerReducer(started, { type: 'progressed', turn: text, trace: emptyRecording(), watch }),
+    ).toMatchObject({
+      attempt: { id: 'att_2', turn: text },
+      phase: { kind: 'streaming', watch },
+    }));
+  it('keeps an ended attempt’s outcome', () =>
+    expect(
+      answerReducer(started, { type: 'attemptEnded', turn: text, httpError: null, trace: emptyRecording() })
+        .attempt.turn,
+    ).toBe(text));
+  it('waits for a retry with its time and count', () =>
+    expect(answerReducer(started, { type: 'retryScheduled', at: 99, attempt: 2, of: 3 }).phase).toEqual({
+      kind: 'retrying',
+      at: 99,
+      attempt: 2,
+      of: 3,
+    }));
+  it('refuses progress before any attempt', () =>
+    expect(() => answerReducer(null, { type: 'retryScheduled', at: 1, attempt: 2, of: 3 })).toThrow(
+      /before any attempt/,
+    ));
+  it('replaces the snapshot, never changes it', () => {
+    const before = structuredClone(started);
+    answerReducer(started, { type: 'progressed', turn: text, trace: emptyRecording(), watch });
+    expect(started).toEqual(before);
+  });
+});
+
+describe('withAnswer', () => {
+  it('adds an attempt the store has not seen yet', () =>
+    expect(withAnswer(message, started).attempts.map((a) => a.id)).toEqual(['m1_att', 'att_2']));
+  it('replaces the stored checkpoint of the same attempt', () => {
+    const stored = { ...message, attempts: [...message.attempts, attempt] };
+    const later = answerReducer(started, { type: 'progressed', turn: text, trace: emptyRecording(), watch });
+    expect(withAnswer(stored, later).attempts.map((a) => a.turn.text)).toEqual(['first', 'Hel']);
+  });
+  it('leaves a message alone without an answer in flight, or another message’s', () => {
+    expect(withAnswer(message, undefined)).toBe(message);
+    expect(withAnswer(answerMessage('m2', {}), started).attempts).toHaveLength(1);
+  });
+});
+
+describe('the answers store', () => {
+  const other: AnswerSnapshot = { ...started, conversationId: 'c2', messageId: 'm9' };
+  it('says which conversation answers, and which message', () => {
+    const store = createAnswersStore();
+    store.getState().publish(started);
+    store.getState().publish(other);
+    expect(answerIn(store.getState(), 'c2')).toBe('m9');
+    expect(answerIn(store.getState(), 'c3')).toBeNull();
+    expect(answerIn(store.getState(), null)).toBeNull();
+    expect(answeringConversations(store.getState())).toBe('c1 c2');
+    store.getState().remove('m1');
+    expect(answeringConversations(store.getState())).toBe('c2');
+  });
+  it('changes nothing when an unknown answer is removed', () => {
+    const store = createAnswersStore();
+    const before = store.getState();
+    store.getState().remove('nope');
+    expect(store.getState()).toBe(before);
+  });
+});

@@ -1,0 +1,26 @@
+import { createRecordingLoadsStore, type RecordingLoadsStore } from '../domain/recordings.ts';
+import { type AnswersStore, createAnswersStore } from './answers.ts';
+import { type ConversationStore, createConversationStore } from './conversationStore.ts';
+import { createSettingsStore, type SettingsStore } from './settingsStore.ts';
+import { createStorageStatusStore, type StorageStatusStore } from './storageStatus.ts';
+
+/** Every store of one running app, made together at startup (or per test) and handed down, never imported. */
+export interface AppStores {
+  conversations: ConversationStore;
+  settings: SettingsStore;
+  /** Answers in flight, by message id. */
+  answers: AnswersStore;
+  storage: StorageStatusStore;
+  /** Recordings kept apart in the database that the inspector asked for. */
+  recordings: RecordingLoadsStore;
+}
+
+export function createAppStores(): AppStores {
+  return {
+    conversations: createConversationStore(),
+    settings: createSettingsStore(),
+    answers: createAnswersStore(),
+    storage: createStorageStatusStore(),
+    recordings: createRecordingLoadsStore(),
+  };
+}

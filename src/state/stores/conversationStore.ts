@@ -1,0 +1,410 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { type ConversationMessage, type Protocol, reasoningStateOf, type Turn } from '../../core/index.ts';
+import { placeholderContent } from '../domain/attachmentPlaceholders.ts';
+import { chooseVersion, nextParentId, parentOf, shownBranch, withParents } from '../domain/branches.ts';
+import { newId } from '../domain/ids.ts';
+import type {
+  AnswerSource,
+  AssistantMessage,
+  AttachmentRef,
+  Attempt,
+  ChatMessage,
+  Conversation,
+  ConversationChoices,
+} from '../domain/types.ts';
+import { sumUsage, type UsageTotals } from '../domain/usage.ts';
+import type { Settings } from './settingsStore.ts';
+
+export interface ConversationState {
+  conversations: Record<string, Conversation>;
+  /** Newest first, as the sidebar lists them. */
+  order: string[];
+  activeId: string | null;
+  /** False until persisted conversations have been loaded. */
+  hydrated: boolean;
+
+  hydrate(conversations: Conversation[], activeId: string | null): void;
+  /**
+   * Copies from storage (another tab's, or recordings read back), already joined with this tab's: each
+   * replaces the one of its id or is added at the top of the list; `removed` are gone. The active
+   * conversation stays unless removed.
+   */
+  takeStored(conversations: readonly Conversation[], removed?: readonly string[]): void;
+  /** Starts a conversation (untitled unless a title is given) and makes it the active one. */
+  newConversation(title?: string): string;
+  selectConversation(id: string): void;
+  renameConversation(id: string, title: string): void;
+  deleteConversation(id: string): void;
+  /** The person's message, after the last message shown. */
+  addUserMessage(conversationId: string, text: string, attachments?: AttachmentRef[]): void;
+  /**
+   * An edit of the person's message `messageId`: a new version beside it with `attachments` (the original's
+   * when not given), shown from now on; the earlier version and what followed it stay. Returns its id (null:
+   * nothing to edit).
+   */
+  addUserVersion(
+    conversationId: string,
+    messageId: string,
+    text: string,
+    attachments?: readonly AttachmentRef[],
+  ): string | null;
+  /** An answer after the last message shown; returns its id. */
+  addAssistantMessage(
+    conversationId: string,
+    protocol: Protocol,
+    model: string,
+    source?: AnswerSource,
+    notes?: AnswerNotes,
+  ): string;
+  /** Remembers the toolbar's choices with the conversation (not a change to its content: order stays). */
+  setChoices(conversationId: string, choices: ConversationChoices): void;
+  /** The system prompt the conversation's requests send from now on (its order in the list stays). */
+  setSystemPrompt(conversationId: string, systemPrompt: string): void;
+  /** A tool result, after the last message shown. */
+  addToolResult(conversationId: string, toolCallId: string, name: string, content: string): void;
+  /**
+   * Regenerate: a new, empty answer beside `messageId` to the same request (same protocol, model, source
+   * and notes), shown from now on. Returns its id (null: no such answer).
+   */
+  addAnswerVersion(conversationId: string, messageId: string): string | null;
+  /** Shows `messageId` at its fork, and from there the branch through it. */
+  selectVersion(conversationId: string, messageId: string): void;
+  addAttempt(conversationId: string, messageId: string, attempt: Attempt): void;
+  updateAttempt(
+    conversationId: string,
+    messageId: string,
+    attemptId: string,
+    update: (a: Attempt) => Attempt,
+  ): void;
+}
+
+/** What an answer's request had to do differently about reasoning, shown with the answer. */
+export type AnswerNotes = Pick<AssistantMessage, 'reasoningLeftOut' | 'thinkingPaused'>;
+
+/** No title yet: the UI words it (see conversationTitle.ts). */
+const untitled = '';
+const gatewaySource: AnswerSource = { kind: 'gateway' };
+
+function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 48 ? `${line.slice(0, 47)}…` : line || untitled;
+}
+
+function touch(conversation: Conversation, messages: ChatMessage[]): Conversation {
+  return { ...conversation, messages, updatedAt: Date.now() };
+}
+
+/** The title the shown branch's first message gives. */
+function titleOf(conversation: Conversation): string {
+  const first = shownBranch(conversation).find((m) => m.role === 'user');
+  // A message of files alone is named after them.
+  return first ? titleFrom(first.text || (first.attachments ?? []).map((a) => a.name).join(', ')) : untitled;
+}
+
+/**
+ * A title taken from the first message follows it when another version of that message is shown; a title
+ * the person chose stays.
+ */
+function retitled(before: Conversation, after: Conversation): Conversation {
+  return before.title === titleOf(before) ? { ...after, title: titleOf(after) } : after;
+}
+
+/**
+ * `conversation` with `message` added (its parent named) and chosen at its fork: the branch ends with it.
+ * Messages from before branches get their parent named first, so that their place never depends on order.
+ */
+function place(conversation: Conversation, message: ChatMessage): Conversation {
+  const next = touch(conversation, [...withParents(conversation.messages), message]);
+  return retitled(conversation, { ...next, selected: chooseVersion(next, message.id) });
+}
+
+/** A message as its caller gives it: the store names, dates and places it. */
+type NewMessage<M extends ChatMessage = ChatMessage> = M extends unknown
+  ? Omit<M, 'id' | 'createdAt' | 'parentId'>
+  : never;
+
+export type ConversationStore = StoreApi<ConversationState>;
+
+export function createConversationStore(): ConversationStore {
+  return createStore<ConversationState>()((set, get) => {
+    /** Applies `change` to one conversation; unknown ids are ignored (it may have been deleted meanwhile). */
+    const patch = (id: string, change: (c: Conversation) => Conversation) =>
+      set((state) => {
+        const current = state.conversations[id];
+        const next = current && change(current);
+        return next && next !== current ? { conversations: { ...state.conversations, [id]: next } } : state;
+      });
+
+    const patchAssistant = (
+      conversationId: string,
+      messageId: string,
+      change: (m: AssistantMessage) => AssistantMessage,
+    ) =>
+      patch(conversationId, (c) =>
+        touch(
+          c,
+          c.messages.map((m) => (m.id === messageId && m.role === 'assistant' ? change(m) : m)),
+        ),
+      );
+
+    /** Adds `message` (a new id, dated now) under the parent `parentIn` names, chosen at its fork; returns its id. */
+    const add = (
+      conversationId: string,
+      parentIn: (c: Conversation) => string | null,
+      message: NewMessage,
+    ): string => {
+      const id = newId('msg');
+      patch(conversationId, (c) =>
+        place(c, { ...message, id, createdAt: Date.now(), parentId: parentIn(c) }),
+      );
+      return id;
+    };
+
+    return {
+      conversations: {},
+      order: [],
+      activeId: null,
+      hydrated: false,
+
+      hydrate(conversations, activeId) {
+        const sorted = [...conversations].sort((a, b) => b.updatedAt - a.updatedAt);
+        set({
+          conversations: Object.fromEntries(sorted.map((c) => [c.id, c])),
+          order: sorted.map((c) => c.id),
+          activeId: activeId && sorted.some((c) => c.id === activeId) ? activeId : (sorted[0]?.id ?? null),
+          hydrated: true,
+        });
+      },
+
+      takeStored(stored, removed = []) {
+        if (!stored.length && !removed.length) return;
+        set((state) => {
+          const conversations = { ...state.conversations };
+          // Each one new here goes to the top of the list, as it would have had it been made here.
+          const added = stored
+            .filter((c) => !conversations[c.id])
+            .map((c) => c.id)
+            .reverse();
+          for (const conversation of stored) conversations[conversation.id] = conversation;
+          for (const id of removed) delete conversations[id];
+          const order = [...added, ...state.order].filter((id) => conversations[id]);
+          const activeId =
+            state.activeId !== null && !conversations[state.activeId] ? (order[0] ?? null) : state.activeId;
+          return { conversations, order, activeId };
+        });
+      },
+
+      newConversation(title = untitled) {
+        const now = Date.now();
+        const conversation: Conversation = {
+          id: newId('conv'),
+          title,
+          createdAt: now,
+          updatedAt: now,
+          messages: [],
+        };
+        set((state) => ({
+          conversations: { ...state.conversations, [conversation.id]: conversation },
+          order: [conversation.id, ...state.order],
+          activeId: conversation.id,
+        }));
+        return conversation.id;
+      },
+
+      selectConversation(id) {
+        if (get().conversations[id]) set({ activeId: id });
+      },
+
+      renameConversation(id, title) {
+        const trimmed = title.trim();
+        if (trimmed) patch(id, (c) => ({ ...c, title: trimmed }));
+      },
+
+      deleteConversation(id) {
+        set((state) => {
+          const { [id]: _removed, ...conversations } = state.conversations;
+          const order = state.order.filter((other) => other !== id);
+          return {
+            conversations,
+            order,
+            activeId: state.activeId === id ? (order[0] ?? null) : state.activeId,
+          };
+        });
+      },
+
+      addUserMessage(conversationId, text, attachments) {
+        add(conversationId, nextParentId, {
+          role: 'user',
+          text,
+          ...(attachments?.length && { attachments }),
+        });
+      },
+
+      addUserVersion(conversationId, messageId, text, attachments) {
+        const original = get().conversations[conversationId]?.messages.find((m) => m.id === messageId);
+        if (original?.role !== 'user') return null;
+        return add(conversationId, (c) => parentOf(c, messageId), {
+          role: 'user',
+          text,
+          ...(attachments
+            ? attachments.length > 0 && { attachments: [...attachments] }
+            : original.attachments && { attachments: original.attachments }),
+        });
+      },
+
+      addAssistantMessage(conversationId, protocol, model, source = gatewaySource, notes = {}) {
+        return add(conversationId, nextParentId, {
+          role: 'assistant',
+          protocol,
+          model,
+          source,
+          attempts: [],
+          ...notes,
+        });
+      },
+
+      addAnswerVersion(conversationId, messageId) {
+        const original = get().conversations[conversationId]?.messages.find((m) => m.id === messageId);
+        if (original?.role !== 'assistant') return null;
+        const { protocol, model, source, reasoningLeftOut, thinkingPaused } = original;
+        return add(conversationId, (c) => parentOf(c, messageId), {
+          role: 'assistant',
+          protocol,
+          model,
+          source,
+          attempts: [],
+          ...(reasoningLeftOut && { reasoningLeftOut }),
+          ...(thinkingPaused && { thinkingPaused }),
+        });
+      },
+
+      selectVersion(conversationId, messageId) {
+        patch(conversationId, (c) =>
+          // Shown already, or not in this conversation: nothing to choose.
+          shownBranch(c).some((m) => m.id === messageId) || !c.messages.some((m) => m.id === messageId)
+            ? c
+            : retitled(c, { ...c, selected: chooseVersion(c, messageId) }),
+        );
+      },
+
+      setChoices(conversationId, choices) {
+        patch(conversationId, (c) => (c.choices && sameChoices(c.choices, choices) ? c : { ...c, choices }));
+      },
+
+      setSystemPrompt(conversationId, systemPrompt) {
+        patch(conversationId, (c) => (c.systemPrompt === systemPrompt ? c : { ...c, systemPrompt }));
+      },
+
+      addToolResult(conversationId, toolCallId, name, content) {
+        add(conversationId, nextParentId, { role: 'tool', toolCallId, name, content });
+      },
+
+      addAttempt(conversationId, messageId, attempt) {
+        patchAssistant(conversationId, messageId, (m) => ({ ...m, attempts: [...m.attempts, attempt] }));
+      },
+
+      updateAttempt(conversationId, messageId, attemptId, update) {
+        patchAssistant(conversationId, messageId, (m) => ({
+          ...m,
+          attempts: m.attempts.map((a) => (a.id === attemptId ? update(a) : a)),
+        }));
+      },
+    };
+  });
+}
+
+/** The attempt a conversation continues from: the newest one. */
+export function currentAttempt(message: AssistantMessage): Attempt | undefined {
+  return message.attempts[message.attempts.length - 1];
+}
+
+export function currentTurn(message: AssistantMessage): Turn | undefined {
+  return currentAttempt(message)?.turn;
+}
+
+/**
+ * The history in neutral form, for a request of `protocol`: tool calls and results included, and each
+ * answer's reasoning state when `protocol` produced it. Another protocol's state cannot be replayed (its
+ * signatures and encrypted content are bound to that provider): it is left out, as it is with no protocol
+ * given. Reasoning text is never part of the history.
+ */
+export function toConversationMessages(messages: ChatMessage[], protocol?: Protocol): ConversationMessage[] {
+  const out: ConversationMessage[] = [];
+  for (const m of messages) {
+    if (m.role === 'user')
+      out.push({
+        role: 'user',
+        text: m.text,
+        ...(m.attachments?.length && { attachments: m.attachments.map(placeholderContent) }),
+      });
+    else if (m.role === 'tool')
+      out.push({ role: 'tool', toolCallId: m.toolCallId, name: m.name, content: m.content });
+    // A replayed recording is not something this model said: it is never sent as history.
+    else if (m.source.kind === 'gateway') {
+      const turn = currentTurn(m);
+      if (turn && (turn.text || turn.toolCalls.length)) {
+        const reasoningState = reasoningStateOf(turn).filter((entry) => entry.protocol === protocol);
+        out.push({
+          role: 'assistant',
+          text: turn.text,
+          toolCalls: turn.toolCalls,
+          ...(reasoningState.length > 0 && { reasoningState }),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The protocols whose reasoning state a request of `protocol` leaves out, named only on the first answer
+ * after a switch (the latest answer came from another protocol): later ones would only repeat it.
+ */
+export function reasoningLeftOut(messages: ChatMessage[], protocol: Protocol): Protocol[] {
+  const answers = messages.filter(
+    (m): m is AssistantMessage => m.role === 'assistant' && m.source.kind === 'gateway',
+  );
+  if (answers.length === 0 || answers.at(-1)?.protocol === protocol) return [];
+  const left = new Set<Protocol>();
+  for (const answer of answers) {
+    const turn = currentTurn(answer);
+    if (!turn || !(turn.text || turn.toolCalls.length)) continue;
+    for (const entry of reasoningStateOf(turn)) if (entry.protocol !== protocol) left.add(entry.protocol);
+  }
+  return [...left];
+}
+
+function sameChoices(a: ConversationChoices, b: ConversationChoices): boolean {
+  return a.protocol === b.protocol && a.model === b.model && a.reasoning === b.reasoning;
+}
+
+/**
+ * The system prompt `conversation` sends: its own, or `defaultPrompt` (Settings') while it has none, before
+ * its first request and in records from before it was remembered.
+ */
+export function systemPromptOf(conversation: Conversation | undefined, defaultPrompt: string): string {
+  return conversation?.systemPrompt ?? defaultPrompt;
+}
+
+/**
+ * The protocol, model and reasoning level a conversation uses: its own `choices`, kept once its first
+ * request went out or the person chose them in it; else (a new chat, records from before they were kept)
+ * the settings' defaults.
+ */
+export function choicesFor(
+  choices: ConversationChoices | undefined,
+  defaults: Pick<Settings, 'protocol' | 'model' | 'reasoning'>,
+): ConversationChoices {
+  // Stored choices this version cannot use were left out when the record was read (`recordSchemas.ts`).
+  if (choices) return choices;
+  const { protocol, model, reasoning } = defaults;
+  return { protocol, model, reasoning };
+}
+
+/**
+ * Tokens billed over the whole conversation: every attempt of every answer counts, failed ones and those on
+ * branches not shown included.
+ */
+export function conversationUsage(conversation: Conversation): UsageTotals {
+  return sumUsage(conversation.messages.flatMap((m) => (m.role === 'assistant' ? m.attempts : [])));
+}
