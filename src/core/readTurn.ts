@@ -34,6 +34,8 @@ export interface ReadTurnOptions {
    * fast stream is read, and shows the first output in the next frame.
    */
   yieldToEventLoop?: () => Promise<void>;
+  /** How long reading may work between two yields (8 ms, half a frame, by default). */
+  workSliceMs?: number;
   /** Caps on what one answer may hold (`readLimits` by default; tests pass small ones). */
   limits?: Partial<ReadLimits>;
 }
@@ -100,12 +102,12 @@ const feedSlice = 1 << 16;
 const firstOutputSlice = 1 << 12;
 
 /**
- * How long reading may work before it yields: everything the network has delivered is otherwise read in one
- * task (each `read()` of a body with bytes waiting resolves at once, in a microtask), and a fast stream
- * would keep the page from painting for as long as that takes. Half a frame; checked per chunk or slice,
- * never per event.
+ * How long reading may work before it yields, unless the caller says (`ReadTurnOptions.workSliceMs`):
+ * everything the network has delivered is otherwise read in one task (each `read()` of a body with bytes
+ * waiting resolves at once, in a microtask), and a fast stream would keep the page from painting for as
+ * long as that takes. Half a frame; checked per chunk or slice, never per event.
  */
-const workSliceMs = 8;
+const defaultWorkSliceMs = 8;
 /**
  * A `read()` that took longer than this waited for the network, across tasks (a frame could paint
  * meanwhile): the work slice starts again after it, so a stream at a model's pace never yields for nothing.
@@ -165,6 +167,7 @@ class Pacer {
     private readonly now: () => number,
     private readonly yieldNow: () => Promise<void>,
     private readonly onUpdate: ((turn: Turn) => void) | undefined,
+    private readonly workSliceMs: number,
   ) {
     this.workingSince = now();
     this.asked = this.workingSince;
@@ -190,7 +193,7 @@ class Pacer {
       return true;
     }
     this.asked = short ? this.at : this.now();
-    return this.asked - this.workingSince >= workSliceMs;
+    return this.asked - this.workingSince >= this.workSliceMs;
   }
 
   /** Hands the turn to `onUpdate` if it changed since. */
@@ -214,7 +217,9 @@ class Pacer {
   }
 }
 
-keepShape(new Pacer(new TurnSink(adapters.chat, undefined), () => 0, yieldToEventLoop, undefined));
+keepShape(
+  new Pacer(new TurnSink(adapters.chat, undefined), () => 0, yieldToEventLoop, undefined, defaultWorkSliceMs),
+);
 
 /**
  * Reads one streamed answer to its end. Never throws: a bad stream ends as `error` (an error event, a
@@ -247,7 +252,13 @@ export async function readTurn(
 
   /** Why reading the body failed (the network, or the body's own error): the stream was cut. */
   let failure: unknown = null;
-  const pacer = new Pacer(sink, now, options.yieldToEventLoop ?? yieldToEventLoop, onUpdate);
+  const pacer = new Pacer(
+    sink,
+    now,
+    options.yieldToEventLoop ?? yieldToEventLoop,
+    onUpdate,
+    options.workSliceMs ?? defaultWorkSliceMs,
+  );
   // Without callbacks, reading a short chunk is all parsing: see `shortChunk`.
   const quiet = onChunk === undefined && onItem === undefined;
   try {

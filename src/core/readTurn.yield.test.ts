@@ -87,6 +87,29 @@ describe('readTurn yields to the event loop', () => {
       expect(yields.seen[i]!.length).toBeGreaterThan(yields.seen[i - 1]!.length);
   });
 
+  it('as often as the caller’s work slice says', async () => {
+    const yieldsWith = async (workSliceMs?: number) => {
+      const yields = recordingYield([]);
+      let clock = 0;
+      const chunks = Array.from({ length: 12 }, (_, c) => chatText(String(c)));
+      await readTurn('chat', waitingBody([...chunks, chatDone]), {
+        now: () => clock,
+        onChunk: () => {
+          clock += 3;
+        },
+        yieldToEventLoop: yields.yieldToEventLoop,
+        ...(workSliceMs !== undefined && { workSliceMs }),
+      });
+      return yields.seen.length;
+    };
+    const byDefault = await yieldsWith();
+    // A slice shorter than one chunk's work: a yield after every chunk, the first output's included.
+    expect(await yieldsWith(1)).toBeGreaterThanOrEqual(12);
+    expect(await yieldsWith(1000)).toBe(1);
+    expect(byDefault).toBeGreaterThan(1);
+    expect(byDefault).toBeLessThan(12);
+  });
+
   it('not at a model’s pace: a read that waited for the network starts the work slice again', async () => {
     const updates: string[] = [];
     const yields = recordingYield(updates);

@@ -174,6 +174,7 @@ export class AnswerStream {
       onProgress: batcher.push,
       // Reading pauses for the frame that shows what it read: output is painted as it arrives.
       yieldToEventLoop: batcher.shown,
+      workSliceMs: pacing.readSliceMs,
     });
     batcher.cancel();
     this.batcher = null;

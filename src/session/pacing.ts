@@ -1,13 +1,23 @@
 /**
  * How often an answer in flight shows and keeps what it read: the one place these rates are decided.
  *
- * - The stream is read in slices, handing the thread back to the page after each (`readTurn`'s yield, here
- *   the frame batcher's `shown`): reading never holds up a frame.
+ * - The stream is read in slices of `readSliceMs`, handing the thread back to the page after each
+ *   (`readTurn`'s yield, here the frame batcher's `shown`): reading never holds up a frame.
+ * - A frame lays out at most `charsPerFrame` of new text (`Markdown.tsx`'s reveal, `LazyMarkdown.tsx`'s
+ *   plain text while the renderer loads).
  * - What was read is shown at most once per animation frame (`frameBatcher.ts`), on a timer in a hidden tab.
  * - It is handed to the conversation store, and from there to storage and the other tabs, at checkpoints:
  *   not every frame, since each store change re-derives the whole conversation's views and schedules a save.
  */
 export const pacing = {
+  /** Reading works this long at most before it hands the thread back: half a frame. */
+  readSliceMs: 8,
+  /**
+   * The most new text one frame lays out: a burst (a very fast stream, 100 kB in a fraction of a second)
+   * shows over several frames, never in one long task; at a model's pace the cap is never reached. The
+   * plain text shown while the renderer is fetched is held to it too.
+   */
+  charsPerFrame: 4_000,
   /** Between two checkpoints of a streaming answer into the conversation store. */
   checkpointMs: 1000,
   /** A hidden tab has no animation frames: its progress is applied on a timer this slow. */

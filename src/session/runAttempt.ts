@@ -41,6 +41,8 @@ export interface RunAttemptOptions {
   onProgress(progress: AttemptProgress): void;
   /** How reading hands the thread back to the page (`readTurn`'s; the session waits for the next frame). */
   yieldToEventLoop?: () => Promise<void>;
+  /** How long reading may work between two yields (`readTurn`'s). */
+  workSliceMs?: number;
   now?: () => number;
 }
 
@@ -98,6 +100,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptOut
     signal,
     now,
     yieldToEventLoop: options.yieldToEventLoop,
+    workSliceMs: options.workSliceMs,
     onChunk(bytes, at, text) {
       watch = noteBytes(watch, at);
       recorder.chunk(bytes.byteLength, text);

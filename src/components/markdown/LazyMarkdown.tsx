@@ -2,6 +2,7 @@ import { useState, useSyncExternalStore } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import type { LazyChunk } from '../../markdown/lazyChunk.ts';
 import type { MarkdownResources } from '../../markdown/resources.ts';
+import { pacing } from '../../session/pacing.ts';
 import type { Renderer } from './Markdown.tsx';
 import './lazyMarkdown.css';
 
@@ -18,9 +19,6 @@ export function markdownRenderer(resources: MarkdownResources): LazyChunk<Render
   return resources.chunk(fetchRenderer);
 }
 
-/** How much of a streaming answer shows as plain text while the renderer is being fetched. */
-const PLAIN_WHILE_LOADING = 4_000;
-
 /** Markdown once the renderer is here; until then the text as plain text, its line breaks kept. */
 export function LazyMarkdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
   const renderer = markdownRenderer(useServices().markdown);
@@ -34,7 +32,7 @@ export function LazyMarkdown({ text, streaming = false }: { text: string; stream
     // answer waits, invisible but in its place, rather than flash as plain text.
     return (
       <div className={failed || appearedLive ? 'md-loading' : 'md-loading md-pending'}>
-        {failed ? text : text.slice(0, PLAIN_WHILE_LOADING)}
+        {failed ? text : text.slice(0, pacing.charsPerFrame)}
       </div>
     );
   }

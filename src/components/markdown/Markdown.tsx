@@ -21,6 +21,7 @@ import { hasFormulas } from '../../markdown/mathSyntax.ts';
 import { MAX_NESTING, tooDeepAt } from '../../markdown/nesting.ts';
 import { type MarkdownProcessor, type MathRenderer, safeUrl } from '../../markdown/processor.ts';
 import { tableRows, tableTree } from '../../markdown/table.ts';
+import { pacing } from '../../session/pacing.ts';
 import { CodeBlock, LiveBlock, PreFromMarkdown } from './CodeBlock.tsx';
 import { EngineContext, useEngine } from './engineContext.ts';
 import { useMathPending, useMathRenderer } from './useMath.ts';
@@ -228,20 +229,13 @@ const WholeAnswer = memo(function WholeAnswer({ source }: { source: string }) {
   return <div className="md">{content}</div>;
 });
 
-/**
- * New text rendered per frame at most. A stream that arrives faster than it can be shown (a recorded or
- * very fast one: 100 kB in a fraction of a second) is shown over several frames, never in one long task;
- * at a model's pace (a few hundred characters a frame) the cap is never reached.
- */
-const REVEAL_PER_FRAME = 4_000;
-
-/** `text` as far as it may be shown this frame: all of it, unless it grew by more than the cap. */
+/** `text` as far as it may be shown this frame: all of it, unless it grew by more than `pacing.charsPerFrame`. */
 function useRevealed(text: string, catchUp: boolean): string {
   // Only an answer that was live when it appeared catches up; a saved answer shows whole at once.
   const [live] = useState(catchUp);
   const rendered = useRef(live ? 0 : text.length);
   const [, nextFrame] = useReducer((n: number) => n + 1, 0);
-  const limit = rendered.current + REVEAL_PER_FRAME;
+  const limit = rendered.current + pacing.charsPerFrame;
   const visible = !live || text.length <= limit ? text : text.slice(0, limit);
   const behind = visible.length < text.length;
   useEffect(() => {
