@@ -11,7 +11,7 @@
  * own; a list such as `own,preview,serve` runs each case under each server in turn, in the same run), `BENCH_UI_CASES=paced,fast,reload,hostile,js` the cases run (default all; the results file is written
  * only when all ran). `BENCH_UI_REPS=n` runs each streaming case n times (median reported; default 2).
  * `BENCH_UI_NAMES=1` builds the app unminified, so that traces and profiles name its functions (the figures
- * are then not the production build's).
+ * are then not the production build's). `BENCH_UI_FILES=1` lists each file a reload loaded, with its timings.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -556,6 +556,19 @@ async function reloadOn(browser: Browser, page: Page, cold: boolean): Promise<Re
     return { fcp, longest: Math.max(0, ...w.__longTasks.map((t) => t.duration)) };
   });
   const timings = await page.evaluate(loadTimings);
+  if (process.env.BENCH_UI_FILES)
+    for (const r of await page.evaluate(() =>
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((r) => r.initiatorType !== 'fetch')
+        .map((r) => ({
+          name: r.name.split('/').pop(),
+          start: Math.round(r.startTime),
+          request: Math.round(r.requestStart),
+          end: Math.round(r.responseEnd),
+          bytes: r.transferSize,
+        })),
+    ))
+      console.log(`    ${JSON.stringify(r)}`);
   const figures = { fcpMs: result.fcp, shownMs: shown, longest: result.longest, load: loadAtStart, timings };
   console.log(`  reload, ${cold ? 'cold' : 'warm'} HTTP cache:`, JSON.stringify(figures));
   return figures;
