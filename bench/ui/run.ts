@@ -7,9 +7,11 @@
  * text, heap; then ours alone: switching to and reloading on a conversation of 50 ~5 kB answers, hostile
  * inputs, and the JavaScript the first screen loads. Writes bench/ui/results.md.
  *
- * `BENCH_UI_REPS=n` runs each streaming case n times (median reported; default 2). `BENCH_UI_NAMES=1` builds
- * the app unminified, so that traces and profiles name its functions (the figures are then not the
- * production build's).
+ * `BENCH_UI_SERVER=own|preview|serve` picks the server the app is loaded from (bench/ui/servers.ts; default
+ * own; a list such as `own,preview,serve` runs each case under each server in turn, in the same run), `BENCH_UI_CASES=paced,fast,reload,hostile,js` the cases run (default all; the results file is written
+ * only when all ran). `BENCH_UI_REPS=n` runs each streaming case n times (median reported; default 2).
+ * `BENCH_UI_NAMES=1` builds the app unminified, so that traces and profiles name its functions (the figures
+ * are then not the production build's). `BENCH_UI_FILES=1` lists each file a reload loaded, with its timings.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -21,9 +23,21 @@ import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { writeResults } from '../writeResults.ts';
 import { PACED_RATE, startServer } from './server.ts';
+import { type AppServer, SERVER_KINDS, type ServerKind, startAppServer } from './servers.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const REPS = Number(process.env.BENCH_UI_REPS ?? 2);
+const SERVERS = (process.env.BENCH_UI_SERVER ?? 'own').split(',').map((k) => k.trim() as ServerKind);
+for (const kind of SERVERS)
+  if (!SERVER_KINDS.includes(kind))
+    throw new Error(`BENCH_UI_SERVER: each must be one of ${SERVER_KINDS.join(', ')}`);
+const ALL_CASES = ['paced', 'fast', 'reload', 'hostile', 'js'] as const;
+const CASES = new Set(process.env.BENCH_UI_CASES?.split(',').map((c) => c.trim()) ?? ALL_CASES);
+for (const c of CASES)
+  if (!(ALL_CASES as readonly string[]).includes(c))
+    throw new Error(`BENCH_UI_CASES: unknown case ${c} (known: ${ALL_CASES.join(', ')})`);
+/** The machine's one-minute load average now: recorded with every figure. */
+const load = () => os.loadavg()[0]!;
 const tmp = path.join(os.tmpdir(), `hopbase-bench-ui-${process.pid}`);
 const appDir = path.join(tmp, 'app');
 const referenceDir = path.join(tmp, 'reference');
@@ -41,6 +55,8 @@ interface StreamFigures {
   firstTextMs: number;
   finalTextMs: number;
   heapMb: number;
+  /** The one-minute load average when the case started. */
+  load: number;
 }
 
 /**
@@ -189,6 +205,79 @@ function explainLongTasks(buffer: Buffer): void {
   }
 }
 
+/**
+ * `BENCH_UI_TRACE=1`, a streamed answer: what the main thread and the network did from the key that sent
+ * the message until the first text was painted (`firstTextMs` after it): each task over 2 ms with what
+ * it ran, the requests' sends, responses and ends, and the frames.
+ */
+function explainFirstText(buffer: Buffer, firstTextMs: number): void {
+  const events = (JSON.parse(buffer.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')?.tid;
+  const keys = events.filter(
+    (e) =>
+      e.tid === main &&
+      e.name === 'EventDispatch' &&
+      (e.args?.data as { type?: string } | undefined)?.type === 'keydown',
+  );
+  const t0 = keys.at(-1)?.ts ?? events.find((e) => e.tid === main && e.name === 'RunTask')?.ts ?? 0;
+  const end = t0 + (firstTextMs + 30) * 1000;
+  const at = (ts: number) => `${((ts - t0) / 1000).toFixed(1).padStart(6)} ms`;
+  const samples = jsSamples(events, main);
+  const lines: { ts: number; text: string }[] = [];
+  for (const e of events) {
+    if (e.ts < t0 - 1000 || e.ts > end) continue;
+    const data = e.args?.data as { url?: string; requestId?: string; encodedDataLength?: number } | undefined;
+    if (
+      e.name === 'ResourceSendRequest' ||
+      e.name === 'ResourceReceiveResponse' ||
+      e.name === 'ResourceFinish'
+    )
+      lines.push({
+        ts: e.ts,
+        text: `net  ${e.name.replace('Resource', '')} ${(data?.url ?? data?.requestId ?? '').split('/').pop()}`,
+      });
+    if (e.tid !== main || e.ph !== 'X') continue;
+    if (e.name === 'RunTask' && (e.dur ?? 0) > 2000) {
+      const inside = events.filter(
+        (x) =>
+          x.tid === main &&
+          x.ph === 'X' &&
+          x !== e &&
+          x.ts >= e.ts &&
+          x.ts < e.ts + e.dur! &&
+          x.name !== 'RunTask' &&
+          (x.dur ?? 0) > 500,
+      );
+      const what = [
+        ...new Set(
+          inside.map((x) => `${x.name}${x.args?.data?.url ? ` ${x.args.data.url.split('/').pop()}` : ''}`),
+        ),
+      ]
+        .slice(0, 8)
+        .join(', ');
+      const js = new Map<string, number>();
+      let previous = e.ts;
+      for (const sample of samples) {
+        if (sample.ts < e.ts || sample.ts >= e.ts + e.dur!) continue;
+        js.set(sample.where, (js.get(sample.where) ?? 0) + (sample.ts - previous) / 1000);
+        previous = sample.ts;
+      }
+      const topJs = [...js.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+        .join(' | ');
+      lines.push({
+        ts: e.ts,
+        text: `task ${((e.dur ?? 0) / 1000).toFixed(1)} ms: ${what}${topJs ? `\n                js: ${topJs}` : ''}`,
+      });
+    }
+    if (e.name === 'Paint' || e.name === 'PrePaint') lines.push({ ts: e.ts, text: `${e.name}` });
+  }
+  console.log(`    from the send to the first text (${firstTextMs.toFixed(0)} ms):`);
+  for (const line of lines.sort((a, b) => a.ts - b.ts)) console.log(`    ${at(line.ts)}  ${line.text}`);
+}
+
 /** `BENCH_UI_PROFILE=prefix`: a CPU profile of each streamed answer, and its top functions by self time. */
 const profile = {
   async start(cdp: Cdp) {
@@ -241,6 +330,7 @@ async function measureStream(page: Page, start: () => Promise<void>, done: () =>
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   await page.waitForTimeout(300); // let startup settle
+  const loadAtStart = load();
   const before = await metrics(cdp);
   if (process.env.BENCH_UI_PROFILE) await profile.start(cdp);
   const tracing = process.env.BENCH_UI_TRACE;
@@ -258,7 +348,8 @@ async function measureStream(page: Page, start: () => Promise<void>, done: () =>
   const finalAt = await page.evaluate(() => performance.now());
   await page.waitForTimeout(1_000); // what the end of the stream still costs (highlighting) is counted too
   const after = await metrics(cdp);
-  if (tracing) explainLongTasks(await page.context().browser()!.stopTracing());
+  const traced = tracing ? await page.context().browser()!.stopTracing() : null;
+  if (traced) explainLongTasks(traced);
   if (process.env.BENCH_UI_PROFILE)
     await profile.stop(cdp, `${process.env.BENCH_UI_PROFILE}-${++profiles}.cpuprofile`);
   await cdp.detach();
@@ -271,6 +362,7 @@ async function measureStream(page: Page, start: () => Promise<void>, done: () =>
     };
     return { longTasks: w.__longTasks, frames: w.__frames, sendAt: w.__sendAt, firstAt: w.__firstAt };
   });
+  if (traced) explainFirstText(traced, trace.firstAt - trace.sendAt);
   const tasks = trace.longTasks.filter((t) => t.start >= trace.sendAt).map((t) => t.duration);
   const frames = trace.frames.filter((t) => t >= trace.sendAt && t <= finalAt);
   const intervals = frames.slice(1).map((t, i) => t - frames[i]!);
@@ -289,6 +381,7 @@ async function measureStream(page: Page, start: () => Promise<void>, done: () =>
     firstTextMs: trace.firstAt - trace.sendAt,
     finalTextMs: finalAt - trace.sendAt,
     heapMb: (after.JSHeapUsedSize ?? 0) / 1e6,
+    load: loadAtStart,
   };
   return figures;
 }
@@ -368,12 +461,117 @@ async function lastAnswerDone(page: Page): Promise<void> {
   });
 }
 
+/** How a page's load went, from its Navigation, Resource and Paint timings (ms from the navigation). */
+interface LoadTimings {
+  /** The document: request sent, first byte, last byte; DOMContentLoaded ended. */
+  docRequest: number;
+  docFirstByte: number;
+  docEnd: number;
+  domContentLoaded: number;
+  /** Files loaded before the first contentful paint (scripts, styles, fonts…; not fetch()). */
+  files: number;
+  /** …of which taken from the HTTP cache with no request, revalidated (304), fetched whole. */
+  fromCache: number;
+  revalidated: number;
+  fetched: number;
+  /** Bytes on the wire and decoded (compression), of those files. */
+  transferKb: number;
+  decodedKb: number;
+  /** The last script or style sheet of those to end, and when. */
+  lastFile: string;
+  lastFileEnd: number;
+}
+
+interface ReloadFigures {
+  fcpMs: number;
+  shownMs: number;
+  longest: number;
+  load: number;
+  timings: LoadTimings;
+}
+
 interface LongConversationFigures {
   switchMs: number[];
   switchLongest: number;
-  reloadFcpMs: number;
-  reloadShownMs: number;
-  reloadLongest: number;
+  /** Reloaded with the HTTP cache of the first load (the browser's reload), and with it emptied. */
+  warm: ReloadFigures;
+  cold: ReloadFigures;
+}
+
+/** The page's own account of its load (see LoadTimings). */
+function loadTimings(): LoadTimings {
+  const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+  const fcp =
+    performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.POSITIVE_INFINITY;
+  const files = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter(
+    (r) => r.initiatorType !== 'fetch' && r.initiatorType !== 'xmlhttprequest' && r.startTime < fcp,
+  );
+  const last = files
+    .filter((r) => /\.(js|css)$/.test(r.name))
+    .reduce<PerformanceResourceTiming | undefined>(
+      (a, r) => (!a || r.responseEnd > a.responseEnd ? r : a),
+      undefined,
+    );
+  return {
+    docRequest: nav.requestStart,
+    docFirstByte: nav.responseStart,
+    docEnd: nav.responseEnd,
+    domContentLoaded: nav.domContentLoadedEventEnd,
+    files: files.length,
+    fromCache: files.filter((r) => r.transferSize === 0).length,
+    revalidated: files.filter((r) => r.transferSize > 0 && r.transferSize < r.encodedBodySize).length,
+    fetched: files.filter((r) => r.transferSize > 0 && r.transferSize >= r.encodedBodySize).length,
+    transferKb: files.reduce((sum, r) => sum + r.transferSize, 0) / 1000,
+    decodedKb: files.reduce((sum, r) => sum + r.decodedBodySize, 0) / 1000,
+    lastFile: last ? (last.name.split('/').pop() ?? '') : '',
+    lastFileEnd: last?.responseEnd ?? 0,
+  };
+}
+
+/** Reloads on the 50-answer conversation (`cold`: with the browser's HTTP cache emptied first). */
+async function reloadOn(browser: Browser, page: Page, cold: boolean): Promise<ReloadFigures> {
+  if (cold) {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.clearBrowserCache');
+    await cdp.detach();
+  }
+  await page.waitForTimeout(500);
+  const loadAtStart = load();
+  const tracing = process.env.BENCH_UI_TRACE;
+  if (tracing) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+  await page.reload();
+  await page.waitForFunction(() => {
+    const turns = document.querySelectorAll('[data-testid="assistant-turn"]');
+    return turns.length === 50 && !!turns[49]!.querySelector('.md table');
+  });
+  const shown = await page.evaluate(() => performance.now());
+  await page.waitForTimeout(1_000);
+  if (tracing) {
+    console.log(`  reload (${cold ? 'cold' : 'warm'} HTTP cache):`);
+    explainLongTasks(await browser.stopTracing());
+  }
+  const result = await page.evaluate(() => {
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1;
+    const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
+    return { fcp, longest: Math.max(0, ...w.__longTasks.map((t) => t.duration)) };
+  });
+  const timings = await page.evaluate(loadTimings);
+  if (process.env.BENCH_UI_FILES)
+    for (const r of await page.evaluate(() =>
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((r) => r.initiatorType !== 'fetch')
+        .map((r) => ({
+          name: r.name.split('/').pop(),
+          start: Math.round(r.startTime),
+          request: Math.round(r.requestStart),
+          end: Math.round(r.responseEnd),
+          bytes: r.transferSize,
+        })),
+    ))
+      console.log(`    ${JSON.stringify(r)}`);
+  const figures = { fcpMs: result.fcp, shownMs: shown, longest: result.longest, load: loadAtStart, timings };
+  console.log(`  reload, ${cold ? 'cold' : 'warm'} HTTP cache:`, JSON.stringify(figures));
+  return figures;
 }
 
 /** 50 finished ~5 kB answers: switching to that conversation, and reloading on it. */
@@ -432,34 +630,9 @@ async function longConversation(browser: Browser, url: string): Promise<LongConv
     }
     await switchTo('Fifty answers');
     await page.waitForTimeout(2_500); // saved
-    const tracing = process.env.BENCH_UI_TRACE;
-    if (tracing)
-      await browser.startTracing(page, {
-        categories: TRACE_CATEGORIES,
-      });
-    await page.reload();
-    await page.waitForFunction(() => {
-      const turns = document.querySelectorAll('[data-testid="assistant-turn"]');
-      return turns.length === 50 && !!turns[49]!.querySelector('.md table');
-    });
-    const shown = await page.evaluate(() => performance.now());
-    await page.waitForTimeout(1_000);
-    if (tracing) {
-      console.log('  reload:');
-      explainLongTasks(await browser.stopTracing());
-    }
-    const load = await page.evaluate(() => {
-      const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1;
-      const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
-      return { fcp, longest: Math.max(0, ...w.__longTasks.map((t) => t.duration)) };
-    });
-    return {
-      switchMs,
-      switchLongest,
-      reloadFcpMs: load.fcp,
-      reloadShownMs: shown,
-      reloadLongest: load.longest,
-    };
+    const warm = await reloadOn(browser, page, false);
+    const cold = await reloadOn(browser, page, true);
+    return { switchMs, switchLongest, warm, cold };
   } finally {
     await context.close();
   }
@@ -540,7 +713,7 @@ const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '�
 
 async function main() {
   // The machine's load when the run starts: figures taken on a busy machine are not comparable.
-  const loadAtStart = os.loadavg()[0]!;
+  const loadAtStart = load();
   console.log('Building the app and the reference page…');
   await build({
     configFile: path.join(root, 'vite.config.ts'),
@@ -556,93 +729,131 @@ async function main() {
     logLevel: 'warn',
     build: { outDir: referenceDir, emptyOutDir: true, chunkSizeWarningLimit: 100_000 },
   });
-  const { server, url } = await startServer(appDir, referenceDir);
+  // The pacing server always streams the answers; the app is loaded from the chosen server.
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
   });
+  const pacing = await startServer(appDir, referenceDir);
+  const apps: AppServer[] = [];
   try {
-    if (process.env.BENCH_UI_LONG_ONLY) {
-      console.log(await longConversation(browser, url));
-      return;
-    }
-    if (process.env.BENCH_UI_HOSTILE_ONLY) {
-      console.log(await hostileInputs(browser, url));
-      return;
-    }
+    for (const kind of SERVERS) apps.push(await startAppServer(kind, root, appDir, referenceDir, pacing.url));
+  } catch (error) {
+    for (const app of apps) await app.close();
+    await browser.close();
+    pacing.server.close();
+    throw error;
+  }
+  const several = apps.length > 1;
+  const header = () =>
+    `Server${several ? 's' : ''}: ${apps.map((a) => a.describe).join('; ')}. Chromium ${browser.version()}, Node ${process.version}, ${os.cpus().length} cores, load average ${loadAtStart.toFixed(1)} at the start and ${load().toFixed(1)} at the end (and per case below); median of ${REPS} run(s) per cell.`;
+  for (const app of apps) console.log(`Server: ${app.describe} on ${app.url}`);
+  console.log(
+    `Chromium ${browser.version()}, Node ${process.version}; load average ${loadAtStart.toFixed(1)}`,
+  );
+  try {
     const rows: { mode: string; ours: StreamFigures; ref: StreamFigures }[] = [];
-    const only = process.env.BENCH_UI_ONLY; // e.g. `bench-max`: one pace, streaming only (for profiling)
-    for (const [mode, model] of [
-      [`${PACED_RATE.toLocaleString('en-US')} deltas/s`, 'bench-paced'],
-      ['as fast as possible', 'bench-max'],
+    for (const [pace, model, name] of [
+      [`${PACED_RATE.toLocaleString('en-US')} deltas/s`, 'bench-paced', 'paced'],
+      ['as fast as possible', 'bench-max', 'fast'],
     ] as const) {
-      if (only && only !== model) continue;
-      const oursRuns: StreamFigures[] = [];
-      const refRuns: StreamFigures[] = [];
-      for (let i = 0; i < REPS; i++) {
-        // Alternating order: neither always runs on a warmer machine.
-        if (i % 2 === 0) {
-          oursRuns.push(await ours(browser, url, model));
-          if (!process.env.BENCH_UI_OURS_ONLY) refRuns.push(await reference(browser, url, model));
-        } else {
-          if (!process.env.BENCH_UI_OURS_ONLY) refRuns.push(await reference(browser, url, model));
-          oursRuns.push(await ours(browser, url, model));
+      if (!CASES.has(name)) continue;
+      for (const app of apps) {
+        const url = app.url;
+        const mode = several ? `${pace}, ${app.kind}` : pace;
+        const oursRuns: StreamFigures[] = [];
+        const refRuns: StreamFigures[] = [];
+        for (let i = 0; i < REPS; i++) {
+          // Alternating order: neither always runs on a warmer machine.
+          if (i % 2 === 0) {
+            oursRuns.push(await ours(browser, url, model));
+            if (!process.env.BENCH_UI_OURS_ONLY) refRuns.push(await reference(browser, url, model));
+          } else {
+            if (!process.env.BENCH_UI_OURS_ONLY) refRuns.push(await reference(browser, url, model));
+            oursRuns.push(await ours(browser, url, model));
+          }
+          console.log(
+            `  ${mode}: run ${i + 1} of ${REPS}`,
+            JSON.stringify({ ours: oursRuns.at(-1), ref: refRuns.at(-1) }),
+          );
         }
-        console.log(
-          `  ${mode}: run ${i + 1} of ${REPS}`,
-          JSON.stringify({ ours: oursRuns.at(-1), ref: refRuns.at(-1) }),
-        );
+        if (refRuns.length > 0)
+          rows.push({ mode, ours: medianFigures(oursRuns), ref: medianFigures(refRuns) });
       }
-      if (refRuns.length > 0) rows.push({ mode, ours: medianFigures(oursRuns), ref: medianFigures(refRuns) });
     }
-    if (only) return;
-    console.log('  the 50-answer conversation…');
-    const long = await longConversation(browser, url);
-    console.log('  hostile inputs…');
-    const bad = await hostileInputs(browser, url);
-    const js = await initialJs(browser, url);
+    const longs: { kind: ServerKind; long: LongConversationFigures }[] = [];
+    if (CASES.has('reload'))
+      for (const app of apps) {
+        console.log(`  the 50-answer conversation (${app.kind})…`);
+        longs.push({ kind: app.kind, long: await longConversation(browser, app.url) });
+      }
+    const url = apps[0]!.url;
+    let bad: Record<string, { longest: number; ms: number }> = {};
+    if (CASES.has('hostile')) {
+      console.log('  hostile inputs…');
+      bad = await hostileInputs(browser, url);
+    }
+    const js = CASES.has('js') ? await initialJs(browser, url) : undefined;
 
-    const lines: string[] = [];
-    lines.push(
-      `Chromium ${browser.version()}, ${os.cpus().length} cores (load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end), Node ${process.version}; median of ${REPS} run(s) per cell.`,
-      '',
-      '| pace | contender | long tasks >50 ms (>100 ms) | longest task ms | frames/s | frame p95 / max ms | main-thread busy ms | layout + style ms | script ms | first text ms | final text ms | heap MB |',
-      '| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
-    );
+    const lines: string[] = [header(), ''];
+    if (rows.length > 0)
+      lines.push(
+        '| pace | contender | load | long tasks >50 ms (>100 ms) | longest task ms | frames/s | frame p95 / max ms | main-thread busy ms | layout + style ms | script ms | first text ms | final text ms | heap MB |',
+        '| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
+      );
     for (const { mode, ours: o, ref: r } of rows) {
       for (const [name, x] of [
         ['HopBase Chat', o],
         ['streamdown + Shiki', r],
       ] as const) {
         lines.push(
-          `| ${mode} | ${name} | ${f0(x.longTasks)} (${f0(x.longTasksOver100)}) | ${f0(x.longestTask)} | ${f0(x.fps)} | ${f0(x.frameP95)} / ${f0(x.frameMax)} | ${f0(x.busyMs)} | ${f0(x.layoutStyleMs)} | ${f0(x.scriptMs)} | ${f0(x.firstTextMs)} | ${f0(x.finalTextMs)} | ${f1(x.heapMb)} |`,
+          `| ${mode} | ${name} | ${f1(x.load)} | ${f0(x.longTasks)} (${f0(x.longTasksOver100)}) | ${f0(x.longestTask)} | ${f0(x.fps)} | ${f0(x.frameP95)} / ${f0(x.frameMax)} | ${f0(x.busyMs)} | ${f0(x.layoutStyleMs)} | ${f0(x.scriptMs)} | ${f0(x.firstTextMs)} | ${f0(x.finalTextMs)} | ${f1(x.heapMb)} |`,
         );
       }
       lines.push(
-        `| ${mode} | **ours ÷ reference** | | ${ratio(o.longestTask, r.longestTask)} | | | ${ratio(o.busyMs, r.busyMs)} | ${ratio(o.layoutStyleMs, r.layoutStyleMs)} | ${ratio(o.scriptMs, r.scriptMs)} | ${ratio(o.firstTextMs, r.firstTextMs)} | ${ratio(o.finalTextMs, r.finalTextMs)} | ${ratio(o.heapMb, r.heapMb)} |`,
+        `| ${mode} | **ours ÷ reference** | | | ${ratio(o.longestTask, r.longestTask)} | | | ${ratio(o.busyMs, r.busyMs)} | ${ratio(o.layoutStyleMs, r.layoutStyleMs)} | ${ratio(o.scriptMs, r.scriptMs)} | ${ratio(o.firstTextMs, r.firstTextMs)} | ${ratio(o.finalTextMs, r.finalTextMs)} | ${ratio(o.heapMb, r.heapMb)} |`,
       );
     }
-    lines.push(
-      '',
-      '| HopBase Chat alone | figure |',
-      '| --- | --: |',
-      `| switching to a conversation of 50 ~5 kB answers (visible part painted), median of 3 / longest task | ${f0(median(long.switchMs))} ms / ${f0(long.switchLongest)} ms |`,
-      `| reload on it: first contentful paint / last answer rendered / longest task | ${f0(long.reloadFcpMs)} ms / ${f0(long.reloadShownMs)} ms / ${f0(long.reloadLongest)} ms |`,
-      ...Object.entries(bad).map(
-        ([name, x]) =>
-          `| hostile \`${name}\`: longest task / time to render | ${f0(x.longest)} ms / ${f0(x.ms)} ms |`,
-      ),
-      `| JavaScript for the first screen (gzip) / markdown chunk, fetched when the first answer needs it | ${f1(js.firstScreenKb)} kB / ${f1(js.markdownKb)} kB |`,
-    );
+    if (longs.length > 0 || Object.keys(bad).length > 0 || js) {
+      const reload = (x: ReloadFigures, how: string) => {
+        const t = x.timings;
+        return [
+          `| reload on it, ${how} (load ${f1(x.load)}): first contentful paint / last answer rendered / longest task | ${f0(x.fcpMs)} ms / ${f0(x.shownMs)} ms / ${f0(x.longest)} ms |`,
+          `| …its document: first byte / last byte / DOMContentLoaded | ${f0(t.docFirstByte)} / ${f0(t.docEnd)} / ${f0(t.domContentLoaded)} ms |`,
+          `| …files before the first paint: from cache / revalidated / fetched; on the wire / decoded; last to end | ${t.fromCache} / ${t.revalidated} / ${t.fetched}; ${f1(t.transferKb)} / ${f1(t.decodedKb)} kB; ${t.lastFile} at ${f0(t.lastFileEnd)} ms |`,
+        ];
+      };
+      lines.push('', '| HopBase Chat alone | figure |', '| --- | --: |');
+      for (const { kind, long } of longs) {
+        if (several) lines.push(`| **loaded from ${kind}** | |`);
+        lines.push(
+          `| switching to a conversation of 50 ~5 kB answers (visible part painted), median of 3 / longest task | ${f0(median(long.switchMs))} ms / ${f0(long.switchLongest)} ms |`,
+          ...reload(long.warm, 'warm HTTP cache'),
+          ...reload(long.cold, 'cold HTTP cache'),
+        );
+      }
+      lines.push(
+        ...Object.entries(bad).map(
+          ([name, x]) =>
+            `| hostile \`${name}\`: longest task / time to render | ${f0(x.longest)} ms / ${f0(x.ms)} ms |`,
+        ),
+      );
+      if (js)
+        lines.push(
+          `| JavaScript for the first screen (gzip) / markdown chunk, fetched when the first answer needs it | ${f1(js.firstScreenKb)} kB / ${f1(js.markdownKb)} kB |`,
+        );
+    }
     const table = lines.join('\n');
     console.log(`\n${table}\n`);
-    writeResults(
-      path.join(root, 'bench/ui/results.md'),
-      `# UI benchmark (\`npm run bench:ui\`)\n\nLast run, ${new Date().toISOString().slice(0, 10)}.\n\n${table}\n`,
-    );
+    if (ALL_CASES.every((c) => CASES.has(c)))
+      writeResults(
+        path.join(root, 'bench/ui/results.md'),
+        `# UI benchmark (\`npm run bench:ui\`)\n\nLast run, ${new Date().toISOString().slice(0, 10)}.\n\n${table}\n`,
+      );
   } finally {
     await browser.close();
-    server.close();
+    for (const app of apps) await app.close();
+    pacing.server.close();
   }
 }
 
