@@ -126,20 +126,27 @@ test('phone, dark: after several answers the toolbar and the message box stay in
   });
 });
 
+/** A long answer streaming, grown past the pane: its turn, its text and the "Jump to latest" button. */
+async function longAnswerPastThePane(page: Page, words: string) {
+  await openApp(page);
+  await choose(page, 'chat', 'sim-long');
+  const turn = await send(page, uniqueText(words));
+  await expect
+    .poll(() => pane(page).evaluate((el) => el.scrollHeight - el.clientHeight))
+    .toBeGreaterThan(800);
+  return {
+    turn,
+    text: turn.getByTestId('turn-text'),
+    jump: page.getByRole('button', { name: 'Jump to latest' }),
+  };
+}
+
 test('follows the stream at the bottom, stops on scroll-up, and "Jump to latest" resumes', async ({
   browser,
 }) => {
   await inContext(browser, { viewport: { width: 1100, height: 700 } }, async (page) => {
-    await openApp(page);
-    await choose(page, 'chat', 'sim-long');
-    const turn = await send(page, uniqueText('A long answer to follow'));
-    const text = turn.getByTestId('turn-text');
-    const jump = page.getByRole('button', { name: 'Jump to latest' });
-
     // Following: the content grows past the pane, and its end stays in view.
-    await expect
-      .poll(() => pane(page).evaluate((el) => el.scrollHeight - el.clientHeight))
-      .toBeGreaterThan(800);
+    const { turn, text, jump } = await longAnswerPastThePane(page, 'A long answer to follow');
     for (let i = 0; i < 5; i++) {
       expect(await distanceFromEnd(page)).toBeLessThan(60);
       await page.waitForTimeout(150);
@@ -174,15 +181,7 @@ test('follows the stream at the bottom, stops on scroll-up, and "Jump to latest"
 // Apart from the journey above: on a loaded machine that one can outlast a whole long answer.
 test('scrolling up, then down to the end by hand, resumes following', async ({ browser }) => {
   await inContext(browser, { viewport: { width: 1100, height: 700 } }, async (page) => {
-    await openApp(page);
-    await choose(page, 'chat', 'sim-long');
-    const turn = await send(page, uniqueText('A long answer to scroll'));
-    const text = turn.getByTestId('turn-text');
-    const jump = page.getByRole('button', { name: 'Jump to latest' });
-    await expect
-      .poll(() => pane(page).evaluate((el) => el.scrollHeight - el.clientHeight))
-      .toBeGreaterThan(800);
-
+    const { turn, text, jump } = await longAnswerPastThePane(page, 'A long answer to scroll');
     await pane(page).hover();
     await page.mouse.wheel(0, -400);
     await expect(jump).toBeVisible();
