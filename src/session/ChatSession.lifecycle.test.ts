@@ -207,10 +207,9 @@ describe('the recording of an answer in flight', () => {
     const stream = controlledStream();
     const done = app.using({ fetchImpl: async () => stream.response }).send('Hi', 'chat');
     stream.send(chatDelta('one'));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.waitFor(() => expect(messages()[0]!.attempts[0]!.trace.items.length).toBeGreaterThan(0));
     const shown = messages()[0]!.attempts[0]!.trace.items;
     const count = shown.length;
-    expect(count).toBeGreaterThan(0);
 
     stream.send(': hopbase-keepalive\n\n');
     stream.send(chatDelta('two'));
@@ -251,7 +250,9 @@ describe('an answer in flight and the conversation store', () => {
   it('reaches the store when it starts, at checkpoints and when it ends, not on every frame', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     vi.stubGlobal('requestAnimationFrame', (run: () => void) => setTimeout(run, 0));
-    const frame = () => new Promise((resolve) => setTimeout(resolve, 5));
+    // Each delta shown in its frame, however slow the machine: the clock for checkpoints stands still.
+    const shownAs = (text: string) =>
+      vi.waitFor(() => expect(messages()[0]!.attempts[0]!.turn.text).toBe(text));
     const stream = controlledStream();
     const storedTexts: string[] = [];
     let published = 0;
@@ -266,19 +267,24 @@ describe('an answer in flight and the conversation store', () => {
     });
     app.stores.answers.subscribe(() => published++);
     const done = app.using({ fetchImpl: async () => stream.response }).send('Hi', 'chat');
+    let sent = '';
     for (const word of ['a', 'b', 'c', 'd']) {
       stream.send(chatDelta(word));
-      await frame();
+      sent += word;
+      await shownAs(sent);
     }
-    expect(messages()[0]!.attempts[0]!.turn.text).toBe('abcd');
     expect(published).toBeGreaterThanOrEqual(5);
     // Within a checkpoint's time, the store has only the attempt as it started.
     expect(storedTexts).toEqual(['']);
 
     vi.advanceTimersByTime(1000);
     stream.send(chatDelta('e'));
-    await frame();
+    await shownAs('abcde');
     expect(storedTexts).toEqual(['', 'abcde']);
+    // Asked again with nothing new (the inspector's export): the store is not touched.
+    const before = app.stores.conversations.getState().conversations;
+    app.session.flushProgress(messages()[0]!.id);
+    expect(app.stores.conversations.getState().conversations).toBe(before);
 
     stream.send(chatDelta('f'));
     stream.send('data: [DONE]\n\n');

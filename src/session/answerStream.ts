@@ -60,6 +60,8 @@ export class AnswerStream {
   private snapshot: AnswerSnapshot | null = null;
   private batcher: FrameBatcher<AttemptProgress> | null = null;
   private lastCheckpoint = 0;
+  /** The attempt as the conversation store last received it. */
+  private checkpointed: Attempt | null = null;
   /** False once another stream took this message over (a retry): it then publishes nothing more. */
   private current = true;
 
@@ -129,17 +131,16 @@ export class AnswerStream {
     if (this.current) this.options.answers.getState().publish(this.snapshot);
   }
 
-  /** The conversation store receives the attempt as it stands. */
+  /** The conversation store receives the attempt as it stands (nothing when it has this one already). */
   private checkpoint(): void {
     const snapshot = this.snapshot;
-    if (!snapshot) return;
     this.lastCheckpoint = performance.now();
+    if (!snapshot || snapshot.attempt === this.checkpointed) return;
     const { attempt } = snapshot;
+    this.checkpointed = attempt;
     this.options.conversations
       .getState()
-      .updateAttempt(snapshot.conversationId, snapshot.messageId, attempt.id, (a) =>
-        a === attempt ? a : attempt,
-      );
+      .updateAttempt(snapshot.conversationId, snapshot.messageId, attempt.id, () => attempt);
   }
 
   /** One request and its stream, read to the end. */
@@ -156,6 +157,7 @@ export class AnswerStream {
       trace: emptyRecording(),
     };
     this.options.conversations.getState().addAttempt(conversationId, messageId, attempt);
+    this.checkpointed = attempt;
     this.dispatch({ type: 'attemptStarted', conversationId, messageId, attempt, at: performance.now() });
     this.lastCheckpoint = performance.now();
 
