@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTurn, type Turn } from '../../core/index.ts';
+import { fold } from '../../core/textFold.ts';
 import { answerMessage } from '../../testing/builders.ts';
 import {
   createConversationSearch,
-  fold,
   highlightRanges,
   markdownToPlain,
   type Range,
