@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTurn, type Turn } from '../../core/index.ts';
-import { fold } from '../../core/textFold.ts';
+import { fold, markdownToPlain } from '../../core/searchText.ts';
 import { answerMessage } from '../../testing/builders.ts';
-import {
-  createConversationSearch,
-  highlightRanges,
-  markdownToPlain,
-  type Range,
-  snippet,
-} from './conversationSearch.ts';
+import { createConversationSearch, highlightRanges, type Range, snippet } from './conversationSearch.ts';
 import type { AssistantMessage, ChatMessage, Conversation } from './types.ts';
 
 /** The highlighted parts of `text`, for tables that read like the screen. */

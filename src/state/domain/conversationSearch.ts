@@ -1,4 +1,4 @@
-import { fold, foldUnit, special } from '../../core/textFold.ts';
+import { fold, foldUnit, markdownToPlain, special } from '../../core/searchText.ts';
 import { currentTurn } from '../stores/conversationStore.ts';
 import type { ChatMessage, Conversation } from './types.ts';
 
@@ -53,7 +53,7 @@ export interface SearchOutcome {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Folding (`core/textFold.ts`) mapped back
+// Folding (`core/searchText.ts`) mapped back
 
 /**
  * Maps ranges of `fold(text)` (sorted, not overlapping) back to ranges of `text`. A range that starts or ends
@@ -183,62 +183,6 @@ export function snippet(
     text: `${lead}${body}${tail}`,
     ranges: ranges.map(([s, e]): Range => [s + lead.length, e + lead.length]),
   };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Plain text
-
-const fenceLine = /^\s{0,3}(`{3,}|~{3,})/;
-const tableRule = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
-
-function plainInline(line: string): string {
-  return line
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1/g, '$2')
-    .replace(/(^|[^\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])/g, '$1$2')
-    .replace(/(^|[^\w])_(?=[^\s_])(.+?)(?<=[^\s_])_(?!\w)/g, '$1$2')
-    .replace(/`+([^`]+)`+/g, '$1');
-}
-
-/**
- * An answer's markdown as the words a person reads: no heading, quote or list markers, emphasis, link
- * syntax, table rules and pipes, or code fences (the code itself is kept as written).
- */
-export function markdownToPlain(markdown: string): string {
-  const out: string[] = [];
-  let fence: string | null = null;
-  for (const line of markdown.split('\n')) {
-    const opening = fenceLine.exec(line)?.[1];
-    if (fence !== null) {
-      if (
-        opening &&
-        opening[0] === fence[0] &&
-        opening.length >= fence.length &&
-        !line.trim().slice(opening.length)
-      ) {
-        fence = null;
-      } else out.push(line);
-      continue;
-    }
-    if (opening) {
-      fence = opening;
-      continue;
-    }
-    if (tableRule.test(line) && line.includes('-') && line.includes('|')) continue;
-    let text = line.replace(/^\s{0,3}(>\s?)+/, '').replace(/^\s{0,3}#{1,6}\s+/, '');
-    text = text.replace(/^(\s*)([-*+]|\d+[.)])\s+(\[[ xX]\]\s+)?/, '$1');
-    if (/^\s*\|.*\|\s*$/.test(text)) {
-      text = text
-        .trim()
-        .slice(1, -1)
-        .split(/(?<!\\)\|/)
-        .map((cell) => cell.trim())
-        .join('  ');
-    }
-    out.push(plainInline(text));
-  }
-  return out.join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------------------
