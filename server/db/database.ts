@@ -1,0 +1,55 @@
+import * as v from 'valibot';
+
+/**
+ * The one way the server talks to its database, whichever engine holds it: PostgreSQL through a pool
+ * (`postgres.ts`, several server processes may share it) or PGlite in this process (`pglite.ts`). Both run
+ * the same SQL: PGlite is PostgreSQL compiled to WebAssembly.
+ */
+
+export interface Queryable {
+  /**
+   * The rows of one parameterized statement (`$1`, `$2`…). Rows are `unknown`: they enter the program
+   * through `rows()`, which checks each against its schema.
+   */
+  query(sql: string, params?: readonly unknown[]): Promise<unknown[]>;
+}
+
+/** A transaction's own connection: its notifications are sent when it commits, and not at all if it rolls back. */
+export interface Transaction extends Queryable {
+  notify(channel: string, payload: string): Promise<void>;
+}
+
+export interface ListenHandlers {
+  message(payload: string): void;
+  /**
+   * The listening connection was lost and is back: notifications sent meanwhile were missed, so whoever
+   * depends on them should read again what they follow.
+   */
+  reconnected?(): void;
+}
+
+export interface Database extends Queryable {
+  readonly engine: 'postgres' | 'pglite';
+  /** `work` with a transaction: committed when it resolves, rolled back when it throws (the error is rethrown). */
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** Listens on `channel` until the returned function is called. Resolves once listening. */
+  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+/** Each row checked against `schema`: the single place rows from the database enter the program. */
+export function rows<S extends v.GenericSchema>(schema: S, found: readonly unknown[]): v.InferOutput<S>[] {
+  return found.map((row) => v.parse(schema, row));
+}
+
+/** The one row `schema` describes, or undefined when there was none. */
+export function firstRow<S extends v.GenericSchema>(
+  schema: S,
+  found: readonly unknown[],
+): v.InferOutput<S> | undefined {
+  return found.length === 0 ? undefined : v.parse(schema, found[0]);
+}
+
+/** Both engines are set to read `bigint` as a number (PGlite does by default); these are counts, sums and ms. */
+export const int = v.pipe(v.number(), v.safeInteger());
+export const timestamp = v.date();

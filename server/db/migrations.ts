@@ -1,0 +1,119 @@
+/**
+ * The schema, as the steps that build it, for both engines (PGlite is PostgreSQL). A step once released is
+ * never edited (the migrator refuses a database whose applied steps differ from these): a change is a new
+ * step at the end. Each step is a list of statements, run in one transaction.
+ *
+ * Per person: every table a person's data lives in has `user_id` first in its key, and every query of
+ * theirs names it (`storage.ts`, `forUser`). Client ids (conversations, attempts, attachments) are unique per person
+ * only: two people may use the same id without meeting. Times the browser sets (a conversation's creation
+ * and last change) are ms since 1970, as its records hold them; times the server sets are timestamptz.
+ */
+
+export interface Migration {
+  name: string;
+  statements: readonly string[];
+}
+
+export const migrations: readonly Migration[] = [
+  {
+    name: '0001 people, sessions, conversations, attachments, recordings, settings, usage',
+    statements: [
+      // Trigram indexes make a substring search (LIKE '%…%') use an index: PGlite and PostgreSQL both ship it.
+      'CREATE EXTENSION IF NOT EXISTS pg_trgm',
+      `CREATE TABLE users (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        -- OIDC: the issuer and the subject it gives; behind an authenticating proxy: 'header' and its value.
+        issuer text NOT NULL,
+        subject text NOT NULL,
+        email text,
+        display_name text,
+        is_admin boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        seen_at timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (issuer, subject)
+      )`,
+      `CREATE TABLE sessions (
+        -- SHA-256 of the cookie's random token: a copy of the table signs no one in.
+        token_hash bytea PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL,
+        revoked_at timestamptz
+      )`,
+      'CREATE INDEX sessions_user ON sessions (user_id)',
+      'CREATE INDEX sessions_expires ON sessions (expires_at)',
+      // Orders every change to what syncs (conversations, settings), so a device can ask for what it missed.
+      'CREATE SEQUENCE changes',
+      `CREATE TABLE conversations (
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        id text NOT NULL CHECK (length(id) BETWEEN 1 AND 200),
+        version integer NOT NULL CHECK (version > 0),
+        change bigint NOT NULL DEFAULT nextval('changes'),
+        title text NOT NULL,
+        created_ms bigint NOT NULL,
+        updated_ms bigint NOT NULL,
+        -- Set when deleted: the row stays, without its content, so other devices learn of the deletion.
+        deleted_at timestamptz,
+        -- The browser's record as JSON text (jsonb refuses the NUL character, which an answer may hold).
+        record text,
+        -- Title and messages' text, folded as the browser's search folds it (src/core/searchText.ts).
+        search_text text NOT NULL DEFAULT '',
+        PRIMARY KEY (user_id, id),
+        CHECK ((deleted_at IS NULL) = (record IS NOT NULL))
+      )`,
+      `CREATE INDEX conversations_page ON conversations (user_id, updated_ms DESC, id DESC)
+        WHERE deleted_at IS NULL`,
+      'CREATE INDEX conversations_changes ON conversations (user_id, change)',
+      'CREATE INDEX conversations_search ON conversations USING gin (search_text gin_trgm_ops)',
+      `CREATE TABLE attachments (
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        id text NOT NULL CHECK (length(id) BETWEEN 1 AND 200),
+        conversation_id text NOT NULL,
+        name text NOT NULL,
+        mime_type text NOT NULL,
+        size integer NOT NULL CHECK (size >= 0),
+        sha256 bytea NOT NULL,
+        bytes bytea NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, id)
+      )`,
+      'CREATE INDEX attachments_conversation ON attachments (user_id, conversation_id)',
+      `CREATE TABLE recordings (
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        attempt_id text NOT NULL CHECK (length(attempt_id) BETWEEN 1 AND 200),
+        conversation_id text NOT NULL,
+        -- {"items": [...], "raw": "..."} as JSON text, as the browser's trace record holds it.
+        trace text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, attempt_id)
+      )`,
+      'CREATE INDEX recordings_conversation ON recordings (user_id, conversation_id)',
+      `CREATE TABLE settings (
+        user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        version integer NOT NULL CHECK (version > 0),
+        change bigint NOT NULL DEFAULT nextval('changes'),
+        document text NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      // Kept when a conversation is deleted: tokens were billed all the same.
+      `CREATE TABLE usage (
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        attempt_id text NOT NULL CHECK (length(attempt_id) BETWEEN 1 AND 200),
+        conversation_id text NOT NULL,
+        protocol text NOT NULL,
+        model text NOT NULL,
+        day date NOT NULL,
+        input_tokens integer NOT NULL DEFAULT 0,
+        output_tokens integer NOT NULL DEFAULT 0,
+        cached_tokens integer NOT NULL DEFAULT 0,
+        cache_write_tokens integer NOT NULL DEFAULT 0,
+        reasoning_tokens integer NOT NULL DEFAULT 0,
+        interrupted boolean NOT NULL DEFAULT false,
+        recorded_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, attempt_id)
+      )`,
+      'CREATE INDEX usage_person_day ON usage (user_id, day)',
+      'CREATE INDEX usage_day ON usage (day)',
+    ],
+  },
+];

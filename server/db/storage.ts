@@ -1,0 +1,96 @@
+import { Attachments } from './attachments.ts';
+import { ChangeFeed } from './changes.ts';
+import { Conversations } from './conversations.ts';
+import type { Database } from './database.ts';
+import { defaultLimits, type StorageLimits } from './limits.ts';
+import { migrate } from './migrate.ts';
+import { type DatabaseConfig, openDatabase } from './open.ts';
+import { Recordings } from './recordings.ts';
+import { DEFAULT_SESSION_MS, Sessions } from './sessions.ts';
+import { Settings } from './settings.ts';
+import { type DayRange, everyonesUsage, type PersonUsageTotals, Usage } from './usage.ts';
+import { Users, userIdPattern } from './users.ts';
+
+/**
+ * The server's storage, opened once at start: the database (migrated), the people and their sessions,
+ * each person's data through `forUser` (repositories bound to that person, whose methods take no user
+ * id: none can be forgotten or swapped), and the feed of changes.
+ */
+
+/** One person's data, and nothing of anyone else's. */
+export interface Person {
+  readonly userId: string;
+  readonly conversations: Conversations;
+  readonly attachments: Attachments;
+  readonly recordings: Recordings;
+  readonly settings: Settings;
+  readonly usage: Usage;
+}
+
+/** What only an administrator sees. */
+export interface AdminView {
+  usage(range: DayRange): Promise<PersonUsageTotals[]>;
+}
+
+export interface StorageOptions {
+  limits?: Partial<StorageLimits>;
+  sessionMs?: number;
+  log?: (line: string) => void;
+}
+
+export class Storage {
+  readonly users: Users;
+  readonly sessions: Sessions;
+  readonly changes: ChangeFeed;
+  private readonly limits: StorageLimits;
+
+  private constructor(
+    readonly db: Database,
+    options: StorageOptions,
+  ) {
+    this.users = new Users(db);
+    this.sessions = new Sessions(db, options.sessionMs ?? DEFAULT_SESSION_MS);
+    this.changes = new ChangeFeed(db, options.log);
+    this.limits = { ...defaultLimits, ...options.limits };
+  }
+
+  /** Opens the database, brings its schema up to date (waiting for another process doing it) and listens. */
+  static async open(config: DatabaseConfig, options: StorageOptions = {}): Promise<Storage> {
+    const db = await openDatabase(config, options.log);
+    try {
+      await migrate(db);
+      const storage = new Storage(db, options);
+      await storage.changes.start();
+      return storage;
+    } catch (error) {
+      await db.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  /** The person whose id a live session gave. */
+  forUser(userId: string): Person {
+    if (!userIdPattern.test(userId)) throw new Error('not a user id');
+    const { db, limits } = this;
+    return {
+      userId,
+      conversations: new Conversations(db, userId, limits),
+      attachments: new Attachments(db, userId, limits),
+      recordings: new Recordings(db, userId, limits),
+      settings: new Settings(db, userId, limits),
+      usage: new Usage(db, userId),
+    };
+  }
+
+  /** The administrator's view, if the person is one (as their last sign-in said); undefined otherwise. */
+  async forAdmin(userId: string): Promise<AdminView | undefined> {
+    const user = await this.users.get(userId);
+    if (!user?.isAdmin) return undefined;
+    return { usage: (range) => everyonesUsage(this.db, range) };
+  }
+
+  async close(): Promise<void> {
+    await this.changes.close();
+    await this.db.close();
+  }
+}
