@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
-import { clientId } from './conversations.ts';
-import { type Database, firstRow, int, rows, timestamp } from './database.ts';
+import { clientId, type Database, firstRow, int, isClientId, rows, timestamp } from './database.ts';
 import { checkSize, type StorageLimits } from './limits.ts';
 
 /**
@@ -116,6 +115,7 @@ export class Attachments {
   }
 
   async info(id: string): Promise<AttachmentInfo | undefined> {
+    if (!isClientId(id)) return undefined;
     return firstRow(
       infoRow,
       await this.db.query(`SELECT ${infoColumns} FROM attachments WHERE user_id = $1 AND id = $2`, [
@@ -126,6 +126,7 @@ export class Attachments {
   }
 
   async bytes(id: string): Promise<Uint8Array | undefined> {
+    if (!isClientId(id)) return undefined;
     return firstRow(
       bytesRow,
       await this.db.query('SELECT bytes FROM attachments WHERE user_id = $1 AND id = $2', [this.userId, id]),
@@ -133,6 +134,7 @@ export class Attachments {
   }
 
   async ofConversation(conversationId: string): Promise<AttachmentInfo[]> {
+    if (!isClientId(conversationId)) return [];
     return rows(
       infoRow,
       await this.db.query(
@@ -144,6 +146,7 @@ export class Attachments {
 
   /** Whether there was such a file. */
   async delete(id: string): Promise<boolean> {
+    if (!isClientId(id)) return false;
     const gone = await this.db.query('DELETE FROM attachments WHERE user_id = $1 AND id = $2 RETURNING id', [
       this.userId,
       id,

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { announce } from './changes.ts';
-import { type Database, firstRow, int, rows, timestamp } from './database.ts';
+import { clientId, type Database, firstRow, int, isClientId, rows, timestamp } from './database.ts';
 import { checkSize, type StorageLimits } from './limits.ts';
 import { searchPattern, searchTextOf } from './searchText.ts';
 
@@ -17,7 +17,6 @@ import { searchPattern, searchTextOf } from './searchText.ts';
  * browser checks the rest when it reads the record back, and fields this version does not know are kept.
  */
 const ms = v.pipe(v.number(), v.finite());
-export const clientId = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
 const conversationRecord = v.looseObject({
   id: clientId,
   title: v.string(),
@@ -134,6 +133,7 @@ export class Conversations {
   ) {}
 
   async get(id: string): Promise<ConversationState | undefined> {
+    if (!isClientId(id)) return undefined;
     return firstRow(
       stateRow,
       await this.db.query(`SELECT ${stateColumns} FROM conversations WHERE user_id = $1 AND id = $2`, [
@@ -207,6 +207,7 @@ export class Conversations {
    * stored yet, so that a device that still holds it does not upload it). Undefined: it already was deleted.
    */
   async delete(id: string): Promise<{ version: number; change: number } | undefined> {
+    if (!isClientId(id)) return undefined;
     return this.db.transaction(async (tx) => {
       const written = firstRow(
         writtenRow,
@@ -262,6 +263,9 @@ export class Conversations {
     pattern?: string,
   ): Promise<Page> {
     const size = pageSize(limit);
+    // A cursor is the client's to send back: one that no page can have ended on starts no page.
+    if (after && !(isClientId(after.id) && Number.isSafeInteger(after.updatedAt)))
+      return { items: [], next: undefined };
     // Keyset: the next page starts after the last row seen, so page 200 costs what page 1 does.
     const where = ['user_id = $1', 'deleted_at IS NULL'];
     const values: unknown[] = [this.userId, size + 1];

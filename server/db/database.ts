@@ -53,3 +53,10 @@ export function firstRow<S extends v.GenericSchema>(
 /** Both engines are set to read `bigint` as a number (PGlite does by default); these are counts, sums and ms. */
 export const int = v.pipe(v.number(), v.safeInteger());
 export const timestamp = v.date();
+
+/**
+ * An id the browser made (conversation, attempt, attachment): PostgreSQL's text cannot hold NUL, and the
+ * schema caps the length. Any other id names nothing, without asking the database.
+ */
+export const clientId = v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.regex(/^[^\0]*$/));
+export const isClientId = (id: string) => v.is(clientId, id);

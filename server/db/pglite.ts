@@ -24,7 +24,11 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Takes `dir`'s lock file (left by a process that is gone: taken over), or throws DataDirInUse. */
+/**
+ * Takes `dir`'s lock file, or throws DataDirInUse. A lock left by a process that is gone is taken over, as
+ * is one bearing this process's id: a container's first process is always 1, restarted or not. Process
+ * ids mean nothing across machines or containers: the lock guards against a second server on one host.
+ */
 function lockDir(dir: string): () => void {
   const file = join(dir, 'pglite.lock');
   for (;;) {

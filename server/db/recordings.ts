@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { clientId } from './conversations.ts';
-import { type Database, firstRow, rows } from './database.ts';
+import { clientId, type Database, firstRow, isClientId, rows } from './database.ts';
 import { checkSize, type StorageLimits } from './limits.ts';
 
 /**
@@ -87,6 +86,7 @@ export class Recordings {
   }
 
   async get(attemptId: string): Promise<StoredRecording | undefined> {
+    if (!isClientId(attemptId)) return undefined;
     return firstRow(
       recordingRow,
       await this.db.query(
@@ -98,6 +98,7 @@ export class Recordings {
 
   /** The attempts of a conversation that have a recording. */
   async ofConversation(conversationId: string): Promise<string[]> {
+    if (!isClientId(conversationId)) return [];
     const found = rows(
       v.object({ attempt_id: v.string() }),
       await this.db.query(
@@ -109,6 +110,7 @@ export class Recordings {
   }
 
   async delete(attemptId: string): Promise<boolean> {
+    if (!isClientId(attemptId)) return false;
     const gone = await this.db.query(
       'DELETE FROM recordings WHERE user_id = $1 AND attempt_id = $2 RETURNING attempt_id',
       [this.userId, attemptId],

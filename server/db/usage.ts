@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { type Protocol, protocols } from '../../src/core/index.ts';
-import { clientId } from './conversations.ts';
-import { type Database, int, rows } from './database.ts';
+import { clientId, type Database, int, rows } from './database.ts';
 
 /**
  * Tokens per attempt, as the server read them from the stream it relayed (never as a browser reports

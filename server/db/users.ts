@@ -45,6 +45,16 @@ const userRow = v.pipe(
   ),
 );
 
+/** What a sign-in gives, from the provider or a proxy's header: text PostgreSQL can hold, of a sane length. */
+const field = v.pipe(v.string(), v.maxLength(1_000), v.regex(/^[^\0]*$/));
+const signInInput = v.object({
+  issuer: v.pipe(field, v.minLength(1)),
+  subject: v.pipe(field, v.minLength(1)),
+  email: v.nullable(field),
+  displayName: v.nullable(field),
+  isAdmin: v.boolean(),
+});
+
 const columns = 'id, issuer, subject, email, display_name, is_admin, created_at, seen_at';
 
 /** A user id as PostgreSQL writes a uuid: anything else names no one (and would be a query error). */
@@ -61,13 +71,14 @@ export class Users {
     identity: Identity,
     profile: { email: string | null; displayName: string | null; isAdmin: boolean },
   ): Promise<User> {
+    const input = v.parse(signInInput, { ...identity, ...profile });
     const found = await this.db.query(
       `INSERT INTO users (issuer, subject, email, display_name, is_admin) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (issuer, subject) DO UPDATE
          SET email = excluded.email, display_name = excluded.display_name, is_admin = excluded.is_admin,
              seen_at = now()
        RETURNING ${columns}`,
-      [identity.issuer, identity.subject, profile.email, profile.displayName, profile.isAdmin],
+      [input.issuer, input.subject, input.email, input.displayName, input.isAdmin],
     );
     return firstRow(userRow, found) as User;
   }
