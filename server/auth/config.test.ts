@@ -69,7 +69,8 @@ describe('the person behind a reverse proxy', () => {
 
   it('is the header’s email, from a trusted proxy only (loopback by default)', () => {
     expect(ask('127.0.0.1', 'Ann@Example.com')).toEqual({
-      key: 'header:ann@example.com',
+      issuer: 'header',
+      subject: 'ann@example.com',
       email: 'ann@example.com',
       name: null,
       admin: false,

@@ -18,5 +18,5 @@ export function identityFromHeader(
   if (typeof value !== 'string' || value.includes(',')) return null;
   const email = normalEmail(value);
   if (!email) return null;
-  return { key: `header:${email}`, email, name: null, admin: admins.has(email) };
+  return { issuer: 'header', subject: email, email, name: null, admin: admins.has(email) };
 }

@@ -1,7 +1,11 @@
 /** Who a request is from, as sign-in established it. */
 export interface Identity {
-  /** `oidc:<issuer>#<subject>` or `header:<email>`: one person at one provider, never reused for another. */
-  readonly key: string;
+  /**
+   * With `subject`, one person at one provider, never reused for another: the OpenID provider's issuer and
+   * subject, or `header` and the email a trusted proxy names.
+   */
+  readonly issuer: string;
+  readonly subject: string;
   /** Lower case; null when the provider gave none it vouches for. */
   readonly email: string | null;
   readonly name: string | null;

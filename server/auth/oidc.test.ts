@@ -28,7 +28,8 @@ describe('OpenID Connect sign-in against a real provider', () => {
     expect(url.searchParams.get('state')).toBe(pending.state);
     const back = await loginAtProvider(url, 'alice', callback);
     expect(await signIn.finish(back, pending)).toEqual({
-      key: `oidc:${provider.issuer}#alice`,
+      issuer: provider.issuer,
+      subject: 'alice',
       email: 'alice@example.test',
       name: 'Alice',
       admin: false,

@@ -78,7 +78,8 @@ export class OidcSignIn {
     const email = claims.email_verified === false ? null : normalEmail(claims.email);
     const { adminClaim } = this.settings;
     return {
-      key: `oidc:${idClaims.iss}#${idClaims.sub}`,
+      issuer: idClaims.iss,
+      subject: idClaims.sub,
       email,
       name: typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim().slice(0, 200) : null,
       admin:
