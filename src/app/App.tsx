@@ -1,4 +1,5 @@
 import { lazy, useCallback, useId, useRef, useState } from 'react';
+import { MissingConversationBanner } from '../components/banners/MissingConversationBanner.tsx';
 import { StorageWarning } from '../components/banners/StorageWarning.tsx';
 import { Composer } from '../components/composer/Composer.tsx';
 import { ConversationView } from '../components/conversation/ConversationView.tsx';
@@ -123,6 +124,7 @@ export function App() {
           onOpenSettings={() => setSettingsOpen(true)}
           onOpenReplay={() => setInspecting(null)}
         />
+        <MissingConversationBanner />
         <ConversationView
           conversation={conversation}
           onRetry={onRetry}

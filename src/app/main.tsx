@@ -14,6 +14,7 @@ import { deleteOrphanedAttachments } from '../state/storage/attachmentBlobs.ts';
 import { attachmentsInUse } from '../state/storage/attachmentSweep.ts';
 import { type AppStores, createAppStores } from '../state/stores/appStores.ts';
 import { App } from './App.tsx';
+import { followAddress } from './address.ts';
 import { Localized } from './Localized.tsx';
 
 // The one place where the running app is made: everything below receives these instances.
@@ -34,6 +35,7 @@ function opensOnAnswer({ conversations }: AppStores): boolean {
 // starts once they are loaded (a load that fails overwrites nothing), with the channel to the other tabs.
 async function start() {
   const loaded = await storage.load(stores);
+  followAddress(stores.conversations);
   storage.persist(stores, loaded);
   deleteOrphanedAttachments(stores.conversations, storage.attachments);
   if (loaded.ok) {

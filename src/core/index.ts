@@ -29,6 +29,7 @@ export {
   buildRequest,
   protocols,
   reasoningStateOf,
+  recognizeProtocol,
   redactedAuthHeaders,
   requestProblem,
 } from './protocols/index.ts';

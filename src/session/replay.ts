@@ -1,6 +1,6 @@
-import type { Protocol } from '../core/index.ts';
+import { type Protocol, recognizeProtocol } from '../core/index.ts';
 import type { TraceItem } from '../state/domain/types.ts';
-import { detectProtocol, readJsonTrace } from '../state/formats/traceExport.ts';
+import { readJsonTrace } from '../state/formats/traceExport.ts';
 import type { StreamSource } from './sources/streamSource.ts';
 
 export type ReplaySpeed = 'recorded' | 'instant';
@@ -80,11 +80,11 @@ export function readRecording(text: string, speed: ReplaySpeed, fallback: Protoc
     if (!hasSseData(text)) {
       throw new Error('This file is neither a recorded event stream (no "data:" line) nor a JSON trace.');
     }
-    return { schedule: scheduleFromSse(text, speed), protocol: detectProtocol(text) ?? fallback };
+    return { schedule: scheduleFromSse(text, speed), protocol: recognizeProtocol(text) ?? fallback };
   }
   const trace = readJsonTrace(parsed);
   const protocol =
-    trace.protocol ?? detectProtocol(trace.events.map((item) => item.data).join('\n')) ?? fallback;
+    trace.protocol ?? recognizeProtocol(trace.events.map((item) => item.data).join('\n')) ?? fallback;
   return { schedule: scheduleFromTrace(trace.events), protocol };
 }
 

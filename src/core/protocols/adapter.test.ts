@@ -50,6 +50,7 @@ const echo: ProtocolAdapter<EchoEvent> = {
   }),
   decode: (data) => ({ text: data }),
   reduce,
+  recognizes: (sse) => sse.includes('"echo"'),
   newStepper: () => ({ step: (turn, data) => reduce(turn, { text: data }) }),
   requestProblem: (request) =>
     request.temperature === undefined

@@ -52,6 +52,11 @@ export interface ProtocolAdapter<E> {
   /** An SSE event's data and name (`message` when unnamed) to the protocol's event. */
   decode(data: string, eventName: string): Decoded<E>;
   reduce(turn: Turn, event: E): Turn;
+  /**
+   * Whether a recorded stream (its SSE text) speaks this protocol, from the events it holds: an imported
+   * recording that does not say. No stream is recognized by two protocols.
+   */
+  recognizes(sse: string): boolean;
   /** A new stepper, for one stream. */
   newStepper(): Stepper;
   /**

@@ -38,6 +38,11 @@ for (const adapter of Object.values(adapters)) keepShape(adapter.newStepper());
 
 export const protocols = Object.keys(adapters) as Protocol[];
 
+/** Which protocol a recorded stream speaks (null: none it recognizes). */
+export function recognizeProtocol(sse: string): Protocol | null {
+  return protocols.find((protocol) => adapters[protocol].recognizes(sse)) ?? null;
+}
+
 export function buildRequest(protocol: Protocol, request: TurnRequest): HttpRequestSpec {
   return httpRequest(adapters[protocol], request);
 }

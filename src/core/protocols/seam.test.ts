@@ -29,13 +29,7 @@ function protocolBranches(path: string, text: string): string[] {
 }
 
 /** What may remain, each with why: a line containing `text` in `path` is let through. */
-const allowed = [
-  {
-    path: '../../state/formats/traceExport.ts',
-    text: ") return '",
-    why: 'detectProtocol sniffs an imported recording that does not say its protocol; to move into the adapters (a `recognizes(sse)` field) with traceExport',
-  },
-];
+const allowed: { path: string; text: string; why: string }[] = [];
 
 describe('protocol-specific branching outside src/core/protocols/', () => {
   it('finds a comparison, a switch, a table and an answer naming a protocol', () => {

@@ -173,6 +173,8 @@ export const en = {
   // Storage
   'storage.loadError':
     'Saved conversations could not be read: {error} Nothing stored has been changed, and this tab will not overwrite it: new conversations are saved beside it. Reloading the page may read it again.',
+  'address.missing':
+    'No conversation of yours has this address. It may have been deleted, or the link may be someone else’s.',
   'storage.saveError':
     'Changes could not be saved in this browser: {error} It is retried automatically; until it works, a reload would lose the latest messages.',
   'unreadable.region': 'Saved data that could not be read',

@@ -166,6 +166,8 @@ export const es: Catalog = {
 
   'storage.loadError':
     'No se pudieron leer las conversaciones guardadas: {error} No se ha cambiado nada de lo guardado, y esta pestaña no lo sobrescribirá: las conversaciones nuevas se guardan aparte. Al recargar la página puede que se lea bien.',
+  'address.missing':
+    'Ninguna de tus conversaciones tiene esta dirección. Puede que se haya eliminado, o que el enlace sea de otra persona.',
   'storage.saveError':
     'No se pudieron guardar los cambios en este navegador: {error} Se reintenta automáticamente; hasta que funcione, recargar la página perdería los últimos mensajes.',
   'unreadable.region': 'Datos guardados que no se pudieron leer',

@@ -148,6 +148,7 @@ export const zhCN: Catalog = {
 
   'storage.loadError':
     '无法读取已保存的对话：{error} 已保存的内容没有任何改动，此标签页也不会覆盖它：新的对话会另外保存。重新加载页面或许能再次读取。',
+  'address.missing': '你的对话中没有这个地址。它可能已被删除，或者这是别人的链接。',
   'storage.saveError':
     '无法在此浏览器中保存更改：{error} 系统会自动重试；在成功之前，重新加载页面会丢失最新的消息。',
   'unreadable.region': '无法读取的已保存数据',

@@ -6,9 +6,10 @@ import { emptyTurn } from '../../core/index.ts';
 import { recordingKeptApart } from '../domain/recordings.ts';
 import type { AssistantMessage, Attempt, Conversation, TraceItem } from '../domain/types.ts';
 import { readEverything } from '../storage/backupRecords.ts';
+import type { ChangeFeed } from '../storage/changeFeed.ts';
 import { loadState } from '../storage/load.ts';
 import { startPersisting } from '../storage/persistence.ts';
-import type { TabChannel } from '../storage/tabSync.ts';
+import { type TabChannel, tabFeed } from '../storage/tabSync.ts';
 import { type AppStores, createAppStores } from '../stores/appStores.ts';
 import { defaultSettings } from '../stores/settingsStore.ts';
 import { type BackupDocument, type BackupRefusal, backUp, readBackup, restoreBackup } from './backup.ts';
@@ -117,12 +118,12 @@ interface Tab {
   stop(): Promise<void>;
 }
 
-/** A tab of the app on `db`: loaded, persisting, and (unless `linked` is false) on the tab channel. */
+/** A tab of the app on `db`: loaded, persisting, and (unless `linked` is false) on the tab feed. */
 async function openTab(linked = true): Promise<Tab> {
   const stores = createAppStores();
   const loaded = await loadState(db, stores);
-  const channel = linked ? (new BroadcastChannel(channelName) as unknown as TabChannel) : null;
-  const stop = startPersisting(db, stores, 10, 20, { loaded, channel });
+  const feed = linked ? tabFeed(new BroadcastChannel(channelName) as unknown as TabChannel) : null;
+  const stop = startPersisting(db, stores, 10, 20, { loaded, feed });
   stops.push(stop);
   return {
     stores,
@@ -174,11 +175,11 @@ function wantRecordings(stores: AppStores): void {
           if (recordingKeptApart(attempt)) stores.recordings.getState().want(attempt.id);
 }
 
-function collectingChannel(): TabChannel & { posted: unknown[] } {
+/** A tab feed on the tests' channel that keeps what it posted. */
+function collectingFeed(): ChangeFeed & { posted: unknown[] } {
   const channel = new BroadcastChannel(channelName);
   const posted: unknown[] = [];
-  return {
-    posted,
+  const feed = tabFeed({
     postMessage(message) {
       posted.push(message);
       channel.postMessage(message);
@@ -186,7 +187,8 @@ function collectingChannel(): TabChannel & { posted: unknown[] } {
     addEventListener: (type, listener) => channel.addEventListener(type, listener as EventListener),
     removeEventListener: (type, listener) => channel.removeEventListener(type, listener as EventListener),
     close: () => channel.close(),
-  };
+  });
+  return Object.assign(feed, { posted });
 }
 
 const texts = (c: Conversation | undefined) =>
@@ -301,11 +303,11 @@ describe('restore', () => {
     await restoreBackup(db, file.text, null);
     const once = await snapshot();
 
-    const channel = collectingChannel();
-    const again = await restoreBackup(db, file.text, channel);
-    channel.close();
+    const feed = collectingFeed();
+    const again = await restoreBackup(db, file.text, feed);
+    feed.close();
     expect(await snapshot()).toEqual(once);
-    expect(channel.posted).toEqual([]);
+    expect(feed.posted).toEqual([]);
     expect(again.ok && again.outcome).toMatchObject({
       added: [],
       revived: [],
@@ -430,9 +432,9 @@ describe('restore', () => {
       .update({ systemPrompt: 'Changed since', apiKey: 'sk-tab-a-only', rememberKey: false });
     await expect.poll(() => b.stores.settings.getState().settings.systemPrompt).toBe('Changed since');
 
-    const channel = collectingChannel();
-    const result = await restoreBackup(db, file.text, channel);
-    channel.close();
+    const feed = collectingFeed();
+    const result = await restoreBackup(db, file.text, feed);
+    feed.close();
     expect(result.ok && result.outcome.revived).toEqual(['conv_1']);
     expect(result.ok && result.outcome.announced).toBe(true);
     for (const tab of [a, b]) {
@@ -592,11 +594,11 @@ describe('reading a backup', () => {
   it.each(refused)('refuses %s, and writes nothing', async (_name, text, refusal) => {
     await seed([conversation(1)]);
     const before = await snapshot();
-    const channel = collectingChannel();
-    expect(await restoreBackup(db, text, channel)).toEqual({ ok: false, refusal });
-    channel.close();
+    const feed = collectingFeed();
+    expect(await restoreBackup(db, text, feed)).toEqual({ ok: false, refusal });
+    feed.close();
     expect(await snapshot()).toEqual(before);
-    expect(channel.posted).toEqual([]);
+    expect(feed.posted).toEqual([]);
   });
 
   it('reports the entries it cannot read and restores the rest', async () => {

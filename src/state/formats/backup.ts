@@ -16,8 +16,8 @@ import {
   type StoredEverything,
   writeRestored,
 } from '../storage/backupRecords.ts';
+import type { ChangeFeed } from '../storage/changeFeed.ts';
 import { attemptsOf } from '../storage/storedConversation.ts';
-import type { TabChannel } from '../storage/tabSync.ts';
 import { defaultSettings, type Settings } from '../stores/settingsStore.ts';
 import {
   attachmentEntry,
@@ -461,12 +461,12 @@ export type RestoreResult =
 
 /**
  * Restores a backup file's text: checked whole first (a refusal writes nothing), then written in one
- * transaction and announced on `channel`. Throws when the database cannot be written (then nothing was).
+ * transaction and announced on `feed`. Throws when the database cannot be written (then nothing was).
  */
 export async function restoreBackup(
   db: UseStore,
   text: string,
-  channel: TabChannel | null,
+  feed: ChangeFeed | null,
   now = Date.now(),
 ): Promise<RestoreResult> {
   const read = readBackup(text);
@@ -476,7 +476,7 @@ export async function restoreBackup(
   const outcome = await writeRestored(
     db,
     { conversations: read.conversations, settings: read.settings },
-    channel,
+    feed,
     now,
   );
   return {

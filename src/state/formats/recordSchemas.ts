@@ -192,7 +192,7 @@ const message = v.pipe(
       looseFields({
         ...placed,
         role: v.literal('assistant'),
-        protocol: v.picklist(protocols, 'chat, responses or messages'),
+        protocol: v.picklist(protocols, `one of ${protocols.join(', ')}`),
         model: aString,
         source: v.optional(answerSource),
         attempts: aList(attempt),

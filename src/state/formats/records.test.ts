@@ -232,7 +232,7 @@ describe('readConversationRecord', () => {
     [
       'an unknown protocol',
       (c) => ({ ...c, messages: [c.messages[0], { ...(c.messages[1] as object), protocol: 'grpc' }] }),
-      'messages[1].protocol: expected chat, responses or messages',
+      'messages[1].protocol: expected one of chat, responses, messages',
     ],
   ];
   for (const [name, breakIt, reason] of broken) {

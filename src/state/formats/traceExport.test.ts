@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTurn, type Protocol, type Turn } from '../../core/index.ts';
-import { loadStreamFixtures } from '../../core/testing/fixtures.ts';
 import { emptyRecording } from '../domain/recordings.ts';
 import type { AssistantMessage, Attempt, AttemptTrace } from '../domain/types.ts';
-import {
-  detectProtocol,
-  exportFileName,
-  exportJsonTrace,
-  exportSse,
-  type JsonTrace,
-  readJsonTrace,
-} from './traceExport.ts';
+import { exportFileName, exportJsonTrace, exportSse, type JsonTrace, readJsonTrace } from './traceExport.ts';
 
 const key = 'sk-test-SECRET-123';
 
@@ -236,37 +228,5 @@ describe('partial exports', () => {
     expect(document.timings.endedAtMs).toBeNull();
     // Still a trace that imports.
     expect(readJsonTrace(document).events).toEqual(a.trace.items);
-  });
-});
-
-describe('detectProtocol', () => {
-  const fixtures = loadStreamFixtures();
-  const dirs = [...new Set(fixtures.map((f) => f.name.slice(0, f.name.lastIndexOf('/'))))];
-
-  it('covers every protocol directory', () => {
-    expect(dirs).toEqual(
-      expect.arrayContaining([
-        'chat',
-        'responses',
-        'anthropic',
-        'synthetic/chat',
-        'synthetic/responses',
-        'synthetic/anthropic',
-      ]),
-    );
-  });
-
-  it.each(fixtures.map((f) => [f.name, f] as const))('%s', (_name, f) => {
-    expect(detectProtocol(new TextDecoder().decode(f.bytes))).toBe(f.protocol);
-  });
-
-  it.each([
-    ['empty', ''],
-    ['plain text', 'hello world\n'],
-    ['a keepalive only', ': hopbase-keepalive\n\n'],
-    ['unrelated JSON events', 'data: {"type":"ping"}\n\ndata: {"foo":1}\n\n'],
-    ['HTML', '<!doctype html><html><body>Bad gateway</body></html>'],
-  ])('junk (%s) → null', (_name, text) => {
-    expect(detectProtocol(text)).toBeNull();
   });
 });

@@ -89,14 +89,6 @@ export function readJsonTrace(value: unknown): ImportedTrace {
   );
 }
 
-/** Which protocol a recorded stream speaks, from the event types it holds. */
-export function detectProtocol(sse: string): Protocol | null {
-  if (/"type"\s*:\s*"(message_start|content_block_start|content_block_delta)"/.test(sse)) return 'messages';
-  if (/"type"\s*:\s*"response\./.test(sse)) return 'responses';
-  if (sse.includes('chat.completion.chunk') || /"choices"\s*:/.test(sse)) return 'chat';
-  return null;
-}
-
 /** Whether the attempt is still streaming: an export now holds what has arrived so far, not the whole answer. */
 export function isPartial(attempt: Attempt): boolean {
   return attempt.turn.status === 'streaming';

@@ -3,15 +3,16 @@ import type { BackupFile, RestoreResult } from '../formats/backup.ts';
 import type { AppStores } from '../stores/appStores.ts';
 import { type AttachmentBlobs, databaseAttachments } from './attachmentBlobs.ts';
 import { sweepAttachments } from './attachmentSweep.ts';
+import type { ChangeFeed } from './changeFeed.ts';
 import { openDatabase } from './database.ts';
 import { type LoadedState, loadState } from './load.ts';
 import { startPersisting } from './persistence.ts';
-import { openTabChannel, type TabChannel } from './tabSync.ts';
+import { openTabFeed } from './tabSync.ts';
 
 /**
  * Where the app keeps what it must not lose, behind one interface: the app and its components ask this,
  * never a database. IndexedDB in this browser is today's implementation (`indexedDbStorage`), the other
- * tabs its source of changes from elsewhere; a server's store and change feed can stand in its place.
+ * tabs its change feed (`changeFeed.ts`); a server's store and change feed can stand in its place.
  */
 export interface AppStorage {
   /** The bytes of attached files. */
@@ -34,14 +35,14 @@ export interface AppStorage {
 export interface IndexedDbStorageOptions {
   /** Opens the database, on first use (tests pass their own). */
   open?: () => UseStore;
-  /** Opens the channel to this browser's other tabs (null where there is none). */
-  openChannel?: () => TabChannel | null;
+  /** Opens the change feed between this browser's tabs (null where there is none). */
+  openFeed?: () => ChangeFeed | null;
 }
 
 /** The app's storage in this browser's IndexedDB, opened on first use, kept coherent across its tabs. */
 export function indexedDbStorage({
   open = openDatabase,
-  openChannel = openTabChannel,
+  openFeed = openTabFeed,
 }: IndexedDbStorageOptions = {}): AppStorage {
   let db: UseStore | null = null;
   const database = () => {
@@ -56,19 +57,18 @@ export function indexedDbStorage({
       remove: (ids) => blobs().remove(ids),
     },
     load: (stores) => loadState(database(), stores),
-    persist: (stores, loaded) =>
-      startPersisting(database(), stores, 400, 2000, { loaded, channel: openChannel() }),
+    persist: (stores, loaded) => startPersisting(database(), stores, 400, 2000, { loaded, feed: openFeed() }),
     sweep: (inUse, now) => sweepAttachments(database(), inUse, now),
     // The backup code is fetched when first used: the first screen needs none of it.
     backUp: async (apiKey) => (await import('../formats/backup.ts')).backUp(database(), apiKey),
     async restore(text) {
       const { restoreBackup } = await import('../formats/backup.ts');
-      // Every tab hears of it on the channel, this one too (its persistence listens on a channel of its own).
-      const channel = openChannel();
+      // Every tab hears of it on the feed, this one too (its persistence listens on a feed of its own).
+      const feed = openFeed();
       try {
-        return await restoreBackup(database(), text, channel);
+        return await restoreBackup(database(), text, feed);
       } finally {
-        channel?.close();
+        feed?.close();
       }
     },
   };

@@ -16,10 +16,10 @@ import {
   type UnreadableRecord,
 } from '../formats/records.ts';
 import { defaultSettings, type Settings } from '../stores/settingsStore.ts';
+import type { ChangeFeed } from './changeFeed.ts';
 import { putRecording, putRequest, setAside, withStored } from './database.ts';
 import { attemptsOf, recordOf, settleInterrupted, withRecordings } from './storedConversation.ts';
 import { bodiesIn, noteRequestRecord, type StoredBody, withBodies } from './storedRequests.ts';
-import type { TabChannel } from './tabSync.ts';
 
 /** The database side of a backup (`backup.ts` makes and checks the file): everything read, a restore written. */
 
@@ -91,7 +91,7 @@ export interface RestoreOutcome {
   settings: 'applied' | 'unchanged' | 'none';
   /** Unreadable records that stood where a restored one goes: copied to `set-aside:` first, never lost. */
   setAside: UnreadableRecord[];
-  /** Whether the other tabs (and this one) were told on the tab channel. */
+  /** Whether the other tabs (and this one) were told on the change feed. */
   announced: boolean;
 }
 
@@ -106,13 +106,13 @@ const keptOnRestore = new Set<string>(['apiKey', 'rememberKey']);
  * writes nothing the second time. A deleted conversation is brought back (its tombstone removed, its
  * revision past the tombstone's, so every tab takes it). Recordings are written where the restored attempt
  * is the one kept, or where the database lacks them; settings are written as fields on top of the stored
- * record. Once committed, what changed is posted on `channel` like any tab's save: the other tabs, and
- * this one's own persistence listening on its own channel object, read the records and update.
+ * record. Once committed, what changed is announced on `feed` like any tab's save: the other tabs, and
+ * this one's own persistence listening on a feed of its own, read the records and update.
  */
 export async function writeRestored(
   db: UseStore,
   set: RestoreSet,
-  channel: TabChannel | null,
+  feed: ChangeFeed | null,
   now = Date.now(),
 ): Promise<RestoreOutcome> {
   const outcome: RestoreOutcome = {
@@ -233,19 +233,8 @@ export async function writeRestored(
     }
     return promisifyRequest(store.transaction);
   });
-  if (channel && (stored.length || outcome.settings === 'applied')) {
-    const from = `restore-${Math.random().toString(36).slice(2)}`;
-    try {
-      channel.postMessage({
-        type: 'stored',
-        from,
-        conversations: stored,
-        settings: outcome.settings === 'applied',
-      });
-      outcome.announced = true;
-    } catch {
-      // A closed channel: the other tabs read the records when they next load or write.
-    }
-  }
+  // If it cannot be announced, the other tabs read the records when they next load or write.
+  if (feed && (stored.length || outcome.settings === 'applied'))
+    outcome.announced = feed.announce({ conversations: stored, settings: outcome.settings === 'applied' });
   return outcome;
 }

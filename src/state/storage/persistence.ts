@@ -1,12 +1,12 @@
 import type { UseStore } from 'idb-keyval';
 import type { AppStores } from '../stores/appStores.ts';
+import type { ChangeFeed } from './changeFeed.ts';
+import { ChangesFromElsewhere } from './changesFromElsewhere.ts';
 import { UnloadJournal } from './journal.ts';
 import { KnownState } from './knownState.ts';
 import type { LoadedState } from './load.ts';
-import { OtherTabs } from './otherTabs.ts';
 import { readRecordingsWhenAsked } from './recordingReads.ts';
 import { keepSessionKey } from './storedSettings.ts';
-import type { TabChannel } from './tabSync.ts';
 import { createWriter } from './writer.ts';
 import { isStructural, WriteScheduler } from './writeScheduler.ts';
 
@@ -22,8 +22,9 @@ import { isStructural, WriteScheduler } from './writeScheduler.ts';
  *   in `sessionStorage` (`journal.ts`), joined in by the next load (`load.ts`).
  * - **Tabs**: a write reads each record in its transaction and joins another tab's newer copy instead of
  *   overwriting it; a deletion leaves a tombstone and always wins (`writeTransaction.ts`). After each
- *   committed write a tab posts what it stored; the others read those records (`otherTabs.ts`). Settings
- *   are written as the fields a tab changed (`storedSettings.ts`).
+ *   committed write a tab announces what it stored on the change feed (`changeFeed.ts`, between tabs
+ *   `tabSync.ts`); the others read those records (`changesFromElsewhere.ts`). Settings are written as the
+ *   fields a tab changed (`storedSettings.ts`).
  * - **Failures**: a failed write is reported and retried (`writer.ts`); a load that fails altogether
  *   starts empty and never overwrites what is stored.
  */
@@ -31,14 +32,14 @@ import { isStructural, WriteScheduler } from './writeScheduler.ts';
 export interface PersistOptions {
   /** What `loadState` found; without it, the stores' content at start is taken as what is stored. */
   loaded?: LoadedState;
-  /** The channel to other tabs (`openTabChannel()`); it is closed when persisting stops. */
-  channel?: TabChannel | null;
+  /** Changes from elsewhere and where to announce this tab's (`openTabFeed()`); closed when persisting stops. */
+  feed?: ChangeFeed | null;
   /** How long a failed write waits before it is tried again. */
   retryDelayMs?: number;
 }
 
 /**
- * Starts writing changes back and listening to other tabs; returns a function that flushes pending writes
+ * Starts writing changes back and listening to the change feed; returns a function that flushes pending writes
  * and stops.
  */
 export function startPersisting(
@@ -48,21 +49,21 @@ export function startPersisting(
   traceDelayMs = 2000,
   options: PersistOptions = {},
 ): () => Promise<void> {
-  const { loaded, channel = null, retryDelayMs = 2000 } = options;
+  const { loaded, feed = null, retryDelayMs = 2000 } = options;
   const known = new KnownState(stores, loaded);
   const journal = new UnloadJournal(loaded?.journal ?? false);
-  const tabs = new OtherTabs(db, stores, known, channel);
+  const elsewhere = new ChangesFromElsewhere(db, stores, known, feed);
   const write = createWriter({
     db,
     stores,
     known,
     journal,
-    tabs,
+    elsewhere,
     traceDelayMs,
     retry: () => scheduler.runIn(retryDelayMs),
   });
   const scheduler = new WriteScheduler(async (force) => {
-    if (tabs.pending) await tabs.catchUp();
+    if (elsewhere.pending) await elsewhere.catchUp();
     await write(force);
   }, delayMs);
 
@@ -83,20 +84,14 @@ export function startPersisting(
   const onVisibility = () => {
     if (globalThis.document?.visibilityState === 'hidden') void scheduler.run(true);
   };
-  const onShow = (event: Event) => {
-    // Back from the back/forward cache: what other tabs said meanwhile may have been missed.
-    if ((event as PageTransitionEvent).persisted) {
-      tabs.missedSome();
-      void scheduler.run();
-    }
-  };
-  const onMessage = (event: MessageEvent) => {
-    if (!scheduler.stopped && tabs.heard(event.data)) void scheduler.run();
-  };
+  const stopListening = feed?.listen((event) => {
+    if (scheduler.stopped) return;
+    if (event.kind === 'missed') elsewhere.missedSome();
+    else elsewhere.heard(event.change);
+    void scheduler.run();
+  });
   globalThis.addEventListener?.('pagehide', onHide);
-  globalThis.addEventListener?.('pageshow', onShow);
   globalThis.document?.addEventListener('visibilitychange', onVisibility);
-  channel?.addEventListener('message', onMessage);
   const stopRecordings = readRecordingsWhenAsked(db, stores, known, () => scheduler.stopped);
   // Changes made before persisting started (restored from a reload's journal) are written at once.
   if (known.isDirty(stores.conversations.getState().conversations)) scheduler.runSoon();
@@ -105,12 +100,11 @@ export function startPersisting(
     stopConversations();
     stopSettings();
     stopRecordings();
+    stopListening?.();
     globalThis.removeEventListener?.('pagehide', onHide);
-    globalThis.removeEventListener?.('pageshow', onShow);
     globalThis.document?.removeEventListener('visibilitychange', onVisibility);
-    channel?.removeEventListener('message', onMessage);
     await scheduler.run(true);
     scheduler.stop();
-    channel?.close();
+    feed?.close();
   };
 }

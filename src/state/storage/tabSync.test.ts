@@ -5,9 +5,10 @@ import { emptyTurn } from '../../core/index.ts';
 import { emptyRecording } from '../domain/recordings.ts';
 import type { AssistantMessage, Attempt, Conversation } from '../domain/types.ts';
 import { type AppStores, createAppStores } from '../stores/appStores.ts';
+import type { ChangeFeed, FeedEvent, StoredChange } from './changeFeed.ts';
 import { type LoadedState, loadState } from './load.ts';
 import { startPersisting } from './persistence.ts';
-import type { TabChannel } from './tabSync.ts';
+import { type TabChannel, tabFeed } from './tabSync.ts';
 
 /**
  * Two tabs of the app: two store sets sharing one database and, unless a test cuts it, one
@@ -52,15 +53,18 @@ function countingChannel(posted: unknown[]): TabChannel {
 
 /** Opens a tab: loads what is stored and starts persisting; `linked: false` leaves it deaf and mute. */
 async function openTab(linked = true, delayMs = 20): Promise<Tab> {
+  const posted: unknown[] = [];
+  return openTabOn(linked ? tabFeed(countingChannel(posted)) : null, posted, delayMs);
+}
+
+async function openTabOn(feed: ChangeFeed | null, posted: unknown[] = [], delayMs = 20): Promise<Tab> {
   const stores = createAppStores();
   const loaded = await loadState(db, stores);
-  const posted: unknown[] = [];
-  const channel = linked ? countingChannel(posted) : null;
   const tab: Tab = {
     stores,
     loaded,
     posted,
-    stop: startPersisting(db, stores, delayMs, 2000, { loaded, channel }),
+    stop: startPersisting(db, stores, delayMs, 2000, { loaded, feed }),
   };
   tabs.push(tab);
   return tab;
@@ -111,6 +115,51 @@ function attempt(id: string, text: string, status: 'streaming' | 'complete', ite
     },
   };
 }
+
+describe('changes from elsewhere, through any change feed', () => {
+  /** A feed the test speaks for, as the team server's will: it says what was stored, or that some was missed. */
+  function handFeed() {
+    const listeners = new Set<(event: FeedEvent) => void>();
+    const announced: StoredChange[] = [];
+    const feed: ChangeFeed = {
+      announce: (change) => announced.push(change) > 0,
+      listen(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      close: () => listeners.clear(),
+    };
+    const tell = (event: FeedEvent) => {
+      for (const listener of listeners) listener(event);
+    };
+    return { feed, announced, tell };
+  }
+
+  it('reads what the feed says was stored, everything when it says some was missed, and announces its own', async () => {
+    const { feed, announced, tell } = handFeed();
+    const here = await openTabOn(feed);
+    // Another device or tab writes, and the feed has not said so yet.
+    const elsewhere = await openTab(false);
+    const first = state(elsewhere).newConversation();
+    state(elsewhere).addUserMessage(first, 'One');
+    const second = state(elsewhere).newConversation();
+    state(elsewhere).addUserMessage(second, 'Two');
+    await close(elsewhere);
+    expect(state(here).conversations[first]).toBeUndefined();
+
+    tell({ kind: 'stored', change: { conversations: [{ id: first, revision: 1_000 }], settings: false } });
+    await expect.poll(() => texts(state(here).conversations[first])).toEqual(['One']);
+    expect(state(here).conversations[second]).toBeUndefined();
+
+    tell({ kind: 'missed' });
+    await expect.poll(() => texts(state(here).conversations[second])).toEqual(['Two']);
+
+    state(here).addUserMessage(first, 'Three');
+    await expect
+      .poll(() => announced.flatMap((change) => change.conversations.map((c) => c.id)))
+      .toContain(first);
+  });
+});
 
 describe('two tabs', () => {
   it('see each other’s new conversations and messages', async () => {

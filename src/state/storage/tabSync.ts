@@ -1,22 +1,21 @@
+import type { ChangeFeed, FeedEvent, StoredChange } from './changeFeed.ts';
+
 /**
- * How tabs of the app tell each other what they stored. A message only names what changed and its new
- * revision; the receiver reads the records themselves from IndexedDB, the one source of truth. A tab
- * posts at most one message per committed save, and saves are already coalesced (a streaming answer is
- * written at most every 400 ms), so the channel carries a few small messages a second at most.
+ * How tabs of the app tell each other what they stored: the change feed of this browser's tabs, over a
+ * BroadcastChannel. The receiver reads the records themselves from IndexedDB. A tab posts at most one
+ * message per committed save, and saves are already coalesced (a streaming answer is written at most every
+ * 400 ms), so the channel carries a few small messages a second at most.
  */
 
 export const tabChannelName = 'hopbase-chat';
 
-export interface ChangeMessage {
+interface ChangeMessage extends StoredChange {
   type: 'stored';
-  /** The tab that stored it (a tab never receives its own messages, but a test may share one channel). */
+  /** The feed that stored it (a channel never receives its own messages, but a test may share one). */
   from: string;
-  /** Conversations written or deleted, with the revision now stored. */
-  conversations: { id: string; revision: number }[];
-  settings: boolean;
 }
 
-/** The part of a BroadcastChannel persistence uses; tests may pass their own. */
+/** The part of a BroadcastChannel the tab feed uses; tests may pass their own. */
 export interface TabChannel {
   postMessage(message: unknown): void;
   addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
@@ -31,7 +30,7 @@ export function openTabChannel(name = tabChannelName): TabChannel | null {
 }
 
 /** A message from another tab, if it is one: anything else on the channel is ignored. */
-export function readChangeMessage(data: unknown): ChangeMessage | null {
+function readChangeMessage(data: unknown): ChangeMessage | null {
   if (typeof data !== 'object' || data === null) return null;
   const message = data as Partial<ChangeMessage>;
   if (message.type !== 'stored' || typeof message.from !== 'string' || !Array.isArray(message.conversations))
@@ -41,4 +40,54 @@ export function readChangeMessage(data: unknown): ChangeMessage | null {
       typeof c === 'object' && c !== null && typeof c.id === 'string' && typeof c.revision === 'number',
   );
   return { type: 'stored', from: message.from, conversations, settings: message.settings === true };
+}
+
+/**
+ * The change feed between this browser's tabs, on `channel` (closed with the feed). Back from the
+ * back/forward cache, where messages may have been missed, it says so.
+ */
+export function tabFeed(channel: TabChannel): ChangeFeed {
+  const from = Math.random().toString(36).slice(2);
+  const listeners = new Set<(event: FeedEvent) => void>();
+  const tell = (event: FeedEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  const onMessage = (event: MessageEvent) => {
+    const message = readChangeMessage(event.data);
+    if (!message || message.from === from) return;
+    tell({ kind: 'stored', change: { conversations: message.conversations, settings: message.settings } });
+  };
+  const onShow = (event: Event) => {
+    if ((event as PageTransitionEvent).persisted) tell({ kind: 'missed' });
+  };
+  channel.addEventListener('message', onMessage);
+  globalThis.addEventListener?.('pageshow', onShow);
+  return {
+    announce(change) {
+      if (!change.conversations.length && !change.settings) return true;
+      const message: ChangeMessage = { type: 'stored', from, ...change };
+      try {
+        channel.postMessage(message);
+        return true;
+      } catch {
+        return false; // A closed channel (the page is going away).
+      }
+    },
+    listen(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      listeners.clear();
+      channel.removeEventListener('message', onMessage);
+      globalThis.removeEventListener?.('pageshow', onShow);
+      channel.close();
+    },
+  };
+}
+
+/** The tab feed on this origin's channel, or null where the browser has no BroadcastChannel. */
+export function openTabFeed(): ChangeFeed | null {
+  const channel = openTabChannel();
+  return channel && tabFeed(channel);
 }

@@ -3,10 +3,10 @@ import { recordingKeptApart } from '../domain/recordings.ts';
 import type { Conversation } from '../domain/types.ts';
 import type { AppStores } from '../stores/appStores.ts';
 import { applyStoredConversations, applyStoredSettings } from './applyStored.ts';
+import type { ChangesFromElsewhere } from './changesFromElsewhere.ts';
 import { errorText } from './database.ts';
 import type { UnloadJournal } from './journal.ts';
 import type { KnownState } from './knownState.ts';
-import type { OtherTabs } from './otherTabs.ts';
 import { attemptsOf } from './storedConversation.ts';
 import { changedSettings } from './storedSettings.ts';
 import { type TraceWrite, type Written, writeChanges } from './writeTransaction.ts';
@@ -16,7 +16,7 @@ export interface WriterParts {
   stores: AppStores;
   known: KnownState;
   journal: UnloadJournal;
-  tabs: OtherTabs;
+  elsewhere: ChangesFromElsewhere;
   /** How often a recording that still grows is written. */
   traceDelayMs: number;
   /** Called when a write failed: it is to be tried again. */
@@ -26,10 +26,10 @@ export interface WriterParts {
 /**
  * The write of what this tab changed since the database last held it (`force`: every recording not yet
  * written too, however recently one was). After the write commits, what the database now holds is taken
- * in, the other tabs are told, and the unload journal goes once nothing is left to write. A failed write
+ * in, the others are told (the change feed), and the unload journal goes once nothing is left to write. A failed write
  * is reported in `stores.storage` and retried.
  */
-export function createWriter({ db, stores, known, journal, tabs, traceDelayMs, retry }: WriterParts) {
+export function createWriter({ db, stores, known, journal, elsewhere, traceDelayMs, retry }: WriterParts) {
   const { conversations: conversationStore, settings: settingsStore, storage } = stores;
 
   function tracesToWrite(conversation: Conversation, force: boolean, now: number): TraceWrite[] {
@@ -116,10 +116,10 @@ export function createWriter({ db, stores, known, journal, tabs, traceDelayMs, r
       new Map(changed.map((c) => [c.id, c])),
     );
     if (written.settings) applyStoredSettings(settingsStore, known, written.settings, settingsPatch);
-    tabs.announce(
-      outcomes.map(({ id, revision }) => ({ id, revision })),
-      settingsChanged,
-    );
+    elsewhere.announce({
+      conversations: outcomes.map(({ id, revision }) => ({ id, revision })),
+      settings: settingsChanged,
+    });
     if (journal.kept && !known.isDirty(conversationStore.getState().conversations)) journal.clear();
   };
 }

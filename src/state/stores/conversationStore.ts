@@ -33,6 +33,8 @@ export interface ConversationState {
   /** Starts a conversation (untitled unless a title is given) and makes it the active one. */
   newConversation(title?: string): string;
   selectConversation(id: string): void;
+  /** Shows no conversation (a new chat's empty screen), as when the address names one that is not here. */
+  selectNone(): void;
   renameConversation(id: string, title: string): void;
   deleteConversation(id: string): void;
   /** The person's message, after the last message shown. */
@@ -213,6 +215,10 @@ export function createConversationStore(): ConversationStore {
 
       selectConversation(id) {
         if (get().conversations[id]) set({ activeId: id });
+      },
+
+      selectNone() {
+        set({ activeId: null });
       },
 
       renameConversation(id, title) {

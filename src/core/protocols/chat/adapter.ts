@@ -15,5 +15,6 @@ export const chatAdapter: ProtocolAdapter<ChatEvent> = {
   buildBody: (request) => ({ body: buildChatBody(request), reasoningPaused: false }),
   decode: decodeChatEvent,
   reduce: reduceChat,
+  recognizes: (sse) => sse.includes('chat.completion.chunk') || /"choices"\s*:/.test(sse),
   newStepper: () => new ChatStepper(),
 };

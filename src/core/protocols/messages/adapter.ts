@@ -20,6 +20,7 @@ export const messagesAdapter: ProtocolAdapter<MessagesEvent> = {
   buildBody: buildMessagesBody,
   decode: decodeMessagesEvent,
   reduce: reduceMessages,
+  recognizes: (sse) => /"type"\s*:\s*"(message_start|content_block_start|content_block_delta)"/.test(sse),
   newStepper: () => new MessagesStepper(),
   isReasoningState: isMessagesReasoningState,
   requestProblem: messagesRequestProblem,

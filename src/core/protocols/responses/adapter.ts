@@ -16,6 +16,7 @@ export const responsesAdapter: ProtocolAdapter<ResponsesEvent> = {
   buildBody: (request) => ({ body: buildResponsesBody(request), reasoningPaused: false }),
   decode: decodeResponsesEvent,
   reduce: reduceResponses,
+  recognizes: (sse) => /"type"\s*:\s*"response\./.test(sse),
   newStepper: () => new ResponsesStepper(),
   isReasoningState: isResponsesReasoningState,
 };

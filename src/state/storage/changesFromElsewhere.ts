@@ -12,12 +12,12 @@ import {
 } from '../formats/records.ts';
 import type { AppStores } from '../stores/appStores.ts';
 import { applyStoredConversations, applyStoredSettings } from './applyStored.ts';
+import type { ChangeFeed, StoredChange } from './changeFeed.ts';
 import { prefixRange, withStored } from './database.ts';
 import type { KnownState } from './knownState.ts';
 import { withLocalRecordings } from './storedConversation.ts';
 import { joinBodies } from './storedRequests.ts';
 import { asStoredSettings } from './storedSettings.ts';
-import { readChangeMessage, type TabChannel } from './tabSync.ts';
 
 /** A conversation's record as read (undefined: none), its bodies joined in, and its tombstone. */
 interface ReadConversation {
@@ -27,13 +27,13 @@ interface ReadConversation {
 }
 
 /**
- * This tab's side of the tab channel (`tabSync.ts`): after each committed write it posts what it stored;
- * when another tab posts, it notes what to read, and before its next write reads those records and takes
- * them in. Back from the back/forward cache, where messages may have been missed, it reads everything.
+ * This tab's side of the change feed (`changeFeed.ts`; the other tabs today): after each committed write it
+ * announces what it stored; when another says it stored something, it notes what to read, and before its
+ * next write reads those records from IndexedDB and takes them in. When changes may have been missed, it
+ * reads everything.
  */
-export class OtherTabs {
-  private readonly tabId = Math.random().toString(36).slice(2);
-  /** What other tabs said they stored, not yet read. */
+export class ChangesFromElsewhere {
+  /** What the others said they stored, not yet read. */
   private readonly remote = new Map<string, number>();
   private remoteSettings = false;
   private resync = false;
@@ -42,20 +42,17 @@ export class OtherTabs {
     private readonly db: UseStore,
     private readonly stores: AppStores,
     private readonly known: KnownState,
-    private readonly channel: TabChannel | null,
+    private readonly feed: ChangeFeed | null,
   ) {}
 
-  /** Notes what a message on the channel says another tab stored; false: not such a message. */
-  heard(data: unknown): boolean {
-    const message = readChangeMessage(data);
-    if (!message || message.from === this.tabId) return false;
-    for (const { id, revision } of message.conversations)
+  /** Notes what another said it stored. */
+  heard(change: StoredChange): void {
+    for (const { id, revision } of change.conversations)
       this.remote.set(id, Math.max(revision, this.remote.get(id) ?? 0));
-    this.remoteSettings ||= message.settings;
-    return true;
+    this.remoteSettings ||= change.settings;
   }
 
-  /** What other tabs said meanwhile may have been missed: everything is read again. */
+  /** What the others said meanwhile may have been missed: everything is read again. */
   missedSome(): void {
     this.resync = true;
   }
@@ -69,17 +66,13 @@ export class OtherTabs {
     try {
       await this.readRemote();
     } catch (error) {
-      console.warn('Could not read what another tab stored', error);
+      console.warn('Could not read what was stored elsewhere', error);
     }
   }
 
-  announce(conversations: { id: string; revision: number }[], settings: boolean): void {
-    if (!this.channel || (!conversations.length && !settings)) return;
-    try {
-      this.channel.postMessage({ type: 'stored', from: this.tabId, conversations, settings });
-    } catch {
-      // A closed channel (the page is going away): the other tabs read the records when they next write.
-    }
+  /** Tells the others what this tab stored (if it cannot, they read the records when they next write). */
+  announce(change: StoredChange): void {
+    this.feed?.announce(change);
   }
 
   private async readRemote() {

@@ -1,0 +1,21 @@
+import { useSyncExternalStore } from 'react';
+import { addressChanged, conversationIdInPath } from '../state/domain/address.ts';
+import { useConversations } from './useStores.ts';
+
+function subscribe(onChange: () => void): () => void {
+  window.addEventListener('popstate', onChange);
+  window.addEventListener(addressChanged, onChange);
+  return () => {
+    window.removeEventListener('popstate', onChange);
+    window.removeEventListener(addressChanged, onChange);
+  };
+}
+
+const pathname = () => window.location.pathname;
+
+/** The id the page's address names when no conversation here has it (a deleted one, someone else's link). */
+export function useMissingConversation(): string | null {
+  const id = conversationIdInPath(useSyncExternalStore(subscribe, pathname));
+  const here = useConversations((s) => !s.hydrated || (id !== null && s.conversations[id] !== undefined));
+  return id !== null && !here ? id : null;
+}
