@@ -1,15 +1,7 @@
 import * as client from 'openid-client';
+import type { PendingSignIn } from '../db/signIns.ts';
 import type { OidcConfig } from './config.ts';
 import { type Identity, normalEmail } from './identity.ts';
-
-/** A sign-in begun and not yet back from the provider: kept server-side under its `state`. */
-export interface PendingSignIn {
-  readonly state: string;
-  readonly verifier: string;
-  readonly nonce: string;
-  /** Where the person was going (a path on this server). */
-  readonly returnTo: string;
-}
 
 const SCOPE = 'openid email profile';
 

@@ -116,4 +116,19 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX usage_day ON usage (day)',
     ],
   },
+  {
+    name: '0002 sign-ins under way',
+    statements: [
+      // An OpenID sign-in between leaving for the provider and coming back, under its `state`: any server
+      // process may receive the callback. Taken once; kept at most ten minutes.
+      `CREATE TABLE sign_ins (
+        state text PRIMARY KEY CHECK (length(state) BETWEEN 16 AND 200),
+        verifier text NOT NULL,
+        nonce text NOT NULL,
+        return_to text NOT NULL,
+        expires_at timestamptz NOT NULL
+      )`,
+      'CREATE INDEX sign_ins_expires ON sign_ins (expires_at)',
+    ],
+  },
 ];

@@ -8,6 +8,7 @@ import { type DatabaseConfig, openDatabase } from './open.ts';
 import { Recordings } from './recordings.ts';
 import { DEFAULT_SESSION_MS, Sessions } from './sessions.ts';
 import { Settings } from './settings.ts';
+import { SignIns } from './signIns.ts';
 import { type DayRange, everyonesUsage, type PersonUsageTotals, Usage } from './usage.ts';
 import { Users, userIdPattern } from './users.ts';
 
@@ -41,6 +42,7 @@ export interface StorageOptions {
 export class Storage {
   readonly users: Users;
   readonly sessions: Sessions;
+  readonly signIns: SignIns;
   readonly changes: ChangeFeed;
   private readonly limits: StorageLimits;
 
@@ -50,6 +52,7 @@ export class Storage {
   ) {
     this.users = new Users(db);
     this.sessions = new Sessions(db, options.sessionMs ?? DEFAULT_SESSION_MS);
+    this.signIns = new SignIns(db);
     this.changes = new ChangeFeed(db, options.log);
     this.limits = { ...defaultLimits, ...options.limits };
   }
