@@ -10,7 +10,7 @@ import type { Database, Transaction } from './database.ts';
 
 export const changesChannel = 'hopbase_changes';
 
-export type ChangeKind = 'conversation' | 'settings';
+type ChangeKind = 'conversation' | 'settings';
 
 export interface Change {
   userId: string;

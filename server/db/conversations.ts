@@ -1,6 +1,15 @@
 import * as v from 'valibot';
 import { announce } from './changes.ts';
-import { clientId, type Database, firstRow, int, isClientId, rows, timestamp } from './database.ts';
+import {
+  baseVersion as baseVersionSchema,
+  clientId,
+  type Database,
+  firstRow,
+  int,
+  isClientId,
+  rows,
+  timestamp,
+} from './database.ts';
 import { checkSize, type StorageLimits } from './limits.ts';
 import { searchPattern, searchTextOf } from './searchText.ts';
 
@@ -26,11 +35,11 @@ const conversationRecord = v.looseObject({
 });
 export type ConversationRecord = v.InferOutput<typeof conversationRecord>;
 
-export function readConversationRecord(value: unknown): ConversationRecord {
+function readConversationRecord(value: unknown): ConversationRecord {
   return v.parse(conversationRecord, value);
 }
 
-export interface ConversationSummary {
+interface ConversationSummary {
   id: string;
   title: string;
   createdAt: number;
@@ -66,8 +75,9 @@ export interface ChangedConversation {
   deleted: boolean;
 }
 
-export const DEFAULT_PAGE = 50;
-export const MAX_PAGE = 200;
+const DEFAULT_PAGE = 50;
+const MAX_PAGE = 200;
+const CHANGES_PAGE = 1_000;
 
 const summaryRow = v.pipe(
   v.object({ id: v.string(), title: v.string(), created_ms: int, updated_ms: int, version: int }),
@@ -122,7 +132,9 @@ const summaryColumns = 'id, title, created_ms, updated_ms, version';
 const stateColumns = 'id, title, created_ms, updated_ms, version, change, deleted_at, record';
 
 const pageSize = (limit: number | undefined) =>
-  Math.max(1, Math.min(MAX_PAGE, Math.floor(limit ?? DEFAULT_PAGE)));
+  limit !== undefined && Number.isFinite(limit)
+    ? Math.max(1, Math.min(MAX_PAGE, Math.floor(limit)))
+    : DEFAULT_PAGE;
 
 /** Known to the caller as `person.conversations`: every statement names `userId`. */
 export class Conversations {
@@ -148,6 +160,7 @@ export class Conversations {
    * conversation is never written again: the result then holds its tombstone.
    */
   async put(input: ConversationRecord, baseVersion: number): Promise<WriteResult> {
+    v.parse(baseVersionSchema, baseVersion);
     const record = readConversationRecord(input);
     const json = JSON.stringify(record);
     checkSize('conversationBytes', Buffer.byteLength(json), this.limits);
@@ -245,14 +258,20 @@ export class Conversations {
     return this.page(options, pattern);
   }
 
-  /** What changed after `change` (deletions included), in order: what a device that was away missed. */
-  async changesSince(change: number, limit = 500): Promise<ChangedConversation[]> {
+  /**
+   * What changed after `change` (deletions included), in order, up to `CHANGES_PAGE` of them (ask again
+   * from the last one for more): what a device that was away missed. Numbers are taken when a write
+   * starts and rows appear when it commits, so one may appear behind a number already read: follow the
+   * person's feed before reading, and it arrives there.
+   */
+  async changesSince(change: number): Promise<ChangedConversation[]> {
+    v.parse(baseVersionSchema, change);
     return rows(
       changedRow,
       await this.db.query(
         `SELECT id, version, change, deleted_at IS NOT NULL AS deleted FROM conversations
          WHERE user_id = $1 AND change > $2 ORDER BY change LIMIT $3`,
-        [this.userId, change, Math.max(1, Math.min(5_000, limit))],
+        [this.userId, change, CHANGES_PAGE],
       ),
     );
   }

@@ -60,3 +60,6 @@ export const timestamp = v.date();
  */
 export const clientId = v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.regex(/^[^\0]*$/));
 export const isClientId = (id: string) => v.is(clientId, id);
+
+/** The version a write was made from: 0 for a row not stored yet. */
+export const baseVersion = v.pipe(v.number(), v.safeInteger(), v.minValue(0));

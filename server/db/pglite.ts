@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Database, Queryable, Transaction } from './database.ts';
-import { quoteChannel } from './postgres.ts';
+import { checkChannel } from './postgres.ts';
 
 /**
  * PGlite: PostgreSQL in this process, its files in the data directory, nothing to install. One process
@@ -85,8 +85,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
       ) as Promise<T>,
     async listen(channel, handlers) {
       // The database is in this process: its connection is never lost, so `reconnected` never comes.
-      const stop = await db.listen(quoteChannel(channel).slice(1, -1), handlers.message);
-      return stop;
+      return db.listen(checkChannel(channel), handlers.message);
     },
     async close() {
       try {

@@ -15,11 +15,10 @@ const types = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-const channelName = /^[a-z_][a-z0-9_]{0,62}$/;
-
-export function quoteChannel(channel: string): string {
-  if (!channelName.test(channel)) throw new Error(`not a channel name: ${channel}`);
-  return `"${channel}"`;
+/** A channel name that needs no quoting rules beyond double quotes, the same in both engines. */
+export function checkChannel(channel: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  return channel;
 }
 
 export interface PostgresOptions {
@@ -68,7 +67,7 @@ export function openPostgres({ url, poolSize = 10, log }: PostgresOptions): Data
         client.release(broken);
       }
     },
-    listen: (channel, handlers) => listener.add(quoteChannel(channel), handlers),
+    listen: (channel, handlers) => listener.add(`"${checkChannel(channel)}"`, handlers),
     async close() {
       await listener.close();
       await pool.end();

@@ -8,7 +8,7 @@ import { checkSize, type StorageLimits } from './limits.ts';
  * conversation, whose record stays small to write while an answer streams.
  */
 
-export interface RecordedItem {
+interface RecordedItem {
   t: number;
   kind: 'event' | 'comment';
   event: string;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { announce } from './changes.ts';
-import { type Database, firstRow, int } from './database.ts';
+import { baseVersion as baseVersionSchema, type Database, firstRow, int } from './database.ts';
 import { checkSize, type StorageLimits } from './limits.ts';
 
 /**
@@ -45,6 +45,7 @@ export class Settings {
 
   /** Writes `document` if the stored one is still at `baseVersion` (0: none stored yet). */
   async put(input: SettingsDocument, baseVersion: number): Promise<SettingsWrite> {
+    v.parse(baseVersionSchema, baseVersion);
     const json = JSON.stringify(v.parse(settingsDocument, input));
     checkSize('settingsBytes', Buffer.byteLength(json), this.limits);
     return this.db.transaction(async (tx) => {

@@ -78,7 +78,7 @@ function exited(child: ChildProcess): Promise<void> {
     : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-async function startCluster(): Promise<TestPostgres> {
+async function startCluster(durable: boolean): Promise<TestPostgres> {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'hopbase-pg-'));
   const asRoot = process.getuid?.() === 0;
@@ -119,13 +119,8 @@ async function startCluster(): Promise<TestPostgres> {
       'listen_addresses=127.0.0.1',
       '-c',
       'unix_socket_directories=',
-      // A throwaway database: durability only costs time.
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-      '-c',
-      'full_page_writes=off',
+      // A throwaway database: durability only costs time (a benchmark keeps it, as a server would).
+      ...(durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
     ]);
     const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let log = '';
@@ -180,9 +175,10 @@ async function freshDatabase(serverUrl: string): Promise<TestPostgres> {
   };
 }
 
-export function startTestPostgres(): Promise<TestPostgres> {
+/** `durable`: a started cluster writes to disk as a server's does (the benchmark's), instead of skipping it. */
+export function startTestPostgres({ durable = false } = {}): Promise<TestPostgres> {
   const given = process.env.HOPBASE_TEST_DATABASE_URL?.trim();
-  return given ? freshDatabase(given) : startCluster();
+  return given ? freshDatabase(given) : startCluster(durable);
 }
 
 /** The two engines every storage test runs on; `start` gives a config for a database of its own. */
