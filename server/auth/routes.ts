@@ -1,12 +1,14 @@
+import type { IncomingMessage } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { parse } from 'hono/utils/cookie';
 import type { User } from '../db/users.ts';
 import { requestSource } from '../security.ts';
 import { safeReturnPath } from './identity.ts';
 import type { TeamAuth } from './teamAuth.ts';
 
-export type AuthEnv = { Bindings: HttpBindings; Variables: { user: User } };
+export type AuthEnv = { Bindings: HttpBindings };
 
 const noStore = { 'cache-control': 'no-store' };
 
@@ -85,7 +87,7 @@ export function authRoutes(auth: TeamAuth, log: (line: string) => void): Hono<Au
   });
 
   app.get('/api/me', async (c) => {
-    const user = await personOf(auth, c);
+    const user = await personOf(auth, c.env.incoming);
     if (!user) return c.json({ error: 'Not signed in.', mode: auth.config.mode }, 401, noStore);
     return c.json({ mode: auth.config.mode, user: profile(user) }, 200, noStore);
   });
@@ -94,7 +96,7 @@ export function authRoutes(auth: TeamAuth, log: (line: string) => void): Hono<Au
 }
 
 /** The person a request is from, if signed in. */
-export function personOf(auth: TeamAuth, c: Context<AuthEnv>): Promise<User | undefined> {
-  const incoming = c.env.incoming;
-  return auth.personOf(incoming.socket.remoteAddress, incoming.headers, getCookie(c, auth.cookieName));
+export function personOf(auth: TeamAuth, incoming: IncomingMessage): Promise<User | undefined> {
+  const cookies = parse(incoming.headers.cookie ?? '', auth.cookieName);
+  return auth.personOf(incoming.socket.remoteAddress, incoming.headers, cookies[auth.cookieName]);
 }
