@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
+  DEFAULT_LIMITS,
   DEFAULT_MAX_BODY_BYTES,
   parseConnectSrc,
   parseGatewayUrl,
@@ -18,6 +19,7 @@ describe('serverConfigFromEnv', () => {
       proxy: undefined,
       connectSrc: [],
       allowedHosts: [],
+      limits: DEFAULT_LIMITS,
     });
   });
 

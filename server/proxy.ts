@@ -30,33 +30,40 @@ const PROXIED_ROUTES: Readonly<Record<string, 'GET' | 'POST'>> = {
 /** An upstream error body larger than this is not read for scrubbing; the request fails with 502. */
 const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
-/** Request headers that describe this hop or the browser, not the API call. */
-const DROPPED_REQUEST_HEADERS = new Set([
-  'host',
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'proxy-authorization',
-  'content-length',
-  'accept-encoding',
-  'origin',
-  'referer',
-  'cookie',
-  'forwarded',
+/**
+ * Request headers that describe the API call, the only ones forwarded. Not the browser's or this hop's
+ * (cookies, origin, addresses, `expect`), not the ones that pick another account (`openai-organization`,
+ * `openai-project`) or another method (`x-http-method-override`): the operator's key decides those.
+ */
+const FORWARDED_REQUEST_HEADERS = new Set([
+  'content-type',
+  'accept',
+  'anthropic-version',
+  'anthropic-beta',
+  'openai-beta',
+  'idempotency-key',
+  'x-request-id',
+  'x-client-request-id',
 ]);
 
-/** fetch() already decoded the body and we re-chunk it, so these would be wrong downstream. */
-const DROPPED_RESPONSE_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'content-length',
-  'content-encoding',
-  'set-cookie',
+/**
+ * Response headers a client needs: the type, the request's id, rate limits and when to retry. Nothing
+ * else, so no gateway header can replace the server's own (CSP, framing, CORS) or set a cookie; the
+ * body is decoded by fetch, so no length or encoding either.
+ */
+const PASSED_RESPONSE_HEADERS = new Set([
+  'content-type',
+  'x-request-id',
+  'request-id',
+  'retry-after',
+  'retry-after-ms',
+  'x-should-retry',
 ]);
+const PASSED_RESPONSE_PREFIXES = ['x-ratelimit-', 'anthropic-ratelimit-', 'ratelimit'];
+
+function passesResponseHeader(name: string): boolean {
+  return PASSED_RESPONSE_HEADERS.has(name) || PASSED_RESPONSE_PREFIXES.some((p) => name.startsWith(p));
+}
 
 export interface GatewayProxyOptions extends ProxyConfig {
   /** Where refusals and failures are reported (one line each, never with a credential). */
@@ -77,10 +84,9 @@ function upstreamHeaders(
   options: GatewayProxyOptions,
 ): Record<string, string> {
   const headers: Record<string, string> = { 'accept-encoding': 'identity' };
-  for (const [name, value] of Object.entries(incoming)) {
-    if (value === undefined || DROPPED_REQUEST_HEADERS.has(name)) continue;
-    if (name.startsWith('sec-') || name.startsWith('x-forwarded-') || name.startsWith('proxy-')) continue;
-    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const value = incoming[name];
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   if (options.apiKey) {
     headers.authorization = `Bearer ${options.apiKey}`;
@@ -91,33 +97,118 @@ function upstreamHeaders(
   return headers;
 }
 
-/** The gateway URL for an allowed path: the base (with or without `/v1`), its query, then the request's. */
+/**
+ * The names of the operator's query parameters (HOPBASE_BASE_URL's) that a client's query also names,
+ * compared decoded and case-blind: a gateway may read either copy, so a client may not add one.
+ */
+export function operatorParamsNamed(base: URL, search: string): string[] {
+  const fixed = new Set([...base.searchParams.keys()].map((name) => name.toLowerCase()));
+  return [...new Set([...new URLSearchParams(search).keys()])].filter((name) =>
+    fixed.has(name.toLowerCase()),
+  );
+}
+
+/**
+ * The gateway URL for an allowed path: the base (with or without `/v1`), then its query exactly as the
+ * operator wrote it (never re-encoded, so it is the very string the scrubbing knows), then the client's.
+ */
 export function upstreamUrl(base: URL, path: string, search: string): URL {
   const url = new URL(base);
   const prefix = url.pathname.replace(/\/+$/, '');
   url.pathname = prefix.endsWith('/v1') ? `${prefix}${path.slice('/v1'.length)}` : `${prefix}${path}`;
-  for (const [name, value] of new URLSearchParams(search)) url.searchParams.append(name, value);
+  const client = new URLSearchParams(search).toString();
+  if (client) url.search = url.search ? `${url.search}&${client}` : `?${client}`;
   return url;
 }
 
-type BodyOutcome = { kind: 'ok'; body: Buffer<ArrayBuffer> } | { kind: 'too-large'; size: number };
+export type BodyProblem = 'too-large' | 'idle';
 
 /**
- * Reads the body, at most `limit` bytes. Past it, the rest is read and thrown away so the client gets
- * to read the 413 (a client still sending would otherwise see a reset), up to 4 × `limit`, after
- * which the connection is dropped.
+ * The request body as a stream for fetch, counted and paced by the client: nothing is held beyond the
+ * stream's small buffer, whatever the body's size. After `idleMs` with no byte, or past `limit` bytes,
+ * the stream fails (so fetch cancels the gateway's request) and `refuse` is called once: at once for an
+ * idle client; for a body too large once the client has sent the rest (thrown away: see `discard`).
  */
-async function readCapped(req: IncomingMessage, limit: number): Promise<BodyOutcome> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > 4 * limit) return { kind: 'too-large', size: declared };
-  const chunks: Buffer[] = [];
+function countedBody(
+  req: IncomingMessage,
+  limit: number,
+  idleMs: number,
+  refuse: (problem: BodyProblem, size: number) => void,
+): ReadableStream<Uint8Array> {
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
+  let failed = false;
+  let timer: NodeJS.Timeout | undefined;
+  let arm = () => {};
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const fail = (problem: BodyProblem) => {
+          failed = true;
+          clearTimeout(timer);
+          req.off('data', onData);
+          controller.error(new Error(`request body ${problem}`));
+          if (problem === 'idle') refuse(problem, size);
+          else discard(req, 4 * limit - size, () => refuse(problem, size));
+          req.resume();
+        };
+        // The clock runs only while we wait for the client, not while the gateway is slow to take more.
+        arm = () => {
+          clearTimeout(timer);
+          if (!failed) timer = setTimeout(() => fail('idle'), idleMs);
+        };
+        const onData = (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > limit) {
+            fail('too-large');
+            return;
+          }
+          controller.enqueue(chunk);
+          if ((controller.desiredSize ?? 0) > 0) arm();
+          else {
+            clearTimeout(timer);
+            req.pause();
+          }
+        };
+        req.on('data', onData);
+        req.on('end', () => {
+          clearTimeout(timer);
+          if (!failed) controller.close();
+        });
+        req.on('error', (error) => {
+          clearTimeout(timer);
+          if (!failed) controller.error(error);
+        });
+      },
+      pull() {
+        if (req.readableEnded) return;
+        arm();
+        req.resume();
+      },
+      cancel() {
+        // The gateway answered without reading it all: the rest is not needed.
+        failed = true;
+        clearTimeout(timer);
+        req.resume();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
+/** Reads what the client sends and throws it away; `then` once it has all come, or past `max` bytes. */
+function discard(req: IncomingMessage, max: number, then: () => void): void {
+  let size = 0;
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    then();
+  };
+  req.on('data', (chunk: Buffer) => {
     size += chunk.length;
-    if (size <= limit) chunks.push(chunk);
-    else if (size > 4 * limit) break;
-  }
-  return size > limit ? { kind: 'too-large', size } : { kind: 'ok', body: Buffer.concat(chunks) };
+    if (size > max) finish();
+  });
+  req.on('end', finish);
 }
 
 /** Reads a whole (error) body, or `undefined` past `limit`. */
@@ -181,28 +272,45 @@ export function createGatewayProxy(options: GatewayProxyOptions): Handler {
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
     });
-    let body: Buffer<ArrayBuffer> | undefined;
+    let refused = false;
+    let body: ReadableStream<Uint8Array> | undefined;
     if (req.method === 'POST') {
-      const read = await readCapped(req, options.maxBodyBytes);
-      if (read.kind === 'too-large') {
-        const message = `Request body of ${read.size} bytes exceeds this proxy's limit of ${options.maxBodyBytes} bytes.`;
+      const limit = options.maxBodyBytes;
+      const tooLarge = (size: number) => {
+        const message = `Request body of ${size} bytes exceeds this proxy's limit of ${limit} bytes.`;
         fail(req, res, family, 413, 'too_large', message, { connection: 'close' });
+      };
+      const declared = Number(req.headers['content-length']);
+      if (Number.isFinite(declared) && declared > limit) {
+        // Never sent on: read and thrown away (up to 4 × the limit) so the client gets to read the 413.
+        if (declared > 4 * limit) tooLarge(declared);
+        else discard(req, 4 * limit, () => tooLarge(declared));
         return;
       }
-      body = read.body;
+      body = countedBody(req, limit, options.bodyIdleTimeoutMs, (problem, size) => {
+        refused = true;
+        controller.abort();
+        if (res.headersSent) res.destroy();
+        else if (problem === 'too-large') tooLarge(size);
+        else {
+          const message = `The request body stopped arriving: nothing for ${options.bodyIdleTimeoutMs} ms.`;
+          fail(req, res, family, 408, 'invalid_request', message, { connection: 'close' });
+        }
+      });
     }
-    if (controller.signal.aborted) return;
     try {
       const upstream = await fetch(upstreamUrl(options.target.url, path, search), {
         method: req.method,
         headers: upstreamHeaders(req.headers, options),
         body,
+        // A body that streams: sent as the client sends it, never held whole.
+        ...(body ? { duplex: 'half' } : {}),
         signal: controller.signal,
         redirect: 'manual',
-      });
+      } as RequestInit);
       const headers: Record<string, string> = {};
       upstream.headers.forEach((value, name) => {
-        if (!DROPPED_RESPONSE_HEADERS.has(name)) headers[name] = scrub(value, secrets);
+        if (passesResponseHeader(name)) headers[name] = scrub(value, secrets);
       });
       if (upstream.status >= 400 && upstream.body) {
         // Error bodies are small: read them whole and scrub the key, in case the gateway echoes it.
@@ -224,7 +332,7 @@ export function createGatewayProxy(options: GatewayProxyOptions): Handler {
       }
       res.end();
     } catch (error) {
-      if (controller.signal.aborted) return;
+      if (controller.signal.aborted || refused) return;
       if (res.headersSent) {
         // The gateway cut the stream: cut ours the same way so the client sees it.
         log(`proxy: ${req.method} ${path}: the gateway's answer broke off (${errorCode(error)})`);
@@ -292,6 +400,17 @@ export function createGatewayProxy(options: GatewayProxyOptions): Handler {
       fail(req, res, family, 403, 'permission', message);
       return;
     }
-    void forward(req, res, path, search);
+    if (operatorParamsNamed(options.target.url, search).length > 0) {
+      const names = operatorParamsNamed(options.target.url, search).join(', ');
+      const message = `The query may not name ${names}: the server sets that parameter for the gateway.`;
+      fail(req, res, family, 400, 'invalid_request', message);
+      return;
+    }
+    forward(req, res, path, search).catch((error: unknown) => {
+      // A bug here must cost one request, never the process.
+      log(`proxy: ${req.method} ${path}: ${errorCode(error)}`);
+      if (!res.headersSent) fail(req, res, family, 500, 'server', 'The proxy failed on this request.');
+      else res.destroy();
+    });
   };
 }
