@@ -105,6 +105,12 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
     : error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'The request headers are too large.']
       : [400, `Malformed HTTP request (${error.code ?? 'unparsable'}).`];
+  if (pending && !timedOut) {
+    // Bytes after a request that is still being answered (a body longer than its Content-Length): the
+    // answer goes out, then the connection closes; the garbage gets none.
+    pending.once('close', () => socket.destroy());
+    return;
+  }
   if (pending?.req) {
     const path = (pending.req.url ?? '/').split('?')[0] ?? '/';
     pending.once('finish', () => socket.destroy());
@@ -200,6 +206,12 @@ export function createServerApp(
     }
   });
   server.on('clientError', answerClientError);
+  // Node's own answer to an `Expect` other than 100-continue is a bare 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+    const message = `Expect: ${req.headers.expect} is not supported (only 100-continue).`;
+    sendJson(res, 417, { error: message }, { connection: 'close' });
+  });
 
   return {
     server,

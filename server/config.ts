@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 /**
@@ -209,4 +210,22 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     allowedHosts: list(env.HOPBASE_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
     limits: limitsFromEnv(env),
   };
+}
+
+function isLoopback(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return name === 'localhost' || name === '::1' || (isIP(name) === 4 && name.startsWith('127.'));
+}
+
+/**
+ * What to say at start when the server listens beyond this machine with no authentication: the Origin
+ * check stops other sites' pages, not a person who sends the headers a page would (README, "Deploy").
+ */
+export function exposureWarning(config: ServerConfig, env: NodeJS.ProcessEnv): string | undefined {
+  if (isLoopback(config.host) || env.HOPBASE_AUTH?.trim()) return undefined;
+  return (
+    `hopbase-chat: warning: listening on ${config.host} with no authentication (HOPBASE_AUTH is unset). ` +
+    'The Origin check is not authentication: anyone who can reach this port can use the server, and ' +
+    'the gateway key with it. Bind HOST to 127.0.0.1, or put the server behind authentication.'
+  );
 }

@@ -259,6 +259,11 @@ export function createGatewayProxy(options: GatewayProxyOptions): Handler {
     const requestId = requestIdFor(family);
     const text = scrub(message, secrets);
     if (status >= 500) log(`proxy: ${req.method} ${req.url} → ${status}: ${text}`);
+    // Already answered (the request's timeout, by the server): this connection is done with.
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
     sendJson(res, status, errorBody(family, { status, kind, message: text }, requestId.value), {
       [requestId.header]: requestId.value,
       ...headers,
