@@ -1,5 +1,13 @@
-import { once } from 'node:events';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import {
   type ErrorFamily,
   type ErrorKind,
@@ -121,78 +129,61 @@ export function upstreamUrl(base: URL, path: string, search: string): URL {
   return url;
 }
 
-export type BodyProblem = 'too-large' | 'idle';
+type BodyProblem = 'too-large' | 'idle';
 
 /**
- * The request body as a stream for fetch, counted and paced by the client: nothing is held beyond the
- * stream's small buffer, whatever the body's size. After `idleMs` with no byte, or past `limit` bytes,
- * the stream fails (so fetch cancels the gateway's request) and `refuse` is called once: at once for an
- * idle client; for a body too large once the client has sent the rest (thrown away: see `discard`).
+ * Sends the request body on to the gateway as the client sends it, counted and paced by both: nothing
+ * is held beyond the sockets' buffers, whatever the body's size. After `idleMs` with no byte from the
+ * client, or past `limit` bytes, `stopped` is called (the gateway's request is to be cancelled), then
+ * `refuse`: at once for an idle client; for a body too large once the client has sent the rest
+ * (thrown away: see `discard`).
  */
-function countedBody(
+function pipeBody(
   req: IncomingMessage,
+  upstream: ClientRequest,
   limit: number,
   idleMs: number,
-  refuse: (problem: BodyProblem, size: number) => void,
-): ReadableStream<Uint8Array> {
+  on: { stopped(): void; refuse(problem: BodyProblem, size: number): void },
+): void {
   let size = 0;
-  let failed = false;
   let timer: NodeJS.Timeout | undefined;
-  let arm = () => {};
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        const fail = (problem: BodyProblem) => {
-          failed = true;
-          clearTimeout(timer);
-          req.off('data', onData);
-          controller.error(new Error(`request body ${problem}`));
-          if (problem === 'idle') refuse(problem, size);
-          else discard(req, 4 * limit - size, () => refuse(problem, size));
-          req.resume();
-        };
-        // The clock runs only while we wait for the client, not while the gateway is slow to take more.
-        arm = () => {
-          clearTimeout(timer);
-          if (!failed) timer = setTimeout(() => fail('idle'), idleMs);
-        };
-        const onData = (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > limit) {
-            fail('too-large');
-            return;
-          }
-          controller.enqueue(chunk);
-          if ((controller.desiredSize ?? 0) > 0) arm();
-          else {
-            clearTimeout(timer);
-            req.pause();
-          }
-        };
-        req.on('data', onData);
-        req.on('end', () => {
-          clearTimeout(timer);
-          if (!failed) controller.close();
-        });
-        req.on('error', (error) => {
-          clearTimeout(timer);
-          if (!failed) controller.error(error);
-        });
-      },
-      pull() {
-        if (req.readableEnded) return;
-        arm();
-        req.resume();
-      },
-      cancel() {
-        // The gateway answered without reading it all: the rest is not needed.
-        failed = true;
-        clearTimeout(timer);
-        req.resume();
-      },
-    },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
-  );
+  const stop = (problem: BodyProblem) => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    on.stopped();
+    if (problem === 'idle') on.refuse(problem, size);
+    else discard(req, 4 * limit - size, () => on.refuse(problem, size));
+    req.resume();
+  };
+  // The clock runs only while we wait for the client, not while the gateway is slow to take more.
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => stop('idle'), idleMs);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
+      stop('too-large');
+      return;
+    }
+    if (upstream.write(chunk)) {
+      arm();
+      return;
+    }
+    clearTimeout(timer);
+    req.pause();
+    upstream.once('drain', () => {
+      arm();
+      req.resume();
+    });
+  };
+  arm();
+  req.on('data', onData);
+  req.on('end', () => {
+    clearTimeout(timer);
+    if (req.listeners('data').includes(onData)) upstream.end();
+  });
+  req.on('close', () => clearTimeout(timer));
 }
 
 /** Reads what the client sends and throws it away; `then` once it has all come, or past `max` bytes. */
@@ -211,26 +202,37 @@ function discard(req: IncomingMessage, max: number, then: () => void): void {
   req.on('end', finish);
 }
 
-/** Reads a whole (error) body, or `undefined` past `limit`. */
-async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<Buffer | undefined> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
+/** Reads a whole (error) body, decoded; `undefined` past `limit` (either way) or in an unknown encoding. */
+function readLimited(body: IncomingMessage, limit: number, then: (text: string | undefined) => void): void {
+  const chunks: Buffer[] = [];
   let size = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    size += chunk.value.length;
+  body.on('data', (chunk: Buffer) => {
+    size += chunk.length;
     if (size > limit) {
-      await reader.cancel();
-      return undefined;
+      body.destroy();
+      then(undefined);
+      return;
     }
-    chunks.push(chunk.value);
-  }
-  return Buffer.concat(chunks);
+    chunks.push(chunk);
+  });
+  body.on('end', () => {
+    const bytes = Buffer.concat(chunks);
+    const encoding = (body.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    const options = { maxOutputLength: limit };
+    try {
+      if (encoding === 'identity') then(bytes.toString('utf8'));
+      else if (encoding === 'gzip') then(gunzipSync(bytes, options).toString('utf8'));
+      else if (encoding === 'deflate') then(inflateSync(bytes, options).toString('utf8'));
+      else if (encoding === 'br') then(brotliDecompressSync(bytes, options).toString('utf8'));
+      else then(undefined);
+    } catch {
+      then(undefined);
+    }
+  });
 }
 
 function errorCode(error: unknown): string {
   if (error instanceof Error) {
-    const cause = (error as { cause?: { code?: unknown } }).cause;
-    if (typeof cause?.code === 'string') return cause.code;
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string') return code;
     return error.name;
@@ -243,8 +245,18 @@ export function isGatewayPath(rawPath: string): boolean {
   return rawPath === '/v1' || rawPath.startsWith('/v1/');
 }
 
-export function createGatewayProxy(options: GatewayProxyOptions): Handler {
+export interface GatewayProxy {
+  handle: Handler;
+  /** Closes the kept-alive connections to the gateway. */
+  close(): void;
+}
+
+export function createGatewayProxy(options: GatewayProxyOptions): GatewayProxy {
   const secrets = [...(options.apiKey ? [options.apiKey] : []), ...options.target.secrets];
+  // Connections to the gateway are kept and reused: no handshake per request.
+  const secure = options.target.url.protocol === 'https:';
+  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const send = secure ? httpsRequest : httpRequest;
   const log = (line: string) => options.log?.(scrub(line, secrets));
 
   const fail = (
@@ -270,74 +282,38 @@ export function createGatewayProxy(options: GatewayProxyOptions): Handler {
     });
   };
 
-  async function forward(req: IncomingMessage, res: ServerResponse, path: string, search: string) {
+  function forward(req: IncomingMessage, res: ServerResponse, path: string, search: string): void {
     const family = familyForPath(path);
-    const controller = new AbortController();
+    const limit = options.maxBodyBytes;
+    const tooLarge = (size: number) => {
+      const message = `Request body of ${size} bytes exceeds this proxy's limit of ${limit} bytes.`;
+      fail(req, res, family, 413, 'too_large', message, { connection: 'close' });
+    };
+    const declared = req.headers['content-length'];
+    if (req.method === 'POST' && Number(declared) > limit) {
+      // Never sent on: read and thrown away (up to 4 × the limit) so the client gets to read the 413.
+      if (Number(declared) > 4 * limit) tooLarge(Number(declared));
+      else discard(req, 4 * limit, () => tooLarge(Number(declared)));
+      return;
+    }
+    const headers = upstreamHeaders(req.headers, options);
+    // Node checked it is one number; the body goes on with it, as it came (or chunked, as it came).
+    if (req.method === 'POST' && declared !== undefined) headers['content-length'] = declared;
+    // The proxy itself ended the gateway's request: whatever that request reports next is no news.
+    let cancelled = false;
+    const upstream = send(upstreamUrl(options.target.url, path, search), {
+      method: req.method,
+      headers,
+      agent,
+    });
     // The browser went away (or stopped the answer): stop the upstream generation too.
     res.on('close', () => {
-      if (!res.writableFinished) controller.abort();
+      if (res.writableFinished) return;
+      cancelled = true;
+      upstream.destroy();
     });
-    let refused = false;
-    let body: ReadableStream<Uint8Array> | undefined;
-    if (req.method === 'POST') {
-      const limit = options.maxBodyBytes;
-      const tooLarge = (size: number) => {
-        const message = `Request body of ${size} bytes exceeds this proxy's limit of ${limit} bytes.`;
-        fail(req, res, family, 413, 'too_large', message, { connection: 'close' });
-      };
-      const declared = Number(req.headers['content-length']);
-      if (Number.isFinite(declared) && declared > limit) {
-        // Never sent on: read and thrown away (up to 4 × the limit) so the client gets to read the 413.
-        if (declared > 4 * limit) tooLarge(declared);
-        else discard(req, 4 * limit, () => tooLarge(declared));
-        return;
-      }
-      body = countedBody(req, limit, options.bodyIdleTimeoutMs, (problem, size) => {
-        refused = true;
-        controller.abort();
-        if (res.headersSent) res.destroy();
-        else if (problem === 'too-large') tooLarge(size);
-        else {
-          const message = `The request body stopped arriving: nothing for ${options.bodyIdleTimeoutMs} ms.`;
-          fail(req, res, family, 408, 'invalid_request', message, { connection: 'close' });
-        }
-      });
-    }
-    try {
-      const upstream = await fetch(upstreamUrl(options.target.url, path, search), {
-        method: req.method,
-        headers: upstreamHeaders(req.headers, options),
-        body,
-        // A body that streams: sent as the client sends it, never held whole.
-        ...(body ? { duplex: 'half' } : {}),
-        signal: controller.signal,
-        redirect: 'manual',
-      } as RequestInit);
-      const headers: Record<string, string> = {};
-      upstream.headers.forEach((value, name) => {
-        if (passesResponseHeader(name)) headers[name] = scrub(value, secrets);
-      });
-      if (upstream.status >= 400 && upstream.body) {
-        // Error bodies are small: read them whole and scrub the key, in case the gateway echoes it.
-        const text = await readLimited(upstream.body, MAX_ERROR_BODY_BYTES);
-        if (text === undefined) throw new Error(`error body over ${MAX_ERROR_BODY_BYTES} bytes`);
-        const scrubbed = scrub(text.toString('utf8'), secrets);
-        res.writeHead(upstream.status, { ...headers, 'content-length': String(Buffer.byteLength(scrubbed)) });
-        res.end(scrubbed);
-        return;
-      }
-      res.writeHead(upstream.status, headers);
-      res.flushHeaders();
-      if (upstream.body) {
-        const reader = upstream.body.getReader();
-        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-          // Each chunk goes out as it arrives (no buffering), pausing only for backpressure.
-          if (!res.write(chunk.value)) await once(res, 'drain', { signal: controller.signal });
-        }
-      }
-      res.end();
-    } catch (error) {
-      if (controller.signal.aborted || refused) return;
+    upstream.on('error', (error) => {
+      if (cancelled) return;
       if (res.headersSent) {
         // The gateway cut the stream: cut ours the same way so the client sees it.
         log(`proxy: ${req.method} ${path}: the gateway's answer broke off (${errorCode(error)})`);
@@ -346,10 +322,78 @@ export function createGatewayProxy(options: GatewayProxyOptions): Handler {
       }
       const message = `Could not reach the HopBase gateway at ${options.target.display} (${errorCode(error)}).`;
       fail(req, res, family, 502, 'server', message);
+    });
+    upstream.on('response', (answer) => relay(req, res, family, path, answer));
+    if (req.method !== 'POST') {
+      upstream.end();
+      return;
     }
+    pipeBody(req, upstream, limit, options.bodyIdleTimeoutMs, {
+      stopped: () => {
+        cancelled = true;
+        upstream.destroy();
+      },
+      refuse: (problem, size) => {
+        if (problem === 'too-large') tooLarge(size);
+        else {
+          const message = `The request body stopped arriving: nothing for ${options.bodyIdleTimeoutMs} ms.`;
+          fail(req, res, family, 408, 'invalid_request', message, { connection: 'close' });
+        }
+      },
+    });
   }
 
-  return (req, res, next) => {
+  /** The gateway's answer to the client: an error read whole and scrubbed, anything else streamed. */
+  function relay(
+    req: IncomingMessage,
+    res: ServerResponse,
+    family: ErrorFamily,
+    path: string,
+    answer: IncomingMessage,
+  ): void {
+    // Answered already (a refused body, the server's request timeout): this answer is not wanted.
+    if (res.headersSent || res.destroyed) {
+      answer.destroy();
+      return;
+    }
+    const status = answer.statusCode ?? 502;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value !== undefined && passesResponseHeader(name)) {
+        headers[name] = scrub(Array.isArray(value) ? value.join(', ') : value, secrets);
+      }
+    }
+    answer.on('error', () => {});
+    if (status >= 400) {
+      // Error bodies are small: read them whole and scrub the key, in case the gateway echoes it.
+      readLimited(answer, MAX_ERROR_BODY_BYTES, (text) => {
+        if (res.headersSent || res.destroyed) return;
+        if (text === undefined) {
+          const message = `The HopBase gateway at ${options.target.display} answered ${status} with an error body this proxy cannot read (over ${MAX_ERROR_BODY_BYTES} bytes, or in an unknown encoding).`;
+          fail(req, res, family, 502, 'server', message);
+          return;
+        }
+        const scrubbed = scrub(text, secrets);
+        res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(scrubbed)) });
+        res.end(scrubbed);
+      });
+      return;
+    }
+    // Asked for `identity`; a gateway that compresses anyway is relayed as it is, saying so.
+    const encoding = answer.headers['content-encoding'];
+    if (encoding !== undefined && encoding !== 'identity') headers['content-encoding'] = encoding;
+    res.writeHead(status, headers);
+    res.flushHeaders();
+    // Each chunk goes out as it arrives (no buffering), pausing only for backpressure.
+    answer.pipe(res);
+    answer.on('close', () => {
+      if (answer.complete || res.destroyed) return;
+      log(`proxy: ${req.method} ${path}: the gateway's answer broke off`);
+      res.destroy();
+    });
+  }
+
+  const handle: Handler = (req, res, next) => {
     const raw = req.url ?? '/';
     const queryAt = raw.indexOf('?');
     const path = queryAt < 0 ? raw : raw.slice(0, queryAt);
@@ -411,11 +455,7 @@ export function createGatewayProxy(options: GatewayProxyOptions): Handler {
       fail(req, res, family, 400, 'invalid_request', message);
       return;
     }
-    forward(req, res, path, search).catch((error: unknown) => {
-      // A bug here must cost one request, never the process.
-      log(`proxy: ${req.method} ${path}: ${errorCode(error)}`);
-      if (!res.headersSent) fail(req, res, family, 500, 'server', 'The proxy failed on this request.');
-      else res.destroy();
-    });
+    forward(req, res, path, search);
   };
+  return { handle, close: () => agent.destroy() };
 }
