@@ -83,7 +83,7 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1
   return value;
 }
 
-export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
+function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
   return {
     maxRequests: integer(env, 'HOPBASE_MAX_REQUESTS', DEFAULT_LIMITS.maxRequests),
     maxRequestsPerClient: integer(

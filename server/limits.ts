@@ -21,7 +21,7 @@ export function clientKey(address: string | undefined): string {
     .join(':')}::/64`;
 }
 
-export type Refusal = 'client' | 'total';
+type Refusal = 'client' | 'total';
 
 export interface ConcurrencyLimit {
   /** Takes a slot for `client`, or says which cap is full; `release` gives it back (only once). */

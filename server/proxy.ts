@@ -109,7 +109,7 @@ function upstreamHeaders(
  * The names of the operator's query parameters (HOPBASE_BASE_URL's) that a client's query also names,
  * compared decoded and case-blind: a gateway may read either copy, so a client may not add one.
  */
-export function operatorParamsNamed(base: URL, search: string): string[] {
+function operatorParamsNamed(base: URL, search: string): string[] {
   const fixed = new Set([...base.searchParams.keys()].map((name) => name.toLowerCase()));
   return [...new Set([...new URLSearchParams(search).keys()])].filter((name) =>
     fixed.has(name.toLowerCase()),
