@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../simulator/testing.ts';
+import { readText, waitFor } from '../simulator/testing.ts';
 import { createServerApp, type ServerApp } from './app.ts';
 import {
   DEFAULT_BODY_IDLE_TIMEOUT_MS,
@@ -16,6 +16,7 @@ import {
   type ServerConfig,
   type ServerLimits,
 } from './config.ts';
+import { createGatewayProxy } from './proxy.ts';
 import {
   type FakeGateway,
   fromApp,
@@ -385,5 +386,44 @@ describe('a malformed request', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(answer).toContain('Malformed HTTP request');
     expect(await health(server.url)).toBe(200);
+  });
+});
+
+describe('a gateway that goes silent', () => {
+  it('is given up on: 502 before any answer, the stream cut after one', async () => {
+    const upstream = await gateway((req, res) => {
+      // Never answers the chat call; starts the Responses answer, then says nothing more.
+      if (req.url.startsWith('/v1/responses')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: {"n":1}\n\n');
+      }
+    });
+    const proxy = createGatewayProxy({
+      target: parseGatewayUrl(`${upstream.url}/v1`),
+      apiKey: KEY,
+      allowNoOrigin: true,
+      maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+      bodyIdleTimeoutMs: DEFAULT_BODY_IDLE_TIMEOUT_MS,
+      gatewaySilenceMs: 200,
+      log: (line) => logLines.push(line),
+    });
+    const server = createServer((req, res) => proxy.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    running.push({
+      close: () =>
+        new Promise((resolve) => {
+          proxy.close();
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const silent = await fetch(`${url}/v1/chat/completions`, { method: 'POST', body: '{}' });
+    expect(silent.status).toBe(502);
+    expect(((await silent.json()) as { error: { message: string } }).error.message).toContain('ETIMEDOUT');
+    const started = await fetch(`${url}/v1/responses`, { method: 'POST', body: '{}' });
+    expect(started.status).toBe(200);
+    expect(await readText(started)).toEqual({ text: 'data: {"n":1}\n\n', cut: true });
+    await waitFor(() => upstream.open === 0);
   });
 });

@@ -73,9 +73,14 @@ function passesResponseHeader(name: string): boolean {
   return PASSED_RESPONSE_HEADERS.has(name) || PASSED_RESPONSE_PREFIXES.some((p) => name.startsWith(p));
 }
 
+/** A gateway silent this long (no headers, no byte of the answer, not even a keepalive) is given up on. */
+const GATEWAY_SILENCE_MS = 300_000;
+
 export interface GatewayProxyOptions extends ProxyConfig {
   /** Where refusals and failures are reported (one line each, never with a credential). */
   log?: ((line: string) => void) | undefined;
+  /** For tests: GATEWAY_SILENCE_MS otherwise. */
+  gatewaySilenceMs?: number;
 }
 
 /** Replaces every secret in `text` by `[redacted]`; longest first so a secret inside another goes too. */
@@ -322,6 +327,9 @@ export function createGatewayProxy(options: GatewayProxyOptions): GatewayProxy {
       }
       const message = `Could not reach the HopBase gateway at ${options.target.display} (${errorCode(error)}).`;
       fail(req, res, family, 502, 'server', message);
+    });
+    upstream.setTimeout(options.gatewaySilenceMs ?? GATEWAY_SILENCE_MS, () => {
+      upstream.destroy(Object.assign(new Error('the gateway went silent'), { code: 'ETIMEDOUT' }));
     });
     upstream.on('response', (answer) => relay(req, res, family, path, answer));
     if (req.method !== 'POST') {
