@@ -5,7 +5,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { frames, readText } from '../simulator/testing.ts';
 import { createServerApp, IMMUTABLE, REVALIDATE, type ServerApp } from './app.ts';
-import type { ServerConfig } from './config.ts';
+import { DEFAULT_LIMITS, type ServerConfig } from './config.ts';
 import { precompress } from './precompress.ts';
 import { contentSecurityPolicy } from './security.ts';
 import { fromApp, rawRequest } from './testing.ts';
@@ -38,6 +38,7 @@ beforeAll(async () => {
     distDir,
     connectSrc: ['https://gateway.example.com'],
     allowedHosts: ['chat.example.com'],
+    limits: DEFAULT_LIMITS,
   };
   app = createServerApp(config, () => {});
   url = await app.listen();

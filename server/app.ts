@@ -1,14 +1,21 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { compress } from 'hono/compress';
 import { etag } from 'hono/etag';
-import { errorBody, familyForPath } from '../simulator/errors.ts';
+import { type ErrorKind, errorBody, familyForPath, requestIdFor } from '../simulator/errors.ts';
 import { isAllowedHost, sendJson } from '../simulator/http.ts';
 import { type Backend, createBackend } from './backend.ts';
-import type { ServerConfig } from './config.ts';
+import type { ServerConfig, ServerLimits } from './config.ts';
+import { clientKey, createConcurrencyLimit } from './limits.ts';
 import { isGatewayPath } from './proxy.ts';
 import { isAmbiguousPath, securityHeaders } from './security.ts';
 
@@ -16,6 +23,8 @@ import { isAmbiguousPath, securityHeaders } from './security.ts';
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** `index.html` and the unhashed public files: the browser revalidates them (ETag) before each use. */
 export const REVALIDATE = 'no-cache';
+/** Seconds a client refused for being over a cap is told to wait. */
+const RETRY_AFTER_S = 5;
 
 export interface ServerApp {
   readonly server: Server;
@@ -53,11 +62,75 @@ function staticApp(config: ServerConfig, backend: Backend): Hono {
   return app;
 }
 
+/** A JSON error in the protocol's own shape (by path), with its request id, as the gateway would send. */
+function sendError(
+  res: ServerResponse,
+  path: string,
+  error: { status: number; kind: ErrorKind; message: string; code?: string },
+  headers: Record<string, string> = {},
+): void {
+  const family = familyForPath(path);
+  const requestId = requestIdFor(family);
+  sendJson(res, error.status, errorBody(family, error, requestId.value), {
+    [requestId.header]: requestId.value,
+    ...headers,
+  });
+}
+
+/** Node's own timers for slow clients; the headers' timeout may not exceed the whole request's. */
+function timeouts(limits: ServerLimits) {
+  const headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  return {
+    headersTimeout,
+    requestTimeout: limits.requestTimeoutMs,
+    // How often Node looks for expired requests: often enough that a timeout is kept to within a quarter.
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, headersTimeout / 4)),
+  };
+}
+
+/**
+ * A request Node could not parse, or a client too slow with its headers or body: answered with a status
+ * and a JSON message that says so, then the connection is closed. A request already being answered
+ * (a body that stopped under the whole request's timeout) gets the answer in its protocol's shape.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] = timedOut
+    ? [408, 'The request took too long to arrive (HOPBASE_HEADERS_TIMEOUT_MS, HOPBASE_REQUEST_TIMEOUT_MS).']
+    : error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request headers are too large.']
+      : [400, `Malformed HTTP request (${error.code ?? 'unparsable'}).`];
+  if (pending && !timedOut) {
+    // Bytes after a request that is still being answered (a body longer than its Content-Length): the
+    // answer goes out, then the connection closes; the garbage gets none.
+    pending.once('close', () => socket.destroy());
+    return;
+  }
+  if (pending?.req) {
+    const path = (pending.req.url ?? '/').split('?')[0] ?? '/';
+    pending.once('finish', () => socket.destroy());
+    sendError(pending, path, { status, kind: 'invalid_request', message }, { connection: 'close' });
+    return;
+  }
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
 /**
  * The production server: one Node HTTP server, `/v1` and `/__sim` to the backend (the very handler the
  * Vite plugin mounts in development: simulator or gateway proxy), the rest to the static app. Every
  * response carries the security headers; a `Host` that is not this server's (DNS rebinding) and a
- * path with encoded slashes or dot segments are refused before anything interprets them.
+ * path with encoded slashes or dot segments are refused before anything interprets them. `/v1`
+ * requests in flight are capped per client and in total; slow clients time out. No request, however
+ * it fails, can end the process: a failure is logged and answered, or its connection closed.
  */
 export function createServerApp(
   config: ServerConfig,
@@ -66,8 +139,10 @@ export function createServerApp(
   const backend = createBackend(config.proxy, log);
   const serveFiles = getRequestListener(staticApp(config, backend).fetch, { overrideGlobalObjects: false });
   const headers = Object.entries(securityHeaders(config.connectSrc));
+  const { maxRequests, maxRequestsPerClient } = config.limits;
+  const inFlight = createConcurrencyLimit(maxRequests, maxRequestsPerClient);
 
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
+  const route = (req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of headers) res.setHeader(name, value);
     if (!isAllowedHost(req.headers.host, config.host, config.allowedHosts)) {
       sendJson(res, 403, {
@@ -80,17 +155,63 @@ export function createServerApp(
     if (isAmbiguousPath(path)) {
       const message =
         'Encoded slashes, encoded dots, backslashes, empty and dot segments are not allowed in the path.';
-      sendJson(
-        res,
-        400,
-        errorBody(familyForPath(path), { status: 400, kind: 'invalid_request', message }, ''),
-      );
+      sendError(res, path, { status: 400, kind: 'invalid_request', message });
       return;
     }
+    if (isGatewayPath(path)) {
+      const slot = inFlight.enter(clientKey(req.socket.remoteAddress));
+      if (slot === 'client' || slot === 'total') {
+        const [status, kind, message] =
+          slot === 'client'
+            ? ([
+                429,
+                'rate_limit',
+                `Too many requests at once from your address (HOPBASE_MAX_REQUESTS_PER_CLIENT is ${maxRequestsPerClient}): wait for one to finish.`,
+              ] as const)
+            : ([
+                503,
+                'server',
+                `The server is handling as many requests as it may (HOPBASE_MAX_REQUESTS is ${maxRequests}): try again shortly.`,
+              ] as const);
+        const code = slot === 'client' ? 'rate_limit_exceeded' : 'overloaded';
+        sendError(
+          res,
+          path,
+          { status, kind, message, code },
+          { 'retry-after': String(RETRY_AFTER_S), connection: 'close' },
+        );
+        return;
+      }
+      res.once('close', slot.release);
+    }
     if (isGatewayPath(path) || path === '/__sim' || path.startsWith('/__sim/')) backend.handle(req, res);
-    else void serveFiles(req, res);
+    else serveFiles(req, res).catch((error: unknown) => fault(req, res, error));
   };
-  const server = createServer(listener);
+
+  /** The last line of defence: one request's failure is logged and answered, never fatal. */
+  const fault = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
+    log(`server: ${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`);
+    if (res.headersSent) res.destroy();
+    else sendJson(res, 500, { error: 'The server failed on this request.' });
+  };
+
+  const server = createServer(timeouts(config.limits), (req, res) => {
+    // A client that goes away makes its request and response emit 'error': expected, never fatal.
+    req.on('error', () => {});
+    res.on('error', () => {});
+    try {
+      route(req, res);
+    } catch (error) {
+      fault(req, res, error);
+    }
+  });
+  server.on('clientError', answerClientError);
+  // Node's own answer to an `Expect` other than 100-continue is a bare 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+    const message = `Expect: ${req.headers.expect} is not supported (only 100-continue).`;
+    sendJson(res, 417, { error: message }, { connection: 'close' });
+  });
 
   return {
     server,

@@ -9,7 +9,7 @@ export interface Backend {
   /** Serves `/v1/*` and `/__sim/*`; anything else goes to `next` (or gets a 404). */
   handle: Handler;
   simulator?: Simulator;
-  /** Stops the simulator's running generations. */
+  /** Stops the simulator's running generations, or closes the proxy's connections to the gateway. */
   close(): void;
 }
 
@@ -23,16 +23,16 @@ export function createBackend(proxy: ProxyConfig | undefined, log?: (line: strin
     const simulator = createSimulator();
     return { mode: 'simulator', handle: simulator.handle, simulator, close: () => simulator.close() };
   }
-  const forward = createGatewayProxy({ ...proxy, log });
+  const proxied = createGatewayProxy({ ...proxy, log });
   const handle: Handler = (req, res, next) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path !== '/__sim' && !path.startsWith('/__sim/')) {
-      forward(req, res, next);
+      proxied.handle(req, res, next);
       return;
     }
     if (!sameOriginOnly(req, res)) return;
     if (path === '/__sim/status') sendJson(res, 200, { mode: 'proxy', target: proxy.target.display });
     else sendJson(res, 404, { error: 'The simulator is off: /v1 is proxied' });
   };
-  return { mode: 'gateway', handle, close: () => {} };
+  return { mode: 'gateway', handle, close: () => proxied.close() };
 }

@@ -2,7 +2,9 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
+  DEFAULT_LIMITS,
   DEFAULT_MAX_BODY_BYTES,
+  exposureWarning,
   parseConnectSrc,
   parseGatewayUrl,
   serverConfigFromEnv,
@@ -18,6 +20,7 @@ describe('serverConfigFromEnv', () => {
       proxy: undefined,
       connectSrc: [],
       allowedHosts: [],
+      limits: DEFAULT_LIMITS,
     });
   });
 
@@ -61,6 +64,63 @@ describe('serverConfigFromEnv', () => {
     } catch (error) {
       expect(String(error)).not.toMatch(/secret-pass|sk-key-1/);
     }
+  });
+});
+
+describe('limits from the environment', () => {
+  it('reads every limit, and keeps the defaults for the rest', () => {
+    const config = serverConfigFromEnv({
+      HOPBASE_BASE_URL: 'https://g.example/v1',
+      HOPBASE_MAX_REQUESTS: '500',
+      HOPBASE_MAX_REQUESTS_PER_CLIENT: '4',
+      HOPBASE_HEADERS_TIMEOUT_MS: '5000',
+      HOPBASE_REQUEST_TIMEOUT_MS: '60000',
+      HOPBASE_MAX_BODY_BYTES: '1048576',
+      HOPBASE_BODY_IDLE_TIMEOUT_MS: '3000',
+    });
+    expect(config.limits).toEqual({
+      maxRequests: 500,
+      maxRequestsPerClient: 4,
+      headersTimeoutMs: 5000,
+      requestTimeoutMs: 60000,
+    });
+    expect(config.proxy).toMatchObject({ maxBodyBytes: 1048576, bodyIdleTimeoutMs: 3000 });
+    expect(serverConfigFromEnv({ HOPBASE_MAX_REQUESTS: '9' }).limits).toEqual({
+      ...DEFAULT_LIMITS,
+      maxRequests: 9,
+    });
+  });
+
+  it.each([
+    ['HOPBASE_MAX_REQUESTS', '0'],
+    ['HOPBASE_MAX_REQUESTS_PER_CLIENT', 'lots'],
+    ['HOPBASE_HEADERS_TIMEOUT_MS', '1.5'],
+    ['HOPBASE_REQUEST_TIMEOUT_MS', '-1'],
+  ])('refuses %s=%s, naming the variable', (name, value) => {
+    expect(() => serverConfigFromEnv({ [name]: value })).toThrow(
+      new RegExp(`^${name} must be a whole number`),
+    );
+  });
+});
+
+describe('the warning at start', () => {
+  it.each(['0.0.0.0', '::', '192.168.1.10', 'chat.example.com'])(
+    'warns when HOST=%s (reachable from elsewhere) and HOPBASE_AUTH is unset',
+    (host) => {
+      const warning = exposureWarning(serverConfigFromEnv({ HOST: host }), {});
+      expect(warning).toContain('not authentication');
+      expect(warning).toContain(host);
+    },
+  );
+
+  it.each(['127.0.0.1', '127.0.0.2', '::1', 'localhost', '[::1]'])('is silent on loopback (%s)', (host) => {
+    expect(exposureWarning(serverConfigFromEnv({ HOST: host }), {})).toBeUndefined();
+  });
+
+  it('is silent once authentication is configured', () => {
+    expect(
+      exposureWarning(serverConfigFromEnv({ HOST: '0.0.0.0' }), { HOPBASE_AUTH: 'oidc' }),
+    ).toBeUndefined();
   });
 });
 

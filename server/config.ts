@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 /**
@@ -23,8 +24,20 @@ export interface ProxyConfig {
   apiKey?: string | undefined;
   /** `HOPBASE_PROXY_ALLOW_NO_ORIGIN=1`: requests with no `Origin` (curl, scripts) may use the key. */
   allowNoOrigin: boolean;
-  /** Request bodies above this size get 413 and are never forwarded. */
+  /** Request bodies above this size get 413; the gateway's request is cancelled. */
   maxBodyBytes: number;
+  /** A request body that pauses this long gets 408 (a client that went quiet, or one byte at a time). */
+  bodyIdleTimeoutMs: number;
+}
+
+/** What one client, and all of them together, may hold of the server (README, "Deploy"). */
+export interface ServerLimits {
+  /** `/v1` requests in flight at once, in total (503 past it) and from one client address (429). */
+  maxRequests: number;
+  maxRequestsPerClient: number;
+  /** Time to send the request's headers, then to send the whole request (headers and body). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
 }
 
 export interface ServerConfig {
@@ -38,6 +51,7 @@ export interface ServerConfig {
   connectSrc: string[];
   /** Host names accepted in `Host` besides loopback names, IP addresses and `host`, from HOPBASE_ALLOWED_HOSTS. */
   allowedHosts: string[];
+  limits: ServerLimits;
 }
 
 export class ConfigError extends Error {
@@ -46,6 +60,41 @@ export class ConfigError extends Error {
 
 /** Large enough for a few images as base64 in one request. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 15_000;
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  // Streams cost well under 100 kB each (docs/performance.md): 2,048 of them fit in a small container.
+  maxRequests: 2048,
+  // A person's tabs; a team behind one reverse proxy shares its address and needs this raised.
+  maxRequestsPerClient: 32,
+  headersTimeoutMs: 10_000,
+  // A 32 MB body at 2 Mbit/s, with room to spare; the answer's streaming is not counted.
+  requestTimeoutMs: 180_000,
+};
+
+/** A whole number from the environment, at least `min`; the message names the variable. */
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new ConfigError(`${name} must be a whole number of at least ${min}, not "${raw}".`);
+  }
+  return value;
+}
+
+function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
+  return {
+    maxRequests: integer(env, 'HOPBASE_MAX_REQUESTS', DEFAULT_LIMITS.maxRequests),
+    maxRequestsPerClient: integer(
+      env,
+      'HOPBASE_MAX_REQUESTS_PER_CLIENT',
+      DEFAULT_LIMITS.maxRequestsPerClient,
+    ),
+    headersTimeoutMs: integer(env, 'HOPBASE_HEADERS_TIMEOUT_MS', DEFAULT_LIMITS.headersTimeoutMs, 100),
+    requestTimeoutMs: integer(env, 'HOPBASE_REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs, 100),
+  };
+}
 
 function flag(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
@@ -53,6 +102,26 @@ function flag(value: string | undefined): boolean {
 
 export function list(value: string | undefined): string[] {
   return (value ?? '').split(/[\s,]+/).filter((item) => item !== '');
+}
+
+/**
+ * The ways a query value can be written: as is, percent-decoded, percent-encoded (URI component style
+ * and form style, `+` for a space), with upper- or lower-case hex digits.
+ */
+function encodings(value: string): string[] {
+  let decoded = value;
+  try {
+    decoded = decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    // Not valid percent-encoding: the value as written is what there is.
+  }
+  const forms = [
+    value,
+    decoded,
+    encodeURIComponent(decoded),
+    new URLSearchParams({ v: decoded }).toString().slice(2),
+  ];
+  return [...forms, ...forms.map((form) => form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()))];
 }
 
 /** Parses HOPBASE_BASE_URL. The thrown message never repeats the value: it may hold a password. */
@@ -76,8 +145,12 @@ export function parseGatewayUrl(raw: string): GatewayTarget {
     basicAuth = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
     secrets.push(url.username, url.password, user, password, basicAuth.slice('Basic '.length));
   }
-  for (const [, value] of url.searchParams) secrets.push(value, encodeURIComponent(value));
-  if (url.search) secrets.push(url.search.slice(1));
+  // The query reaches the gateway exactly as written here, but a gateway's error may echo it decoded
+  // or encoded its own way: every form of every value goes.
+  for (const [, value] of url.searchParams) secrets.push(...encodings(value));
+  for (const pair of url.search.slice(1).split('&'))
+    secrets.push(...encodings(pair.slice(pair.indexOf('=') + 1)));
+  if (url.search) secrets.push(...encodings(url.search.slice(1)));
   const display = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   const clean = new URL(display);
   clean.search = url.search;
@@ -118,7 +191,8 @@ export function proxyConfigFromEnv(env: NodeJS.ProcessEnv): ProxyConfig | undefi
     target,
     apiKey,
     allowNoOrigin: flag(env.HOPBASE_PROXY_ALLOW_NO_ORIGIN),
-    maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    maxBodyBytes: integer(env, 'HOPBASE_MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES),
+    bodyIdleTimeoutMs: integer(env, 'HOPBASE_BODY_IDLE_TIMEOUT_MS', DEFAULT_BODY_IDLE_TIMEOUT_MS, 100),
   };
 }
 
@@ -134,5 +208,24 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     proxy: proxyConfigFromEnv(env),
     connectSrc: parseConnectSrc(env.HOPBASE_CONNECT_SRC),
     allowedHosts: list(env.HOPBASE_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
+    limits: limitsFromEnv(env),
   };
+}
+
+function isLoopback(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return name === 'localhost' || name === '::1' || (isIP(name) === 4 && name.startsWith('127.'));
+}
+
+/**
+ * What to say at start when the server listens beyond this machine with no authentication: the Origin
+ * check stops other sites' pages, not a person who sends the headers a page would (README, "Deploy").
+ */
+export function exposureWarning(config: ServerConfig, env: NodeJS.ProcessEnv): string | undefined {
+  if (isLoopback(config.host) || env.HOPBASE_AUTH?.trim()) return undefined;
+  return (
+    `hopbase-chat: warning: listening on ${config.host} with no authentication (HOPBASE_AUTH is unset). ` +
+    'The Origin check is not authentication: anyone who can reach this port can use the server, and ' +
+    'the gateway key with it. Bind HOST to 127.0.0.1, or put the server behind authentication.'
+  );
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServerApp } from './app.ts';
-import { ConfigError, type ServerConfig, serverConfigFromEnv } from './config.ts';
+import { ConfigError, exposureWarning, type ServerConfig, serverConfigFromEnv } from './config.ts';
 
 // `npm run serve`: the built app and its /v1 backend in one process. Settings come from the environment
 // (README, "Deploy"); nothing printed here ever contains the API key or credentials of HOPBASE_BASE_URL.
@@ -20,6 +20,9 @@ if (!existsSync(join(config.distDir, 'index.html'))) {
   );
   process.exit(1);
 }
+
+const exposed = exposureWarning(config, process.env);
+if (exposed) console.warn(exposed);
 
 const app = createServerApp(config, (line) => console.error(line));
 const url = await app.listen();

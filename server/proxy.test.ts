@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../simulator/server.ts';
 import { frames, readText, waitFor } from '../simulator/testing.ts';
 import { createServerApp, type ServerApp } from './app.ts';
-import { DEFAULT_MAX_BODY_BYTES, parseGatewayUrl, type ServerConfig } from './config.ts';
+import {
+  DEFAULT_BODY_IDLE_TIMEOUT_MS,
+  DEFAULT_LIMITS,
+  DEFAULT_MAX_BODY_BYTES,
+  parseGatewayUrl,
+  type ServerConfig,
+} from './config.ts';
+import { contentSecurityPolicy } from './security.ts';
 import { fromApp, type RawResponse, rawRequest, startFakeGateway } from './testing.ts';
 
 // The production server's `/v1` proxy, in process, over real HTTP on 127.0.0.1: what it forwards, what
@@ -57,7 +64,9 @@ async function startServer(
       apiKey: options.apiKey,
       allowNoOrigin: options.allowNoOrigin ?? false,
       maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+      bodyIdleTimeoutMs: DEFAULT_BODY_IDLE_TIMEOUT_MS,
     },
+    limits: DEFAULT_LIMITS,
   };
   const app = createServerApp(config, (line) => logLines.push(line));
   servers.push(app);
@@ -320,6 +329,7 @@ describe('credentials never come back', () => {
       // A careless gateway: repeats the credentials it got, in a header and in the body.
       res.writeHead(401, {
         'content-type': 'application/json',
+        'x-request-id': `req_${req.headers['x-api-key']}`,
         'x-debug-auth': String(req.headers.authorization),
       });
       res.end(
@@ -332,7 +342,9 @@ describe('credentials never come back', () => {
       expect(res.status).toBe(401);
       expect(gateway.seen[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
       expect(text).toContain('Invalid key [redacted]');
-      expect(res.headers.get('x-debug-auth')).toBe('Bearer [redacted]');
+      expect(res.headers.get('x-request-id')).toBe('req_[redacted]');
+      // Not a header a client needs: not passed at all.
+      expect(res.headers.get('x-debug-auth')).toBeNull();
     } finally {
       await gateway.close();
     }
@@ -477,6 +489,206 @@ describe('streaming', () => {
       const { text, cut } = await readText(res);
       expect(text).toBe('data: {"n":1}\n\n');
       expect(cut).toBe(true);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe('headers, both ways, by allow-list', () => {
+  it('forwards only what describes the API call, never account, address or method headers', async () => {
+    const gateway = await startFakeGateway((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: [DONE]\n\n');
+    });
+    try {
+      const { url } = await startServer(`${gateway.url}/v1`, { apiKey: KEY });
+      const wanted = {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        'anthropic-version': '2023-06-01',
+        'anthropic-beta': 'prompt-caching-2024-07-31',
+        'openai-beta': 'assistants=v2',
+        'idempotency-key': 'idem-123',
+        'x-request-id': 'client-req-1',
+      };
+      const unwanted = {
+        'openai-organization': 'org-attacker',
+        'openai-project': 'proj_attacker',
+        'x-real-ip': '10.0.0.1',
+        via: '1.1 evil',
+        forwarded: 'for=10.0.0.1',
+        'x-forwarded-for': '10.0.0.1',
+        'x-forwarded-host': 'evil.example',
+        'x-http-method-override': 'DELETE',
+        'x-method-override': 'DELETE',
+        'x-original-url': '/v1/files',
+        'x-api-key': 'sk-attacker',
+        authorization: 'Bearer sk-attacker',
+        cookie: 'session=1',
+        'x-custom': 'anything',
+        expect: '100-continue',
+      };
+      const res = await raw(url, '/v1/chat/completions', {
+        method: 'POST',
+        headers: { ...fromApp(url), ...wanted, ...unwanted },
+        body: '{"stream":true}',
+      });
+      expect(res.status).toBe(200);
+      const seen = gateway.seen[0]?.headers ?? {};
+      expect(seen).toMatchObject(wanted);
+      for (const name of Object.keys(unwanted)) {
+        if (name === 'authorization' || name === 'x-api-key') continue;
+        expect(seen[name], name).toBeUndefined();
+      }
+      // The server's key, not the client's.
+      expect(seen.authorization).toBe(`Bearer ${KEY}`);
+      expect(seen['x-api-key']).toBe(KEY);
+      expect(seen.origin).toBeUndefined();
+      expect(seen['sec-fetch-site']).toBeUndefined();
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('passes what a client needs back, and nothing that replaces the server’s security headers', async () => {
+    const gateway = await startFakeGateway((req, res) => {
+      res.writeHead(req.url?.includes('models') ? 200 : 429, {
+        'content-type': 'application/json',
+        'x-request-id': 'req_abc',
+        'request-id': 'req_def',
+        'retry-after': '7',
+        'retry-after-ms': '7000',
+        'x-should-retry': 'true',
+        'x-ratelimit-remaining-requests': '0',
+        'anthropic-ratelimit-requests-remaining': '0',
+        'content-security-policy': "default-src *; script-src 'unsafe-inline' *",
+        'x-frame-options': 'ALLOWALL',
+        'access-control-allow-origin': '*',
+        'access-control-allow-credentials': 'true',
+        'set-cookie': 'tracker=1; Path=/',
+        'referrer-policy': 'unsafe-url',
+        'x-content-type-options': 'sniff',
+        'cross-origin-opener-policy': 'unsafe-none',
+        'strict-transport-security': 'max-age=0',
+        location: 'https://evil.example/',
+        'openai-organization': 'org-operator',
+        server: 'gateway/1.0',
+      });
+      res.end('{"error":{"message":"slow down"}}');
+    });
+    try {
+      const { url } = await startServer(`${gateway.url}/v1`, { apiKey: KEY });
+      for (const [path, method] of [
+        ['/v1/models', 'GET'],
+        ['/v1/messages', 'POST'],
+      ] as const) {
+        const res = await raw(url, path, {
+          method,
+          headers: { ...fromApp(url), 'content-type': 'application/json' },
+          body: method === 'POST' ? '{}' : undefined,
+        });
+        expect(res.headers).toMatchObject({
+          'content-type': 'application/json',
+          'x-request-id': 'req_abc',
+          'request-id': 'req_def',
+          'retry-after': '7',
+          'retry-after-ms': '7000',
+          'x-should-retry': 'true',
+          'x-ratelimit-remaining-requests': '0',
+          'anthropic-ratelimit-requests-remaining': '0',
+          // The server's own, untouched.
+          'content-security-policy': contentSecurityPolicy([]),
+          'x-frame-options': 'DENY',
+          'referrer-policy': 'no-referrer',
+          'x-content-type-options': 'nosniff',
+          'cross-origin-opener-policy': 'same-origin',
+        });
+        for (const name of [
+          'access-control-allow-origin',
+          'access-control-allow-credentials',
+          'set-cookie',
+          'strict-transport-security',
+          'location',
+          'openai-organization',
+          'server',
+        ]) {
+          expect(res.headers[name], name).toBeUndefined();
+        }
+      }
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe('the operator’s gateway query', () => {
+  // A value that form-encoding writes differently from the URL the operator gave: a space, `*`, `!`, `'`.
+  const SIGNED = "s1g n*d!'(x)";
+  const base = (gatewayUrl: string) =>
+    `${gatewayUrl}/v1?api-version=2024-10-21&sig=${encodeURIComponent(SIGNED)}`;
+
+  it('reaches the gateway exactly as written, with the client’s query after it', async () => {
+    const gateway = await startFakeGateway((req, res) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      // A careless gateway repeats the URL it got, decoded and re-encoded its own ways.
+      const url = new URL(req.url, 'http://gateway');
+      res.end(
+        JSON.stringify({
+          error: {
+            message: `bad ${req.url} ${url.search} ${url.searchParams.toString()} ${url.searchParams.get('sig')}`,
+          },
+        }),
+      );
+    });
+    try {
+      const { url } = await startServer(base(gateway.url), { apiKey: KEY });
+      const res = await raw(url, '/v1/responses?include=reasoning.encrypted_content', {
+        method: 'POST',
+        headers: { ...fromApp(url), 'content-type': 'application/json' },
+        body: '{}',
+      });
+      // The query as the URL parser wrote it once, at start (it encodes `'`), never re-encoded since.
+      const operator = new URL(base(gateway.url)).search;
+      expect(operator).toBe('?api-version=2024-10-21&sig=s1g%20n*d!%27(x)');
+      expect(gateway.seen[0]?.url).toBe(`/v1/responses${operator}&include=reasoning.encrypted_content`);
+      expect(res.status).toBe(500);
+      const message = JSON.parse(res.body).error.message as string;
+      expect(message).toContain('include=reasoning.encrypted_content');
+      for (const form of [
+        SIGNED,
+        encodeURIComponent(SIGNED),
+        new URLSearchParams({ sig: SIGNED }).toString().slice('sig='.length),
+      ]) {
+        expect(message).not.toContain(form);
+      }
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it.each([
+    ['/v1/chat/completions?api-version=2020-01-01', 'openai'],
+    ['/v1/chat/completions?API-Version=2020-01-01', 'openai'],
+    ['/v1/chat/completions?api%2Dversion=2020-01-01', 'openai'],
+    ['/v1/messages?x=1&sig=mine', 'anthropic'],
+  ])('refuses a client query naming one of its parameters: %s', async (path, family) => {
+    const gateway = await startFakeGateway((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: [DONE]\n\n');
+    });
+    try {
+      const { url } = await startServer(base(gateway.url), { apiKey: KEY });
+      const res = await raw(url, path, {
+        method: 'POST',
+        headers: { ...fromApp(url), 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(res.status).toBe(400);
+      const body = JSON.parse(res.body);
+      if (family === 'anthropic')
+        expect(body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+      else expect(body).toMatchObject({ error: { type: 'invalid_request_error' } });
+      expect(body.error.message).toMatch(/may not name (api-version|API-Version|sig)/);
+      expect(gateway.seen).toHaveLength(0);
     } finally {
       await gateway.close();
     }

@@ -1,5 +1,13 @@
-import { once } from 'node:events';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import {
   type ErrorFamily,
   type ErrorKind,
@@ -30,37 +38,49 @@ const PROXIED_ROUTES: Readonly<Record<string, 'GET' | 'POST'>> = {
 /** An upstream error body larger than this is not read for scrubbing; the request fails with 502. */
 const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
-/** Request headers that describe this hop or the browser, not the API call. */
-const DROPPED_REQUEST_HEADERS = new Set([
-  'host',
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'proxy-authorization',
-  'content-length',
-  'accept-encoding',
-  'origin',
-  'referer',
-  'cookie',
-  'forwarded',
+/**
+ * Request headers that describe the API call, the only ones forwarded. Not the browser's or this hop's
+ * (cookies, origin, addresses, `expect`), not the ones that pick another account (`openai-organization`,
+ * `openai-project`) or another method (`x-http-method-override`): the operator's key decides those.
+ */
+const FORWARDED_REQUEST_HEADERS = new Set([
+  'content-type',
+  'accept',
+  'anthropic-version',
+  'anthropic-beta',
+  'openai-beta',
+  'idempotency-key',
+  'x-request-id',
+  'x-client-request-id',
 ]);
 
-/** fetch() already decoded the body and we re-chunk it, so these would be wrong downstream. */
-const DROPPED_RESPONSE_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'content-length',
-  'content-encoding',
-  'set-cookie',
+/**
+ * Response headers a client needs: the type, the request's id, rate limits and when to retry. Nothing
+ * else, so no gateway header can replace the server's own (CSP, framing, CORS) or set a cookie; the
+ * body is decoded by fetch, so no length or encoding either.
+ */
+const PASSED_RESPONSE_HEADERS = new Set([
+  'content-type',
+  'x-request-id',
+  'request-id',
+  'retry-after',
+  'retry-after-ms',
+  'x-should-retry',
 ]);
+const PASSED_RESPONSE_PREFIXES = ['x-ratelimit-', 'anthropic-ratelimit-', 'ratelimit'];
+
+function passesResponseHeader(name: string): boolean {
+  return PASSED_RESPONSE_HEADERS.has(name) || PASSED_RESPONSE_PREFIXES.some((p) => name.startsWith(p));
+}
+
+/** A gateway silent this long (no headers, no byte of the answer, not even a keepalive) is given up on. */
+const GATEWAY_SILENCE_MS = 300_000;
 
 export interface GatewayProxyOptions extends ProxyConfig {
   /** Where refusals and failures are reported (one line each, never with a credential). */
   log?: ((line: string) => void) | undefined;
+  /** For tests: GATEWAY_SILENCE_MS otherwise. */
+  gatewaySilenceMs?: number;
 }
 
 /** Replaces every secret in `text` by `[redacted]`; longest first so a secret inside another goes too. */
@@ -77,10 +97,9 @@ function upstreamHeaders(
   options: GatewayProxyOptions,
 ): Record<string, string> {
   const headers: Record<string, string> = { 'accept-encoding': 'identity' };
-  for (const [name, value] of Object.entries(incoming)) {
-    if (value === undefined || DROPPED_REQUEST_HEADERS.has(name)) continue;
-    if (name.startsWith('sec-') || name.startsWith('x-forwarded-') || name.startsWith('proxy-')) continue;
-    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const value = incoming[name];
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   if (options.apiKey) {
     headers.authorization = `Bearer ${options.apiKey}`;
@@ -91,55 +110,134 @@ function upstreamHeaders(
   return headers;
 }
 
-/** The gateway URL for an allowed path: the base (with or without `/v1`), its query, then the request's. */
+/**
+ * The names of the operator's query parameters (HOPBASE_BASE_URL's) that a client's query also names,
+ * compared decoded and case-blind: a gateway may read either copy, so a client may not add one.
+ */
+function operatorParamsNamed(base: URL, search: string): string[] {
+  const fixed = new Set([...base.searchParams.keys()].map((name) => name.toLowerCase()));
+  return [...new Set([...new URLSearchParams(search).keys()])].filter((name) =>
+    fixed.has(name.toLowerCase()),
+  );
+}
+
+/**
+ * The gateway URL for an allowed path: the base (with or without `/v1`), then its query exactly as the
+ * operator wrote it (never re-encoded, so it is the very string the scrubbing knows), then the client's.
+ */
 export function upstreamUrl(base: URL, path: string, search: string): URL {
   const url = new URL(base);
   const prefix = url.pathname.replace(/\/+$/, '');
   url.pathname = prefix.endsWith('/v1') ? `${prefix}${path.slice('/v1'.length)}` : `${prefix}${path}`;
-  for (const [name, value] of new URLSearchParams(search)) url.searchParams.append(name, value);
+  const client = new URLSearchParams(search).toString();
+  if (client) url.search = url.search ? `${url.search}&${client}` : `?${client}`;
   return url;
 }
 
-type BodyOutcome = { kind: 'ok'; body: Buffer<ArrayBuffer> } | { kind: 'too-large'; size: number };
+type BodyProblem = 'too-large' | 'idle';
 
 /**
- * Reads the body, at most `limit` bytes. Past it, the rest is read and thrown away so the client gets
- * to read the 413 (a client still sending would otherwise see a reset), up to 4 × `limit`, after
- * which the connection is dropped.
+ * Sends the request body on to the gateway as the client sends it, counted and paced by both: nothing
+ * is held beyond the sockets' buffers, whatever the body's size. After `idleMs` with no byte from the
+ * client, or past `limit` bytes, `stopped` is called (the gateway's request is to be cancelled), then
+ * `refuse`: at once for an idle client; for a body too large once the client has sent the rest
+ * (thrown away: see `discard`).
  */
-async function readCapped(req: IncomingMessage, limit: number): Promise<BodyOutcome> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > 4 * limit) return { kind: 'too-large', size: declared };
-  const chunks: Buffer[] = [];
+function pipeBody(
+  req: IncomingMessage,
+  upstream: ClientRequest,
+  limit: number,
+  idleMs: number,
+  on: { stopped(): void; refuse(problem: BodyProblem, size: number): void },
+): void {
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
+  let timer: NodeJS.Timeout | undefined;
+  const stop = (problem: BodyProblem) => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    on.stopped();
+    if (problem === 'idle') on.refuse(problem, size);
+    else discard(req, 4 * limit - size, () => on.refuse(problem, size));
+    req.resume();
+  };
+  // The clock runs only while we wait for the client, not while the gateway is slow to take more.
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => stop('idle'), idleMs);
+  };
+  const onData = (chunk: Buffer) => {
     size += chunk.length;
-    if (size <= limit) chunks.push(chunk);
-    else if (size > 4 * limit) break;
-  }
-  return size > limit ? { kind: 'too-large', size } : { kind: 'ok', body: Buffer.concat(chunks) };
+    if (size > limit) {
+      stop('too-large');
+      return;
+    }
+    if (upstream.write(chunk)) {
+      arm();
+      return;
+    }
+    clearTimeout(timer);
+    req.pause();
+    upstream.once('drain', () => {
+      arm();
+      req.resume();
+    });
+  };
+  arm();
+  req.on('data', onData);
+  req.on('end', () => {
+    clearTimeout(timer);
+    if (req.listeners('data').includes(onData)) upstream.end();
+  });
+  req.on('close', () => clearTimeout(timer));
 }
 
-/** Reads a whole (error) body, or `undefined` past `limit`. */
-async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<Buffer | undefined> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
+/** Reads what the client sends and throws it away; `then` once it has all come, or past `max` bytes. */
+function discard(req: IncomingMessage, max: number, then: () => void): void {
   let size = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    size += chunk.value.length;
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    then();
+  };
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > max) finish();
+  });
+  req.on('end', finish);
+}
+
+/** Reads a whole (error) body, decoded; `undefined` past `limit` (either way) or in an unknown encoding. */
+function readLimited(body: IncomingMessage, limit: number, then: (text: string | undefined) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  body.on('data', (chunk: Buffer) => {
+    size += chunk.length;
     if (size > limit) {
-      await reader.cancel();
-      return undefined;
+      body.destroy();
+      then(undefined);
+      return;
     }
-    chunks.push(chunk.value);
-  }
-  return Buffer.concat(chunks);
+    chunks.push(chunk);
+  });
+  body.on('end', () => {
+    const bytes = Buffer.concat(chunks);
+    const encoding = (body.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    const options = { maxOutputLength: limit };
+    try {
+      if (encoding === 'identity') then(bytes.toString('utf8'));
+      else if (encoding === 'gzip') then(gunzipSync(bytes, options).toString('utf8'));
+      else if (encoding === 'deflate') then(inflateSync(bytes, options).toString('utf8'));
+      else if (encoding === 'br') then(brotliDecompressSync(bytes, options).toString('utf8'));
+      else then(undefined);
+    } catch {
+      then(undefined);
+    }
+  });
 }
 
 function errorCode(error: unknown): string {
   if (error instanceof Error) {
-    const cause = (error as { cause?: { code?: unknown } }).cause;
-    if (typeof cause?.code === 'string') return cause.code;
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string') return code;
     return error.name;
@@ -152,8 +250,18 @@ export function isGatewayPath(rawPath: string): boolean {
   return rawPath === '/v1' || rawPath.startsWith('/v1/');
 }
 
-export function createGatewayProxy(options: GatewayProxyOptions): Handler {
+export interface GatewayProxy {
+  handle: Handler;
+  /** Closes the kept-alive connections to the gateway. */
+  close(): void;
+}
+
+export function createGatewayProxy(options: GatewayProxyOptions): GatewayProxy {
   const secrets = [...(options.apiKey ? [options.apiKey] : []), ...options.target.secrets];
+  // Connections to the gateway are kept and reused: no handshake per request.
+  const secure = options.target.url.protocol === 'https:';
+  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const send = secure ? httpsRequest : httpRequest;
   const log = (line: string) => options.log?.(scrub(line, secrets));
 
   const fail = (
@@ -168,63 +276,49 @@ export function createGatewayProxy(options: GatewayProxyOptions): Handler {
     const requestId = requestIdFor(family);
     const text = scrub(message, secrets);
     if (status >= 500) log(`proxy: ${req.method} ${req.url} → ${status}: ${text}`);
+    // Already answered (the request's timeout, by the server): this connection is done with.
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
     sendJson(res, status, errorBody(family, { status, kind, message: text }, requestId.value), {
       [requestId.header]: requestId.value,
       ...headers,
     });
   };
 
-  async function forward(req: IncomingMessage, res: ServerResponse, path: string, search: string) {
+  function forward(req: IncomingMessage, res: ServerResponse, path: string, search: string): void {
     const family = familyForPath(path);
-    const controller = new AbortController();
+    const limit = options.maxBodyBytes;
+    const tooLarge = (size: number) => {
+      const message = `Request body of ${size} bytes exceeds this proxy's limit of ${limit} bytes.`;
+      fail(req, res, family, 413, 'too_large', message, { connection: 'close' });
+    };
+    const declared = req.headers['content-length'];
+    if (req.method === 'POST' && Number(declared) > limit) {
+      // Never sent on: read and thrown away (up to 4 × the limit) so the client gets to read the 413.
+      if (Number(declared) > 4 * limit) tooLarge(Number(declared));
+      else discard(req, 4 * limit, () => tooLarge(Number(declared)));
+      return;
+    }
+    const headers = upstreamHeaders(req.headers, options);
+    // Node checked it is one number; the body goes on with it, as it came (or chunked, as it came).
+    if (req.method === 'POST' && declared !== undefined) headers['content-length'] = declared;
+    // The proxy itself ended the gateway's request: whatever that request reports next is no news.
+    let cancelled = false;
+    const upstream = send(upstreamUrl(options.target.url, path, search), {
+      method: req.method,
+      headers,
+      agent,
+    });
     // The browser went away (or stopped the answer): stop the upstream generation too.
     res.on('close', () => {
-      if (!res.writableFinished) controller.abort();
+      if (res.writableFinished) return;
+      cancelled = true;
+      upstream.destroy();
     });
-    let body: Buffer<ArrayBuffer> | undefined;
-    if (req.method === 'POST') {
-      const read = await readCapped(req, options.maxBodyBytes);
-      if (read.kind === 'too-large') {
-        const message = `Request body of ${read.size} bytes exceeds this proxy's limit of ${options.maxBodyBytes} bytes.`;
-        fail(req, res, family, 413, 'too_large', message, { connection: 'close' });
-        return;
-      }
-      body = read.body;
-    }
-    if (controller.signal.aborted) return;
-    try {
-      const upstream = await fetch(upstreamUrl(options.target.url, path, search), {
-        method: req.method,
-        headers: upstreamHeaders(req.headers, options),
-        body,
-        signal: controller.signal,
-        redirect: 'manual',
-      });
-      const headers: Record<string, string> = {};
-      upstream.headers.forEach((value, name) => {
-        if (!DROPPED_RESPONSE_HEADERS.has(name)) headers[name] = scrub(value, secrets);
-      });
-      if (upstream.status >= 400 && upstream.body) {
-        // Error bodies are small: read them whole and scrub the key, in case the gateway echoes it.
-        const text = await readLimited(upstream.body, MAX_ERROR_BODY_BYTES);
-        if (text === undefined) throw new Error(`error body over ${MAX_ERROR_BODY_BYTES} bytes`);
-        const scrubbed = scrub(text.toString('utf8'), secrets);
-        res.writeHead(upstream.status, { ...headers, 'content-length': String(Buffer.byteLength(scrubbed)) });
-        res.end(scrubbed);
-        return;
-      }
-      res.writeHead(upstream.status, headers);
-      res.flushHeaders();
-      if (upstream.body) {
-        const reader = upstream.body.getReader();
-        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-          // Each chunk goes out as it arrives (no buffering), pausing only for backpressure.
-          if (!res.write(chunk.value)) await once(res, 'drain', { signal: controller.signal });
-        }
-      }
-      res.end();
-    } catch (error) {
-      if (controller.signal.aborted) return;
+    upstream.on('error', (error) => {
+      if (cancelled) return;
       if (res.headersSent) {
         // The gateway cut the stream: cut ours the same way so the client sees it.
         log(`proxy: ${req.method} ${path}: the gateway's answer broke off (${errorCode(error)})`);
@@ -233,10 +327,81 @@ export function createGatewayProxy(options: GatewayProxyOptions): Handler {
       }
       const message = `Could not reach the HopBase gateway at ${options.target.display} (${errorCode(error)}).`;
       fail(req, res, family, 502, 'server', message);
+    });
+    upstream.setTimeout(options.gatewaySilenceMs ?? GATEWAY_SILENCE_MS, () => {
+      upstream.destroy(Object.assign(new Error('the gateway went silent'), { code: 'ETIMEDOUT' }));
+    });
+    upstream.on('response', (answer) => relay(req, res, family, path, answer));
+    if (req.method !== 'POST') {
+      upstream.end();
+      return;
     }
+    pipeBody(req, upstream, limit, options.bodyIdleTimeoutMs, {
+      stopped: () => {
+        cancelled = true;
+        upstream.destroy();
+      },
+      refuse: (problem, size) => {
+        if (problem === 'too-large') tooLarge(size);
+        else {
+          const message = `The request body stopped arriving: nothing for ${options.bodyIdleTimeoutMs} ms.`;
+          fail(req, res, family, 408, 'invalid_request', message, { connection: 'close' });
+        }
+      },
+    });
   }
 
-  return (req, res, next) => {
+  /** The gateway's answer to the client: an error read whole and scrubbed, anything else streamed. */
+  function relay(
+    req: IncomingMessage,
+    res: ServerResponse,
+    family: ErrorFamily,
+    path: string,
+    answer: IncomingMessage,
+  ): void {
+    // Answered already (a refused body, the server's request timeout): this answer is not wanted.
+    if (res.headersSent || res.destroyed) {
+      answer.destroy();
+      return;
+    }
+    const status = answer.statusCode ?? 502;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value !== undefined && passesResponseHeader(name)) {
+        headers[name] = scrub(Array.isArray(value) ? value.join(', ') : value, secrets);
+      }
+    }
+    answer.on('error', () => {});
+    if (status >= 400) {
+      // Error bodies are small: read them whole and scrub the key, in case the gateway echoes it.
+      readLimited(answer, MAX_ERROR_BODY_BYTES, (text) => {
+        if (res.headersSent || res.destroyed) return;
+        if (text === undefined) {
+          const message = `The HopBase gateway at ${options.target.display} answered ${status} with an error body this proxy cannot read (over ${MAX_ERROR_BODY_BYTES} bytes, or in an unknown encoding).`;
+          fail(req, res, family, 502, 'server', message);
+          return;
+        }
+        const scrubbed = scrub(text, secrets);
+        res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(scrubbed)) });
+        res.end(scrubbed);
+      });
+      return;
+    }
+    // Asked for `identity`; a gateway that compresses anyway is relayed as it is, saying so.
+    const encoding = answer.headers['content-encoding'];
+    if (encoding !== undefined && encoding !== 'identity') headers['content-encoding'] = encoding;
+    res.writeHead(status, headers);
+    res.flushHeaders();
+    // Each chunk goes out as it arrives (no buffering), pausing only for backpressure.
+    answer.pipe(res);
+    answer.on('close', () => {
+      if (answer.complete || res.destroyed) return;
+      log(`proxy: ${req.method} ${path}: the gateway's answer broke off`);
+      res.destroy();
+    });
+  }
+
+  const handle: Handler = (req, res, next) => {
     const raw = req.url ?? '/';
     const queryAt = raw.indexOf('?');
     const path = queryAt < 0 ? raw : raw.slice(0, queryAt);
@@ -292,6 +457,13 @@ export function createGatewayProxy(options: GatewayProxyOptions): Handler {
       fail(req, res, family, 403, 'permission', message);
       return;
     }
-    void forward(req, res, path, search);
+    if (operatorParamsNamed(options.target.url, search).length > 0) {
+      const names = operatorParamsNamed(options.target.url, search).join(', ');
+      const message = `The query may not name ${names}: the server sets that parameter for the gateway.`;
+      fail(req, res, family, 400, 'invalid_request', message);
+      return;
+    }
+    forward(req, res, path, search);
   };
+  return { handle, close: () => agent.destroy() };
 }

@@ -5,7 +5,7 @@ import {
   request,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 
 /** Helpers shared by the server's tests. Everything listens on 127.0.0.1, port 0. */
 
@@ -29,13 +29,27 @@ export interface RawResponse {
 export function rawRequest(
   base: string,
   path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    /** Another loopback address (127.0.0.2, …) to look like another client. */
+    localAddress?: string;
+  } = {},
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request(
       // A connection of its own: a refused request's unread body must not spoil the next request.
-      { hostname, port, path, method: options.method ?? 'GET', headers: options.headers, agent: false },
+      {
+        hostname,
+        port,
+        path,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        agent: false,
+        localAddress: options.localAddress,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -80,7 +94,12 @@ export async function startFakeGateway(
   };
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
-    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+    try {
+      for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+    } catch {
+      // The proxy cancelled the request before its body was all sent: nothing to answer.
+      return;
+    }
     const seen = {
       method: req.method ?? '',
       url: req.url ?? '',
@@ -103,4 +122,51 @@ export async function startFakeGateway(
       server.closeAllConnections();
     });
   return gateway;
+}
+
+/** A connection written by hand: requests the way a broken or hostile client sends them. */
+export interface RawSocket {
+  write(data: string | Buffer): void;
+  /** Closes our side abruptly (RST), as a client that goes away does. */
+  destroy(): void;
+  /** What the server has sent so far. */
+  received(): string;
+  /** Everything the server sent until it closed the connection. */
+  readonly closed: Promise<string>;
+}
+
+export function openSocket(base: string, options: { localAddress?: string } = {}): Promise<RawSocket> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port), localAddress: options.localAddress });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const closed = new Promise<string>((done) => {
+      socket.on('close', () => done(Buffer.concat(chunks).toString('utf8')));
+    });
+    socket.on('error', () => {});
+    socket.once('connect', () =>
+      resolve({
+        write: (data) => {
+          if (!socket.destroyed) socket.write(data);
+        },
+        destroy: () => socket.resetAndDestroy(),
+        received: () => Buffer.concat(chunks).toString('utf8'),
+        closed,
+      }),
+    );
+    socket.once('error', reject);
+  });
+}
+
+/** The head of an HTTP/1.1 request, as a client writes it before the body. */
+export function requestHead(
+  method: string,
+  path: string,
+  host: string,
+  headers: Record<string, string> = {},
+): string {
+  const lines = [`${method} ${path} HTTP/1.1`, `host: ${host}`];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return `${lines.join('\r\n')}\r\n\r\n`;
 }

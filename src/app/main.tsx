@@ -51,10 +51,26 @@ async function start() {
   }
   // Ask the browser not to clear the conversations under storage pressure (it may decide on its own).
   void stores.storage.getState().requestPersistence();
-  // The markdown renderer is fetched here only when the first screen shows an answer (else as the first
-  // message is typed or sent), and the first paint waits for it then: a saved answer never flashes plain text.
-  // A renderer that cannot be fetched resolves null: the answers then show as plain text.
+  // The markdown renderer: when the first screen shows an answer, the first paint waits for it (a saved
+  // answer never flashes plain text); else it is fetched once the first screen has painted and the page is
+  // idle (`prefetchRenderer`), or as the first message is typed or sent if that comes first. A renderer that
+  // cannot be fetched resolves null: the answers then show as plain text.
   if (opensOnAnswer(stores)) await markdownRenderer(markdown).load();
+}
+
+/**
+ * The renderer fetched (and warmed up) after the first screen's paint, when the page is idle: the first
+ * answer then neither waits for its chunk nor runs its code cold. In a task after the next frame, so that
+ * it never competes with the first screen's own code.
+ */
+function prefetchRenderer() {
+  const load = () => void markdownRenderer(markdown).load();
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 2_000 });
+      else load();
+    }),
+  );
 }
 
 /** The first screen's language, loaded before it renders; if its catalog cannot be fetched, English. */
@@ -87,4 +103,5 @@ start()
         </QueryClientProvider>
       </StrictMode>,
     );
+    prefetchRenderer();
   });

@@ -7,6 +7,16 @@ export interface FencedCode {
   closed: boolean;
 }
 
+const LANGUAGE = /^[A-Za-z0-9_+#.-]+/;
+
+/**
+ * The language name an info string's first word starts with, or ''. The parser ends that word only at a
+ * space or tab: any other whitespace (a form feed) or character would go into the code element's class.
+ */
+export function codeLanguage(word: string): string {
+  return LANGUAGE.exec(word)?.[0] ?? '';
+}
+
 const OPENING = /^( {0,3})(`{3,}|~{3,})([^\n]*)$/;
 
 /**
@@ -21,10 +31,11 @@ export function fencedCode(block: string): FencedCode | null {
   if (!opening) return null;
   const indent = opening[1]!.length;
   const marks = opening[2]!;
-  const info = opening[3]!.trim();
+  // CommonMark trims spaces and tabs only.
+  const info = opening[3]!.replace(/^[ \t]+|[ \t]+$/g, '');
   // A backtick fence's info string may not contain backticks (that is inline code).
   if (marks[0] === '`' && info.includes('`')) return null;
-  const language = (info.split(/[ \t]/, 1)[0] ?? '').replace(/\\([!-/:-@[-`{-~])/g, '$1');
+  const language = codeLanguage((info.split(/[ \t]/, 1)[0] ?? '').replace(/\\([!-/:-@[-`{-~])/g, '$1'));
   if (firstEnd === -1) return { language, code: '', closed: false };
 
   const lines = block.slice(firstEnd + 1).split('\n');

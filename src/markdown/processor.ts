@@ -3,6 +3,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
+import { asWritten, inlineBoundAt } from './inlineBounds.ts';
 import { placeMath } from './mathNodes.ts';
 import { extractMath } from './mathSyntax.ts';
 import type { rehypeFormulas } from './rehypeFormulas.ts';
@@ -24,6 +25,7 @@ export interface MarkdownProcessor {
   /**
    * Markdown source to an HTML syntax tree (raw HTML already turned into text). Formulas are rendered with
    * `math` (KaTeX) when given, else left as their TeX in `code` elements of class `math-inline`/`math-display`.
+   * From the first line past the inline bounds (inlineBounds.ts) on, the source is shown as written.
    */
   toHast(source: string, math?: MathRenderer | null): HastRoot;
 }
@@ -46,13 +48,18 @@ export function createMarkdownProcessor(): MarkdownProcessor {
     return withMath;
   };
   return {
-    toHast(source, math = null) {
+    toHast(block, math = null) {
+      // Inline syntax past its bounds is not parsed: the rest of the block is shown as written.
+      const cut = inlineBoundAt(block);
+      const source = cut === -1 ? block : block.slice(0, cut);
       const formulas = extractMath(source);
       const pipeline = pipelineFor(formulas && math);
       const tree = pipeline.parse(formulas ? formulas.text : source);
       // Before the pipeline's own steps: raw HTML must become text with its formulas as written.
       if (formulas) placeMath(tree, formulas.formulas);
-      return pipeline.runSync(tree) as HastRoot;
+      const hast = pipeline.runSync(tree) as HastRoot;
+      if (cut !== -1) hast.children.push(asWritten(block.slice(cut)));
+      return hast;
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { ElementContent, Element as HastElement, Root as HastRoot } from 'hast';
+import { isAsWritten } from './inlineBounds.ts';
 
 /**
  * A GFM table is one block, and was parsed whole on every frame while its rows streamed in (a 40-row table:
@@ -57,7 +58,8 @@ export function tableTree(
 
   const first = trees[0] && findTable(trees[0]);
   const firstBody = first && tbodyOf(first);
-  if (!trees[0] || !first || !firstBody) return null;
+  // A group cut short by the inline bounds ends in text shown as written: the whole table is parsed instead.
+  if (!trees[0] || !first || !firstBody || trees.some((tree) => tree.children.some(isAsWritten))) return null;
   // One tbody: the first group's rows, then each next group's (its leading line feed left out, as a single
   // parse has one between rows).
   const rows: ElementContent[] = [...firstBody.children];

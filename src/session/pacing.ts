@@ -4,7 +4,8 @@
  * - The stream is read in slices of `readSliceMs`, handing the thread back to the page after each
  *   (`readTurn`'s yield, here the frame batcher's `shown`): reading never holds up a frame.
  * - A frame lays out at most `charsPerFrame` of new text (`Markdown.tsx`'s reveal, `LazyMarkdown.tsx`'s
- *   plain text while the renderer loads).
+ *   plain text while the renderer loads); a text shown over several frames starts at `firstFrameChars`, each
+ *   frame twice the last one's.
  * - What was read is shown at most once per animation frame (`frameBatcher.ts`), on a timer in a hidden tab.
  * - It is handed to the conversation store, and from there to storage and the other tabs, at checkpoints:
  *   not every frame, since each store change re-derives the whole conversation's views and schedules a save.
@@ -18,6 +19,12 @@ export const pacing = {
    * plain text shown while the renderer is fetched is held to it too.
    */
   charsPerFrame: 4_000,
+  /**
+   * The new text the first frame of a text shown over several frames lays out: each next frame takes twice
+   * the last one's, up to `charsPerFrame`. The first frames run the renderer's code before it is optimized,
+   * and the first of a fast stream's bursts shows sooner.
+   */
+  firstFrameChars: 1_000,
   /** Between two checkpoints of a streaming answer into the conversation store. */
   checkpointMs: 1000,
   /** A hidden tab has no animation frames: its progress is applied on a timer this slow. */

@@ -1,6 +1,7 @@
 import { type ComponentProps, createContext, memo, useContext, useEffect, useMemo, useState } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { type Run, splitChunks } from '../../markdown/codeChunks.ts';
+import { codeLanguage } from '../../markdown/fence.ts';
 import { CopyButton } from '../shared/CopyButton.tsx';
 import { useEngine } from './engineContext.ts';
 
@@ -129,13 +130,14 @@ interface HastLike {
   children?: readonly HastLike[];
 }
 
-/** The language from the inner `<code class="language-xxx">` that remark puts in every fenced block. */
+/** The language from the inner `<code class="language-xxx">` that remark puts in every fenced block (its name only). */
 function languageOf(pre: HastLike | undefined): string {
   const code = pre?.children?.find((child) => child.type === 'element' && child.tagName === 'code');
   const classes = code?.properties?.className;
   if (!Array.isArray(classes)) return '';
   for (const name of classes) {
-    if (typeof name === 'string' && name.startsWith('language-')) return name.slice('language-'.length);
+    if (typeof name === 'string' && name.startsWith('language-'))
+      return codeLanguage(name.slice('language-'.length));
   }
   return '';
 }

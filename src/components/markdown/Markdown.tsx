@@ -229,16 +229,21 @@ const WholeAnswer = memo(function WholeAnswer({ source }: { source: string }) {
   return <div className="md">{content}</div>;
 });
 
-/** `text` as far as it may be shown this frame: all of it, unless it grew by more than `pacing.charsPerFrame`. */
+/**
+ * `text` as far as it may be shown this frame: all of it, unless it grew by more than this frame's share
+ * (`pacing.firstFrameChars` at first, each frame twice the last one's, at most `pacing.charsPerFrame`).
+ */
 function useRevealed(text: string, catchUp: boolean): string {
   // Only an answer that was live when it appeared catches up; a saved answer shows whole at once.
   const [live] = useState(catchUp);
   const rendered = useRef(live ? 0 : text.length);
+  const share = useRef<number>(pacing.firstFrameChars);
   const [, nextFrame] = useReducer((n: number) => n + 1, 0);
-  const limit = rendered.current + pacing.charsPerFrame;
+  const limit = rendered.current + share.current;
   const visible = !live || text.length <= limit ? text : text.slice(0, limit);
   const behind = visible.length < text.length;
   useEffect(() => {
+    if (visible.length > rendered.current) share.current = Math.min(pacing.charsPerFrame, share.current * 2);
     rendered.current = visible.length;
     if (!behind) return;
     const frame = requestAnimationFrame(nextFrame);

@@ -107,3 +107,18 @@ describe('hostile markdown', () => {
     expect(code.textContent).toBe(lines.join('\n'));
   });
 });
+
+describe('a code fence’s info string', () => {
+  it('cannot add classes to the code element, at the margin or inside a list', () => {
+    const text = '```js\fhidden md-too-deep\nlet a;\n```\n\n- item\n\n  ```py\fhidden\n  x = 1\n  ```';
+    const { container } = render(<Markdown engine={engine} text={text} />);
+    const codes = container.querySelectorAll('pre code');
+    expect(codes).toHaveLength(2);
+    for (const code of codes) {
+      expect(code).not.toHaveClass('hidden');
+      expect(code).not.toHaveClass('md-too-deep');
+    }
+    expect(codes[0]).toHaveClass('language-js');
+    expect(codes[1]).toHaveClass('language-py');
+  });
+});

@@ -58,14 +58,38 @@ function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+/** Fields with a rule of their own; every other field, one added later too, is merged as a whole value. */
+const OWN_RULES = new Set(['id', 'createdAt', 'updatedAt', 'messages', 'selected']);
+
 /**
- * `local` and `remote` joined. `base` is the copy both came from, when known: a title changed on one side
- * only keeps that change; changed on both, or with no base, the local one wins.
+ * Each key of `local` and `remote` joined against `base`: a value changed on one side only keeps that
+ * change; changed on both (or with no base), the local one wins. A key set to undefined is absent.
+ */
+function mergeKeys(
+  local: Readonly<Record<string, unknown>>,
+  remote: Readonly<Record<string, unknown>>,
+  base: Readonly<Record<string, unknown>> | null,
+  skip: ReadonlySet<string> = new Set(),
+): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null);
+  for (const key of new Set([...Object.keys(remote), ...Object.keys(local)])) {
+    if (skip.has(key)) continue;
+    const unchangedHere = base ? sameContent(local[key], base[key]) : local[key] === undefined;
+    const value = unchangedHere ? remote[key] : local[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * `local` and `remote` joined. `base` is the copy both came from, when known: every field changed on one
+ * side only keeps that change (the choice at each fork on its own); changed on both, or with no base, the
+ * local one wins (a fork's choice: the one made where the other side made none). Messages are their union.
  */
 export function mergeConversation(
   local: Conversation,
   remote: Conversation,
-  base?: Pick<Conversation, 'title'> | null,
+  base?: Partial<Conversation> | null,
 ): Conversation {
   if (local === remote) return local;
   const remoteById = new Map(remote.messages.map((m) => [m.id, m]));
@@ -80,28 +104,32 @@ export function mergeConversation(
     .map((m, i) => [m, i] as const)
     .sort(([a, i], [b, j]) => a.createdAt - b.createdAt || i - j)
     .map(([m]) => m);
-  const title = base && local.title === base.title ? remote.title : local.title;
-  const selected = mergeSelected(local.selected, remote.selected);
-  const merged: Conversation = {
-    ...remote,
-    ...local,
-    title,
+  const fields = mergeKeys(asRecord(local), asRecord(remote), base ? asRecord(base) : null, OWN_RULES);
+  // A base without some field (a journal entry keeps only the title) leaves it to the local copy.
+  const selected = mergeKeys(
+    local.selected ?? {},
+    remote.selected ?? {},
+    base ? (base.selected ?? {}) : null,
+  );
+  const merged = {
+    ...fields,
+    id: local.id,
     createdAt: Math.min(local.createdAt, remote.createdAt),
     updatedAt: Math.max(local.updatedAt, remote.updatedAt),
     messages: sameList(messages, local.messages) ? local.messages : messages,
-    ...(selected && { selected }),
-  };
-  if (
-    merged.messages === local.messages &&
-    merged.title === local.title &&
-    merged.updatedAt === local.updatedAt &&
-    merged.createdAt === local.createdAt &&
-    merged.selected === local.selected &&
-    merged.systemPrompt === local.systemPrompt
-  )
-    return local;
+    ...(Object.keys(selected).length > 0 && { selected: sameSelected(selected, local, remote) }),
+  } as Conversation;
+  if (merged.messages === local.messages && sameContent(merged, local)) return local;
   return merged;
 }
+
+/** The merged choices, as the copy that already holds them when one does (kept as the same object). */
+function sameSelected(selected: Record<string, unknown>, ...copies: Conversation[]): Record<string, string> {
+  for (const copy of copies) if (sameContent(selected, copy.selected)) return copy.selected!;
+  return { ...(selected as Record<string, string>) };
+}
+
+const asRecord = (value: object) => value as Readonly<Record<string, unknown>>;
 
 /** Both copies' choices at each fork; the local one where both chose. */
 function mergeSelected(
