@@ -35,7 +35,14 @@ function queryable(client: pg.Pool | pg.PoolClient): Queryable {
 }
 
 export function openPostgres({ url, poolSize = 10, log }: PostgresOptions): Database {
-  const config: pg.ClientConfig = { connectionString: url, types, application_name: 'hopbase-chat' };
+  const config: pg.ClientConfig = {
+    connectionString: url,
+    types,
+    application_name: 'hopbase-chat',
+    // A connection a NAT or a failover dropped without a word is found out, and the listener comes back.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
   const pool = new pg.Pool({ ...config, max: poolSize });
   // An idle connection that breaks is dropped by the pool; without a listener the error would end the process.
   pool.on('error', (error) => log(`database: an idle connection failed (${error.message})`));

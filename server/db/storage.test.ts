@@ -312,6 +312,15 @@ describe.each(testDatabases())('storage on $name', (database) => {
     });
   });
 
+  it('keeps everything as it was through maintenance (PGlite vacuums and analyzes, PostgreSQL has autovacuum)', async () => {
+    const person = await newPerson(storage);
+    await person.conversations.put(conversation('kept'), 0);
+    await person.conversations.put(conversation('kept', { title: 'Renamed' }), 1);
+    await storage.maintain();
+    expect(await person.conversations.get('kept')).toMatchObject({ version: 2, title: 'Renamed' });
+    expect((await person.conversations.search('renamed')).items.map((c) => c.id)).toEqual(['kept']);
+  });
+
   describe('people and sessions', () => {
     it('finds a person again by the identity their sign-in gives, with the profile of the latest sign-in', async () => {
       const identity = { issuer: 'https://idp.example.test', subject: randomUUID() };

@@ -63,6 +63,7 @@ export class Storage {
     try {
       await migrate(db);
       const storage = new Storage(db, options);
+      if (db.engine === 'pglite') await db.query('ANALYZE');
       await storage.changes.start();
       return storage;
     } catch (error) {
@@ -90,6 +91,15 @@ export class Storage {
     const user = await this.users.get(userId);
     if (!user?.isAdmin) return undefined;
     return { usage: (range) => everyonesUsage(this.db, range) };
+  }
+
+  /**
+   * PGlite has no autovacuum (no background workers in WebAssembly): without this, updated rows' old
+   * versions pile up and the planner, with no statistics, searches by reading every row (70 ms instead of
+   * 4.5 for 3,000 conversations). The server runs it every so often; on PostgreSQL autovacuum does the work.
+   */
+  async maintain(): Promise<void> {
+    if (this.db.engine === 'pglite') await this.db.query('VACUUM ANALYZE');
   }
 
   async close(): Promise<void> {

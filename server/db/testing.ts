@@ -137,9 +137,13 @@ async function startCluster(durable: boolean): Promise<TestPostgres> {
       rmSync(dir, { recursive: true, force: true });
       throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log}`);
     }
+    // A test run that ends without stopping it (a crash, ^C) leaves no server behind.
+    const orphaned = () => child.kill('SIGKILL');
+    process.once('exit', orphaned);
     return {
       url,
       async stop() {
+        process.off('exit', orphaned);
         // SIGINT: the fast shutdown, which ends open connections instead of waiting for them.
         child.kill('SIGINT');
         await exited(child);
