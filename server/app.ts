@@ -13,11 +13,13 @@ import { compress } from 'hono/compress';
 import { etag } from 'hono/etag';
 import { type ErrorKind, errorBody, familyForPath, requestIdFor } from '../simulator/errors.ts';
 import { isAllowedHost, sendJson } from '../simulator/http.ts';
+import { personOf } from './auth/routes.ts';
 import { type Backend, createBackend } from './backend.ts';
 import type { ServerConfig, ServerLimits } from './config.ts';
 import { clientKey, createConcurrencyLimit } from './limits.ts';
 import { isGatewayPath } from './proxy.ts';
 import { isAmbiguousPath, securityHeaders } from './security.ts';
+import { isTeamPath, type TeamServer } from './team.ts';
 
 /** Vite puts every hashed file under `assets/`: its name changes with its content, so it never goes stale. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -57,6 +59,18 @@ function staticApp(config: ServerConfig, backend: Backend): Hono {
     serveStatic({ root: config.distDir, precompressed: true }),
   ] satisfies MiddlewareHandler[];
   app.use('/assets/*', cacheControl(IMMUTABLE), ...files);
+  // A conversation's own address (`/c/<id>`) is the app's page: the app then opens that conversation.
+  app.get(
+    '/c/*',
+    etag(),
+    cacheControl(REVALIDATE),
+    compress(),
+    serveStatic({
+      root: config.distDir,
+      precompressed: true,
+      rewriteRequestPath: () => '/index.html',
+    }),
+  );
   app.use('*', etag(), cacheControl(REVALIDATE), ...files);
   app.notFound((c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
   return app;
@@ -135,9 +149,12 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
 export function createServerApp(
   config: ServerConfig,
   log: (line: string) => void = console.error,
+  /** Team mode's sign-in and storage; undefined: single-person mode. */
+  team?: TeamServer,
 ): ServerApp {
   const backend = createBackend(config.proxy, log);
   const serveFiles = getRequestListener(staticApp(config, backend).fetch, { overrideGlobalObjects: false });
+  const serveTeam = team && getRequestListener(team.routes.fetch, { overrideGlobalObjects: false });
   const headers = Object.entries(securityHeaders(config.connectSrc));
   const { maxRequests, maxRequestsPerClient } = config.limits;
   const inFlight = createConcurrencyLimit(maxRequests, maxRequestsPerClient);
@@ -184,7 +201,24 @@ export function createServerApp(
       }
       res.once('close', slot.release);
     }
-    if (isGatewayPath(path) || path === '/__sim' || path.startsWith('/__sim/')) backend.handle(req, res);
+    if (team && isGatewayPath(path)) {
+      // In team mode the gateway (and the operator's key) serves signed-in people only.
+      personOf(team.auth, req).then(
+        (person) => {
+          if (person) backend.handle(req, res);
+          else
+            sendError(res, path, {
+              status: 401,
+              kind: 'authentication',
+              message: 'Sign in to use this server: open the app and sign in.',
+            });
+        },
+        (error: unknown) => fault(req, res, error),
+      );
+    } else if (isGatewayPath(path) || path === '/__sim' || path.startsWith('/__sim/'))
+      backend.handle(req, res);
+    else if (serveTeam && isTeamPath(path))
+      serveTeam(req, res).catch((error: unknown) => fault(req, res, error));
     else serveFiles(req, res).catch((error: unknown) => fault(req, res, error));
   };
 

@@ -1,0 +1,85 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServerApp, type ServerApp } from './app.ts';
+import { DEFAULT_LIMITS, proxyConfigFromEnv } from './config.ts';
+import { startTimeout } from './db/testing.ts';
+import { openTeamServer, type TeamServer, teamSettingsFromEnv } from './team.ts';
+import { type FakeGateway, fromApp, startFakeGateway } from './testing.ts';
+
+/** The production server in team mode (behind an authenticating proxy; PGlite in memory), before a gateway. */
+let gateway: FakeGateway;
+let team: TeamServer;
+let app: ServerApp;
+let url: string;
+let distDir: string;
+
+beforeAll(async () => {
+  gateway = await startFakeGateway((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end('data: [DONE]\n\n');
+  });
+  distDir = await mkdtemp(join(tmpdir(), 'hopbase-team-dist-'));
+  await writeFile(join(distDir, 'index.html'), '<!doctype html><title>HopBase Chat</title>');
+  const settings = teamSettingsFromEnv({ HOPBASE_AUTH: 'header', HOPBASE_DATA_DIR: '' });
+  if (!settings) throw new Error('team mode expected');
+  team = await openTeamServer({ ...settings, database: { engine: 'pglite', dataDir: null } }, () => {});
+  app = createServerApp(
+    {
+      host: '127.0.0.1',
+      port: 0,
+      distDir,
+      proxy: proxyConfigFromEnv({ HOPBASE_BASE_URL: gateway.url, HOPBASE_API_KEY: 'sk-operator' }),
+      connectSrc: [],
+      allowedHosts: [],
+      limits: DEFAULT_LIMITS,
+    },
+    () => {},
+    team,
+  );
+  url = await app.listen();
+}, startTimeout);
+
+afterAll(async () => {
+  await app?.close();
+  await team?.close();
+  await gateway?.close();
+  await rm(distDir, { recursive: true, force: true });
+});
+
+const chat = (headers: Record<string, string>) =>
+  fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...fromApp(url), ...headers },
+    body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
+  });
+
+describe('team mode', () => {
+  it('serves the gateway to signed-in people only: without sign-in, 401 in the protocol’s shape and no gateway call', async () => {
+    const refused = await chat({});
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ error: { message: expect.stringMatching(/Sign in/) } });
+    expect(gateway.seen).toHaveLength(0);
+
+    const allowed = await chat({ 'x-forwarded-email': 'ann@example.test' });
+    expect(allowed.status).toBe(200);
+    await allowed.text();
+    expect(gateway.seen).toHaveLength(1);
+    // The person's own headers name them to this server only, never to the gateway.
+    expect(gateway.seen[0]?.headers['x-forwarded-email']).toBeUndefined();
+  });
+
+  it('answers its sign-in and data routes, with the server’s security headers', async () => {
+    const me = await fetch(`${url}/api/me`, { headers: { 'x-forwarded-email': 'ann@example.test' } });
+    expect(await me.json()).toMatchObject({ mode: 'header', user: { email: 'ann@example.test' } });
+    expect(me.headers.get('x-frame-options')).toBe('DENY');
+    expect((await fetch(`${url}/api/conversations`)).status).toBe(401);
+  });
+
+  it('serves the app at a conversation’s own address', async () => {
+    const page = await fetch(`${url}/c/conv_0123456789abcdef`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>HopBase Chat</title>');
+  });
+});

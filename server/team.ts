@@ -1,0 +1,43 @@
+import { apiRoutes } from './api/routes.ts';
+import { authConfigFromEnv } from './auth/config.ts';
+import { authRoutes } from './auth/routes.ts';
+import { TeamAuth, type TeamConfig } from './auth/teamAuth.ts';
+import { type DatabaseConfig, databaseConfigFromEnv } from './db/open.ts';
+import { Storage } from './db/storage.ts';
+
+/** Team mode's settings: who may sign in and how, and the database (README, "Deploy"). */
+export interface TeamSettings {
+  readonly auth: TeamConfig;
+  readonly database: DatabaseConfig;
+}
+
+/** Undefined in single-person mode (HOPBASE_AUTH unset). Throws ConfigError on a bad setting. */
+export function teamSettingsFromEnv(env: NodeJS.ProcessEnv): TeamSettings | undefined {
+  const auth = authConfigFromEnv(env);
+  return auth.mode === 'none' ? undefined : { auth, database: databaseConfigFromEnv(env) };
+}
+
+/** What the server needs in team mode, opened at start: the storage (migrated) and sign-in. */
+export interface TeamServer {
+  readonly auth: TeamAuth;
+  readonly storage: Storage;
+  /** `/auth/*` and `/api/*`. */
+  readonly routes: ReturnType<typeof authRoutes>;
+  close(): Promise<void>;
+}
+
+export async function openTeamServer(
+  settings: TeamSettings,
+  log: (line: string) => void,
+): Promise<TeamServer> {
+  const storage = await Storage.open(settings.database, { sessionMs: settings.auth.sessionMs, log });
+  const auth = new TeamAuth(settings.auth, storage);
+  const routes = authRoutes(auth, log);
+  routes.route('/', apiRoutes(auth, storage));
+  return { auth, storage, routes, close: () => storage.close() };
+}
+
+/** Whether a path is one of team mode's own (sign-in and the person's data). */
+export function isTeamPath(path: string): boolean {
+  return path.startsWith('/auth/') || path.startsWith('/api/');
+}
