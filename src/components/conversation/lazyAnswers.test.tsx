@@ -64,41 +64,50 @@ afterEach(() => vi.unstubAllGlobals());
 describe('a long conversation renders lazily', () => {
   const props = conversationViewActions();
 
-  it('renders what fills the view at once, the messages above it in the next tasks, their markdown as they come near', async () => {
-    app.render(<ConversationView {...props} conversation={longConversation()} />);
-    // The first render: the end, what the view shows, with its markdown.
-    const first = screen.getAllByTestId('assistant-turn');
-    expect(first.length).toBeGreaterThan(0);
-    expect(first.length).toBeLessThan(10);
-    expect(first.at(-1)!.querySelector('.md table')).not.toBeNull();
-    expect(first.at(-1)).toHaveTextContent('findme-49');
+  // A loaded machine takes many seconds over fifty turns: the waits give it room, as a person would.
+  const slow = { timeout: 60_000 };
 
-    // The rest follow, a few messages a task, in order.
-    await waitFor(() => expect(screen.getAllByTestId('assistant-turn')).toHaveLength(50));
-    const turns = screen.getAllByTestId('assistant-turn');
-    expect(screen.getAllByTestId('user-message').map((m) => m.textContent)).toEqual(
-      Array.from({ length: 50 }, (_, i) => `Question ${i}`),
-    );
-    // Far from the view: the same text, as written (find-in-page and copy see it), not parsed.
-    expect(turns[0]!.querySelector('.md')).toBeNull();
-    expect(turns[0]!.querySelector('.md-deferred')?.textContent).toContain('| n | 0 |');
-    expect(turns[0]).toHaveTextContent('findme-0');
-    const rendered = document.querySelectorAll('.md').length;
-    expect(rendered).toBeLessThan(10);
+  it(
+    'renders what fills the view at once, the messages above it in the next tasks, their markdown as they come near',
+    slow,
+    async () => {
+      app.render(<ConversationView {...props} conversation={longConversation()} />);
+      // The first render: the end, what the view shows, with its markdown.
+      const first = screen.getAllByTestId('assistant-turn');
+      expect(first.length).toBeGreaterThan(0);
+      expect(first.length).toBeLessThan(10);
+      expect(first.at(-1)!.querySelector('.md table')).not.toBeNull();
+      expect(first.at(-1)).toHaveTextContent('findme-49');
 
-    // It comes near the view: rendered, in a task of its own.
-    act(() => FakeObserver.reveal(turns[0]!.querySelector('.md-deferred')!));
-    await waitFor(() => expect(turns[0]!.querySelector('.md table')).not.toBeNull());
-    expect(document.querySelectorAll('.md')).toHaveLength(rendered + 1);
-  });
+      // The rest follow, a few messages a task, in order.
+      await waitFor(() => expect(screen.getAllByTestId('assistant-turn')).toHaveLength(50), {
+        timeout: 30_000,
+      });
+      const turns = screen.getAllByTestId('assistant-turn');
+      expect(screen.getAllByTestId('user-message').map((m) => m.textContent)).toEqual(
+        Array.from({ length: 50 }, (_, i) => `Question ${i}`),
+      );
+      // Far from the view: the same text, as written (find-in-page and copy see it), not parsed.
+      expect(turns[0]!.querySelector('.md')).toBeNull();
+      expect(turns[0]!.querySelector('.md-deferred')?.textContent).toContain('| n | 0 |');
+      expect(turns[0]).toHaveTextContent('findme-0');
+      const rendered = document.querySelectorAll('.md').length;
+      expect(rendered).toBeLessThan(10);
 
-  it('renders every answer’s markdown where there is no IntersectionObserver', async () => {
+      // It comes near the view: rendered, in a task of its own.
+      act(() => FakeObserver.reveal(turns[0]!.querySelector('.md-deferred')!));
+      await waitFor(() => expect(turns[0]!.querySelector('.md table')).not.toBeNull());
+      expect(document.querySelectorAll('.md')).toHaveLength(rendered + 1);
+    },
+  );
+
+  it('renders every answer’s markdown where there is no IntersectionObserver', slow, async () => {
     vi.stubGlobal('IntersectionObserver', undefined);
     app.render(<ConversationView {...props} conversation={longConversation()} />);
     // Fifty tables parsed in this DOM take a while.
     await waitFor(() => expect(screen.getAllByTestId('assistant-turn')).toHaveLength(50), {
-      timeout: 10_000,
+      timeout: 30_000,
     });
-    await waitFor(() => expect(document.querySelectorAll('.md table')).toHaveLength(50));
+    await waitFor(() => expect(document.querySelectorAll('.md table')).toHaveLength(50), { timeout: 30_000 });
   });
 });
