@@ -341,6 +341,13 @@ describe.each(testDatabases())('storage on $name', (database) => {
       );
       expect(other.id).not.toBe(first.id);
       expect(await storage.users.get('not-a-uuid')).toBeUndefined();
+      // What PostgreSQL's text cannot hold is refused before it is sent.
+      await expect(
+        storage.users.signIn(
+          { ...identity, subject: 'a\u0000b' },
+          { email: null, displayName: null, isAdmin: false },
+        ),
+      ).rejects.toThrow(/Invalid/);
     });
 
     it('keeps only a hash of the token, and ends sessions by rotation, revocation and expiry', async () => {

@@ -52,8 +52,11 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Tries to connect until PostgreSQL answers, the process has exited, or a minute has passed. */
-async function ready(url: string, child: ChildProcess): Promise<void> {
+/**
+ * Tries to connect until PostgreSQL answers, the process has exited, or a minute has passed. The server
+ * that answers must be ours (its data directory): another test file's may have taken the port first.
+ */
+async function ready(url: string, child: ChildProcess, data: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null)
@@ -62,11 +65,13 @@ async function ready(url: string, child: ChildProcess): Promise<void> {
     client.on('error', () => {});
     try {
       await client.connect();
+      const [row] = (await client.query('SHOW data_directory')).rows as { data_directory: string }[];
       await client.end();
-      return;
+      if (row?.data_directory === data) return;
+      throw new Error('could not bind: another server answers on this port');
     } catch (error) {
       await client.end().catch(() => {});
-      if (Date.now() > deadline) throw error;
+      if (/could not bind/.test((error as Error).message) || Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -129,11 +134,12 @@ async function startCluster(durable: boolean): Promise<TestPostgres> {
     });
     const url = `postgres://hopbase@127.0.0.1:${port}/postgres`;
     try {
-      await ready(url, child);
+      await ready(url, child, data);
     } catch (error) {
       child.kill('SIGKILL');
       await exited(child);
-      if (attempt < 3 && /could not bind|already in use/i.test(log)) continue;
+      if (attempt < 3 && /could not bind|already in use/i.test(`${log} ${(error as Error).message}`))
+        continue;
       rmSync(dir, { recursive: true, force: true });
       throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log}`);
     }
