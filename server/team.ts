@@ -26,6 +26,9 @@ export interface TeamServer {
   close(): Promise<void>;
 }
 
+/** PGlite has no autovacuum: the server does its upkeep (on PostgreSQL, `maintain` does nothing). */
+const MAINTENANCE_MS = 60 * 60 * 1000;
+
 export async function openTeamServer(
   settings: TeamSettings,
   log: (line: string) => void,
@@ -34,7 +37,19 @@ export async function openTeamServer(
   const auth = new TeamAuth(settings.auth, storage);
   const routes = authRoutes(auth, log);
   routes.route('/', apiRoutes(auth, storage));
-  return { auth, storage, routes, close: () => storage.close() };
+  const upkeep = setInterval(() => {
+    storage.maintain().catch((error: unknown) => log(`storage upkeep failed: ${String(error)}`));
+  }, MAINTENANCE_MS);
+  upkeep.unref();
+  return {
+    auth,
+    storage,
+    routes,
+    close: () => {
+      clearInterval(upkeep);
+      return storage.close();
+    },
+  };
 }
 
 /** Whether a path is one of team mode's own (sign-in and the person's data). */

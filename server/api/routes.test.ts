@@ -128,6 +128,16 @@ describe('Mallory after Alice’s data', () => {
     expect(still.record.title).toBe('Alice’s secret plan');
   });
 
+  it('never keeps a gateway key in the settings', async () => {
+    const keyholder = as('keyholder@example.test');
+    const settings = { systemPrompt: 'Hi', apiKey: 'sk-browser-only' };
+    expect(
+      (await keyholder('/api/settings', { method: 'PUT', body: { baseVersion: 0, settings } })).status,
+    ).toBe(200);
+    const read = (await (await keyholder('/api/settings')).json()) as { document: object };
+    expect(read.document).toEqual({ systemPrompt: 'Hi' });
+  });
+
   it('cannot read or change Alice’s settings', async () => {
     expect(
       (

@@ -125,7 +125,9 @@ export function apiRoutes(auth: TeamAuth, storage: Storage): Hono<ApiEnv> {
 
   app.put('/api/settings', async (c) => {
     const { baseVersion, settings } = v.parse(settingsBody, await c.req.json());
-    const written = await c.get('person').settings.put(settings, baseVersion);
+    // The gateway key stays in the browser that holds it: never on the server, never on another device.
+    const { apiKey: _key, ...kept } = settings;
+    const written = await c.get('person').settings.put(kept, baseVersion);
     if (written.ok) return c.json({ version: written.version, change: written.change });
     return c.json({ error: 'Changed elsewhere since.', current: written.current ?? null }, 409);
   });
