@@ -85,7 +85,7 @@ export function decodeChatEvent(data: string, eventName: string): Decoded<ChatEv
 export class ChatStepper implements Stepper {
   private readonly fast = new ChatFastDecoder();
 
-  step(turn: Turn, data: string, eventName: string): Turn {
+  step(turn: Turn, data: string, eventName: string, owned: boolean): Turn {
     const fast = this.fast;
     const kind = fast.match(data);
     if (kind !== null && fast.plainHeader && eventName === 'message') {
@@ -96,8 +96,8 @@ export class ChatStepper implements Stepper {
       if (kind === 'toolArgs') return appendToolArguments(next, String(fast.toolIndex), value);
       if (value === '') return next;
       return kind === 'text'
-        ? appendText(next, 'text', 'content', value)
-        : appendText(next, 'reasoning', 'reasoning', value);
+        ? appendText(next, 'text', 'content', value, owned)
+        : appendText(next, 'reasoning', 'reasoning', value, owned);
     }
     return reduceOrFail(turn, decodeChatEvent(data, eventName), reduceChat);
   }

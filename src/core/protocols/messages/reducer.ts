@@ -92,11 +92,11 @@ export function decodeMessagesEvent(data: string, eventName = 'message'): Decode
 export class MessagesStepper implements Stepper {
   private readonly fast = new MessagesFastDecoder();
 
-  step(turn: Turn, data: string, eventName: string): Turn {
+  step(turn: Turn, data: string, eventName: string, owned: boolean): Turn {
     const fast = this.fast;
     const kind = fast.match(data);
     if (kind === 'ping') return turn;
-    if (kind !== null) return blockDelta(turn, fast.index, kind, fast.value);
+    if (kind !== null) return blockDelta(turn, fast.index, kind, fast.value, owned);
     return reduceOrFail(turn, decodeMessagesEvent(data, eventName), reduceMessages);
   }
 }
@@ -138,10 +138,10 @@ function mergeMessagesUsage(
 const blockKey = (index: number) => String(index);
 
 /** A content delta; its fields are passed as values, so that any event shape may carry them. */
-function blockDelta(turn: Turn, index: number, kind: MessagesDeltaKind, value: string): Turn {
+function blockDelta(turn: Turn, index: number, kind: MessagesDeltaKind, value: string, owned = false): Turn {
   const key = blockKey(index);
-  if (kind === 'text') return appendText(turn, 'text', key, value);
-  if (kind === 'reasoning') return appendText(turn, 'reasoning', key, value);
+  if (kind === 'text') return appendText(turn, 'text', key, value, owned);
+  if (kind === 'reasoning') return appendText(turn, 'reasoning', key, value, owned);
   // Server tool input streams too, but is not ours to answer: only client tool calls are kept.
   return hasToolCall(turn, key) ? appendToolArguments(turn, key, value) : turn;
 }

@@ -139,13 +139,13 @@ export class ResponsesStepper implements Stepper {
   private keyIndex = -1;
   private key = '';
 
-  step(turn: Turn, data: string, eventName: string): Turn {
+  step(turn: Turn, data: string, eventName: string, owned: boolean): Turn {
     const fast = this.fast;
     const kind = fast.match(data);
     if (kind === 'text')
-      return appendText(turn, 'text', this.textKey(fast.outputIndex, fast.part), fast.value);
+      return appendText(turn, 'text', this.textKey(fast.outputIndex, fast.part), fast.value, owned);
     if (kind === 'reasoning')
-      return appendText(turn, 'reasoning', summaryKey(fast.outputIndex, fast.part), fast.value);
+      return appendText(turn, 'reasoning', summaryKey(fast.outputIndex, fast.part), fast.value, owned);
     if (kind === 'toolArgs') return appendToolArguments(turn, itemKey(fast.outputIndex), fast.value);
     return reduceOrFail(turn, decodeResponsesEvent(data, eventName), reduceResponses);
   }
