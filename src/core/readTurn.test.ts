@@ -4,6 +4,7 @@
  * the rest are small hand-written streams.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { generateStream, randomChunks } from '../../bench/generate.ts';
 import { readTurn } from './readTurn.ts';
 import type { SseItem } from './sse/types.ts';
 import { fixtureBytes as fixture } from './testing/fixtures.ts';
@@ -603,6 +604,19 @@ describe('readTurn: callbacks', () => {
       ['abc', 'streaming'],
       ['abc', 'complete'],
     ]);
+  });
+
+  it('never changes a turn once it was handed to onUpdate (deltas are written only into turns not handed out)', async () => {
+    for (const protocol of ['chat', 'responses', 'messages'] as const) {
+      const { bytes, text } = generateStream(protocol, 400, 11);
+      const handed: [Turn, string][] = [];
+      const turn = await readTurn(protocol, bodyOf(...randomChunks(bytes, 5, 700)), {
+        onUpdate: (t) => handed.push([t, JSON.stringify(t)]),
+      });
+      expect(turn.text).toBe(text);
+      expect(handed.length).toBeGreaterThan(10);
+      for (const [t, json] of handed) expect(JSON.stringify(t)).toBe(json);
+    }
   });
 
   it('passes every comment and event to onItem with the injected clock time', async () => {

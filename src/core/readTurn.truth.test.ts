@@ -146,16 +146,29 @@ describe('an event of a known type with the wrong shape is malformed, not a cut 
     expect(turn.text).toBe('Hello');
   });
 
-  it.each(protocols)('%s: an event that is a JSON list, or has no type, is malformed', async (protocol) => {
+  it.each(protocols)('%s: data under a known name that cannot be read is malformed', async (protocol) => {
     const s = streams[protocol];
-    for (const data of ['[1,2]', ...(protocol === 'chat' ? [] : ['{"index":0}', '{"type":5}'])]) {
-      const turn = await readTurn(protocol, bodyOf(s.start, s.text, `data: ${data}\n\n`, s.end).body);
+    const known = {
+      chat: 'message',
+      responses: 'response.output_text.delta',
+      messages: 'content_block_delta',
+    };
+    const cases = ['[1,2]', '{"type":', ...(protocol === 'chat' ? [] : ['{"index":0}', '{"type":5}'])];
+    for (const data of cases) {
+      const event = `event: ${known[protocol]}\ndata: ${data}\n\n`;
+      const turn = await readTurn(protocol, bodyOf(s.start, s.text, event, s.end).body);
       expect(turn.status, data).toBe('error');
       expect(turn.error?.code, data).toBe('malformed_event');
       expect(turn.text, data).toBe('Hello');
     }
   });
 
+  it.each(protocols)('%s: unnamed data that is not JSON is malformed', async (protocol) => {
+    const s = streams[protocol];
+    const turn = await readTurn(protocol, bodyOf(s.start, s.text, 'data: {"type":\n\n', s.end).body);
+    expect(turn.error?.code).toBe('malformed_event');
+    expect(turn.text).toBe('Hello');
+  });
   it('an error event is reported whatever its details look like', async () => {
     const turn = await readTurn(
       'messages',
@@ -170,6 +183,242 @@ describe('an event of a known type with the wrong shape is malformed, not a cut 
       bodyOf(created(), sse('error', { error: { code: 429, message: ['x'] }, message: 'Slow down' })).body,
     );
     expect(responses.error).toEqual({ code: '429', message: 'Slow down' });
+  });
+});
+
+describe('an event this app does not know is skipped, as the official SDKs skip it', () => {
+  /** Events a gateway or a vendor adds: a new name, a debug line that is not JSON, data of no known event. */
+  const foreign: Record<Protocol, string[]> = {
+    chat: [
+      'event: gateway.usage\ndata: {"choices":"not a list","cost":0.01}\n\n',
+      'event: vendor-debug\ndata: upstream=eu-west latency=12ms\n\n',
+      'event: ping\ndata: [1,2]\n\n',
+      // A chunk's exact template under another name: not a chunk either (the template reader agrees).
+      'event: gateway.echo\ndata: {"id":"c1","choices":[{"index":0,"delta":{"content":"NO"},"logprobs":null,"finish_reason":null}]}\n\n',
+    ],
+    responses: [
+      'event: gateway.usage\ndata: {"cost":0.01,"response":"none"}\n\n',
+      'event: vendor-debug\ndata: upstream=eu-west latency=12ms\n\n',
+      'data: {"debug":{"upstream":"eu-west"}}\n\n',
+      'data: [1,2]\n\n',
+      'event: response.gateway_note\ndata: {"type":5}\n\n',
+    ],
+    messages: [
+      'event: gateway.usage\ndata: {"cost":0.01,"index":"none"}\n\n',
+      'event: vendor-debug\ndata: upstream=eu-west latency=12ms\n\n',
+      'data: {"debug":{"upstream":"eu-west"}}\n\n',
+      'event: message_annotation\ndata: {"index":0}\n\n',
+    ],
+  };
+
+  it.each(protocols)('%s: each one is skipped, the answer read on', async (protocol) => {
+    const s = streams[protocol];
+    for (const event of foreign[protocol]) {
+      const turn = await readTurn(protocol, bodyOf(s.start, event, s.text, event, s.end).body);
+      expect(turn.status, event).toBe('complete');
+      expect(turn.text, event).toBe('Hello');
+    }
+  });
+
+  it.each(protocols)(
+    '%s: all of them at once, in one chunk (the template readers see them too)',
+    async (protocol) => {
+      const s = streams[protocol];
+      const wire = s.start + foreign[protocol].join('') + s.text + foreign[protocol].join('') + s.end;
+      const turn = await readTurn(protocol, bodyOf(wire).body);
+      expect(turn.status).toBe('complete');
+      expect(turn.text).toBe('Hello');
+    },
+  );
+});
+
+describe('a gateway that gives the response a new id on every event', () => {
+  const inProgress = (id: string) =>
+    sse('response.in_progress', { response: { id, model: 'gpt-5', status: 'in_progress', output: [] } });
+
+  it('responses: a new id on response.in_progress, a delta or a done event is no second answer', async () => {
+    const wire =
+      created('resp_1') +
+      inProgress('resp_2') +
+      sse('response.queued', { response: { id: 'resp_3', status: 'queued' } }) +
+      sse('response.output_text.delta', {
+        response_id: 'resp_4',
+        item_id: 'msg_4',
+        output_index: 0,
+        content_index: 0,
+        delta: 'Hel',
+      }) +
+      sse('response.output_text.delta', {
+        response_id: 'resp_5',
+        item_id: 'msg_5',
+        output_index: 0,
+        content_index: 0,
+        delta: 'lo',
+      }) +
+      sse('response.output_text.done', {
+        response_id: 'resp_6',
+        item_id: 'msg_6',
+        output_index: 0,
+        content_index: 0,
+        text: 'Hello',
+      }) +
+      completed(
+        [{ type: 'message', id: 'msg_7', content: [{ type: 'output_text', text: 'Hello' }] }],
+        'resp_7',
+      );
+    const turn = await readTurn('responses', bodyOf(wire).body);
+    expect(turn.status).toBe('complete');
+    expect(turn.text).toBe('Hello');
+    expect(turn.responseId).toBe('resp_7');
+  });
+
+  it('messages: ids on the events after message_start are no second answer', async () => {
+    const wire =
+      messageStart('msg_1') +
+      sse('content_block_start', {
+        index: 0,
+        message_id: 'msg_2',
+        content_block: { type: 'text', text: '' },
+      }) +
+      sse('content_block_delta', {
+        index: 0,
+        message_id: 'msg_3',
+        delta: { type: 'text_delta', text: 'Hello' },
+      }) +
+      sse('content_block_stop', { index: 0, message_id: 'msg_4' }) +
+      sse('message_delta', { id: 'msg_5', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } }) +
+      sse('message_stop', { id: 'msg_6' });
+    const turn = await readTurn('messages', bodyOf(wire).body);
+    expect(turn.status).toBe('complete');
+    expect(turn.text).toBe('Hello');
+    expect(turn.responseId).toBe('msg_1');
+  });
+});
+
+describe('a done event that carries the whole text of a part sets it, never appends to it', () => {
+  const delta = (type: string, text: string, output_index = 0, index: Record<string, number> = {}) =>
+    sse(type, { item_id: 'item', output_index, content_index: 0, ...index, delta: text });
+  const textDone = (text: string, output_index = 0) =>
+    sse('response.output_text.done', { item_id: 'item', output_index, content_index: 0, text });
+  const partDone = (part: Record<string, unknown>, output_index = 0) =>
+    sse('response.content_part.done', { item_id: 'item', output_index, content_index: 0, part });
+  const message = (text: string, phase?: string) => ({
+    type: 'message',
+    id: 'msg',
+    role: 'assistant',
+    ...(phase && { phase }),
+    content: [{ type: 'output_text', text, annotations: [] }],
+  });
+  const itemDone = (item: Record<string, unknown>, output_index = 0) =>
+    sse('response.output_item.done', { output_index, item });
+  const text = (pieces: string[], output_index = 0) =>
+    pieces.map((piece) => delta('response.output_text.delta', piece, output_index)).join('');
+
+  /** Each way a Responses stream hands over a part's whole text, after the deltas `pieces`. */
+  const carriers = (whole: string): Record<string, { done: string; output: unknown[] }> => ({
+    'output_text.done': { done: textDone(whole), output: [] },
+    'content_part.done': {
+      done: partDone({ type: 'output_text', text: whole, annotations: [] }),
+      output: [],
+    },
+    'output_item.done': { done: itemDone(message(whole)), output: [] },
+    "the completed response's output": { done: '', output: [message(whole)] },
+  });
+
+  for (const [name, pieces, whole] of [
+    ['deltas a strict prefix of it', ['The ans'], 'The answer.'],
+    ['deltas that disagree with it', ['The ', 'anwser!'], 'The answer.'],
+    ['no deltas at all', [], 'The answer.'],
+  ] as const) {
+    for (const [carrier, { done, output }] of Object.entries(carriers(whole))) {
+      it(`${name}: ${carrier}`, async () => {
+        const wire = created() + text([...pieces]) + done + completed(output);
+        // One chunk (the template readers take the deltas) and one event per chunk.
+        for (const chunks of [[wire], wire.split(/(?<=\n\n)/)]) {
+          const turn = await readTurn('responses', bodyOf(...chunks).body);
+          expect(turn.status).toBe('complete');
+          expect(turn.text).toBe(whole);
+          expect(turn.parts).toEqual([{ kind: 'text', key: '0:0', text: whole }]);
+        }
+      });
+    }
+  }
+
+  it('a done event that arrives twice, and all of them in a row', async () => {
+    const whole = 'The answer.';
+    const all = Object.values(carriers(whole));
+    const dones = all.map((c) => c.done + c.done).join('');
+    const wire = created() + text(['The ans']) + dones + completed([message(whole)]);
+    const turn = await readTurn('responses', bodyOf(wire).body);
+    expect(turn.text).toBe(whole);
+    expect(turn.parts).toEqual([{ kind: 'text', key: '0:0', text: whole }]);
+  });
+
+  it('a message item of a second phase after the first: each keeps exactly its own text', async () => {
+    const wire =
+      created() +
+      sse('response.output_item.added', { output_index: 0, item: { ...message(''), phase: 'commentary' } }) +
+      text(['Let me ', 'chek.']) +
+      textDone('Let me check.') +
+      itemDone(message('Let me check.', 'commentary')) +
+      sse('response.output_item.added', {
+        output_index: 1,
+        item: { ...message(''), phase: 'final_answer' },
+      }) +
+      text(['It is', ' 4'], 1) +
+      partDone({ type: 'output_text', text: 'It is 4.' }, 1) +
+      itemDone(message('It is 4.', 'final_answer'), 1) +
+      completed([message('Let me check.', 'commentary'), message('It is 4.', 'final_answer')]);
+    const turn = await readTurn('responses', bodyOf(wire).body);
+    expect(turn.status).toBe('complete');
+    expect(turn.parts).toEqual([
+      { kind: 'text', key: '0:0', text: 'Let me check.' },
+      { kind: 'text', key: '1:0', text: 'It is 4.' },
+    ]);
+    expect(turn.text).toBe('Let me check.It is 4.');
+  });
+
+  it('reasoning: a content part, a summary part or a reasoning item done sets the reasoning exactly', async () => {
+    const raw = 'Two and two make four.';
+    const summary = 'Adding.';
+    const reasoningItem = {
+      type: 'reasoning',
+      id: 'rs',
+      summary: [{ type: 'summary_text', text: summary }],
+      content: [{ type: 'reasoning_text', text: raw }],
+    };
+    const streamed =
+      created() +
+      delta('response.reasoning_text.delta', 'Two and') +
+      delta('response.reasoning_summary_text.delta', 'Add', 0, { summary_index: 0 });
+    for (const done of [
+      partDone({ type: 'reasoning_text', text: raw }) +
+        sse('response.reasoning_summary_part.done', {
+          item_id: 'rs',
+          output_index: 0,
+          summary_index: 0,
+          part: { type: 'summary_text', text: summary },
+        }),
+      itemDone(reasoningItem),
+    ]) {
+      const turn = await readTurn('responses', bodyOf(streamed + done + completed()).body);
+      expect(turn.status).toBe('complete');
+      expect(turn.parts).toEqual([
+        { kind: 'reasoning', key: '0:0', text: raw },
+        { kind: 'reasoning', key: '0:summary:0', text: summary },
+      ]);
+    }
+  });
+
+  it('a refusal part done sets the refusal exactly', async () => {
+    const wire =
+      created() +
+      delta('response.refusal.delta', "I can't") +
+      partDone({ type: 'refusal', refusal: "I can't help with that." }) +
+      completed();
+    const turn = await readTurn('responses', bodyOf(wire).body);
+    expect(turn.refusal).toBe("I can't help with that.");
+    expect(turn.finishReason).toBe('refusal');
   });
 });
 

@@ -4,7 +4,7 @@ import { adapters, type ProtocolAdapter, type Stepper } from './protocols/index.
 import { ChunkDecoder } from './sse/chunkDecoder.ts';
 import { SseScanner, type SseSink } from './sse/parser.ts';
 import type { SseItem } from './sse/types.ts';
-import { emptyTurn, type Protocol, type Turn } from './turn.ts';
+import { emptyTurn, type Protocol, type Turn, type TurnPart } from './turn.ts';
 import { fail } from './turnBuilder.ts';
 import { yieldToEventLoop } from './yieldToEventLoop.ts';
 
@@ -51,6 +51,9 @@ class CallbackError {
   ) {}
 }
 
+/** One function for every stream (a closure made per stream starts unoptimized after each GC). */
+const defaultNow = () => performance.now();
+
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -60,16 +63,39 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 class TurnSink implements SseSink {
   turn: Turn = emptyTurn;
   private readonly stepper: Stepper;
+  /**
+   * The turn last handed out (to `onUpdate`) and its parts: never written into again. A turn made since,
+   * with parts made since, is this sink's alone, and deltas are written into it. Never with a recorder,
+   * which compares the parts before and after each event.
+   */
+  private shared: Turn = emptyTurn;
+  private sharedParts: TurnPart[] = emptyTurn.parts;
+  private readonly inPlace: boolean;
   constructor(
     adapter: ProtocolAdapter<unknown>,
     private readonly onItem: ((item: SseItem, output: boolean) => void) | undefined,
   ) {
     this.stepper = adapter.newStepper();
+    this.inPlace = onItem === undefined;
+  }
+
+  /** The turn, to hand out: from now on it is never written into. */
+  handOut(): Turn {
+    this.shared = this.turn;
+    this.sharedParts = this.turn.parts;
+    return this.turn;
   }
 
   event(event: string, data: string, id: string, at: number): void {
     const before = this.turn;
-    if (before.status === 'streaming') this.turn = this.stepper.step(before, data, event);
+    if (before.status === 'streaming') {
+      const owned =
+        this.inPlace &&
+        before !== this.shared &&
+        before.parts !== this.sharedParts &&
+        before.parts !== emptyTurn.parts;
+      this.turn = this.stepper.step(before, data, event, owned);
+    }
     if (this.onItem !== undefined)
       this.item({ type: 'event', event, data, id, at }, this.turn.parts !== before.parts);
   }
@@ -128,21 +154,24 @@ function answerChars(turn: Turn): number {
   return n;
 }
 
-/** Why the stream must stop here for its size, or null. */
-function overLimit(sink: TurnSink, parser: SseScanner, limits: ReadLimits): string | null {
-  if (answerChars(sink.turn) > limits.answerChars) {
-    return `The answer passed ${formatCount(limits.answerChars)} characters (text, reasoning and tool arguments together), the most HopBase Chat keeps of one answer: reading stopped there, and everything up to it is kept.`;
+/**
+ * Why the stream must stop here for its size, or null. The caps come as numbers: an object made per stream
+ * for them (the options spread over the defaults) lost its shape at every GC and deoptimized this check.
+ */
+function overLimit(sink: TurnSink, parser: SseScanner, answerCap: number, eventCap: number): string | null {
+  if (answerChars(sink.turn) > answerCap) {
+    return `The answer passed ${formatCount(answerCap)} characters (text, reasoning and tool arguments together), the most HopBase Chat keeps of one answer: reading stopped there, and everything up to it is kept.`;
   }
-  if (parser.bufferedChars() > limits.eventChars) {
-    return `One event passed ${formatCount(limits.eventChars)} characters before it ended, more than HopBase Chat keeps of one event: reading stopped there, and everything before it is kept.`;
+  if (parser.bufferedChars() > eventCap) {
+    return `One event passed ${formatCount(eventCap)} characters before it ended, more than HopBase Chat keeps of one event: reading stopped there, and everything before it is kept.`;
   }
   return null;
 }
 
 /** Ends the turn as `too_large` when it passed a cap. */
-function checkSize(sink: TurnSink, parser: SseScanner, limits: ReadLimits): void {
+function checkSize(sink: TurnSink, parser: SseScanner, answerCap: number, eventCap: number): void {
   if (sink.turn.status !== 'streaming') return;
-  const tooLarge = overLimit(sink, parser, limits);
+  const tooLarge = overLimit(sink, parser, answerCap, eventCap);
   if (tooLarge !== null) sink.turn = fail(sink.turn, 'too_large', tooLarge);
 }
 
@@ -200,7 +229,7 @@ class Pacer {
   update(): void {
     const { turn } = this.sink;
     if (this.onUpdate === undefined || turn === this.reported) return;
-    this.reported = turn;
+    this.reported = this.sink.handOut();
     try {
       this.onUpdate(turn);
     } catch (error) {
@@ -233,8 +262,9 @@ export async function readTurn(
   options: ReadTurnOptions = {},
 ): Promise<Turn> {
   const { signal, onUpdate, onItem, onChunk } = options;
-  const now = options.now ?? (() => performance.now());
-  const limits: ReadLimits = { ...readLimits, ...options.limits };
+  const now = options.now ?? defaultNow;
+  const answerCap = options.limits?.answerChars ?? readLimits.answerChars;
+  const eventCap = options.limits?.eventChars ?? readLimits.eventChars;
   const adapter = adapters[protocol];
 
   const sink = new TurnSink(adapter, onItem);
@@ -244,11 +274,14 @@ export async function readTurn(
   // The parser strips a leading BOM itself, so that feeding it text directly behaves the same.
   const decoder = new ChunkDecoder();
   const reader = body.getReader();
-  const onAbort = () => {
-    reader.cancel(signal?.reason).catch(() => {});
-  };
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
+  let onAbort: (() => void) | undefined;
+  if (signal !== undefined) {
+    onAbort = () => {
+      reader.cancel(signal.reason).catch(() => {});
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  }
 
   /** Why reading the body failed (the network, or the body's own error): the stream was cut. */
   let failure: unknown = null;
@@ -289,7 +322,7 @@ export async function readTurn(
         for (let at = 0; ; ) {
           const end = Math.min(text.length, at + (pacer.outputShown ? feedSlice : firstOutputSlice));
           parser.feed(at === 0 && end === text.length ? text : text.slice(at, end));
-          checkSize(sink, parser, limits);
+          checkSize(sink, parser, answerCap, eventCap);
           at = end;
           if (at === text.length || sink.turn.status !== 'streaming') break;
           if (pacer.due(false)) {
@@ -316,7 +349,7 @@ export async function readTurn(
       `HopBase Chat failed while handling this answer (${where}: ${reason}).`,
     );
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
   let turn = sink.turn;
   // A terminal event may be followed by more bytes (`[DONE]` after `response.completed`): not needed.

@@ -92,26 +92,40 @@ function hasEarlierText(parts: TurnPart[], kind: TextKind, index: number): boole
   return false;
 }
 
-export function appendText(turn: Turn, kind: TextKind, key: string, delta: string): Turn {
+/**
+ * `delta` added to the text part `key` of `kind`. `owned`: nobody but the caller holds `turn` or its parts
+ * array (readTurn's sink has handed neither out), so they are written in place instead of copied: a Turn and
+ * a copy of the parts per delta were most of what reading a delta allocated. A part object is never written
+ * into (an older parts array may hold it).
+ */
+export function appendText(turn: Turn, kind: TextKind, key: string, delta: string, owned = false): Turn {
   const index = findPart(turn.parts, kind, key);
   if (delta === '' && index !== -1) return turn;
   const previous = index === -1 ? '' : (turn.parts[index] as { text: string }).text;
   const text = previous + delta;
   const part = { kind, key, text } as TurnPart;
-  const parts = index === -1 ? appended(turn.parts, part) : replaceAt(turn.parts, index, part);
+  let parts: TurnPart[];
+  if (owned) {
+    parts = turn.parts;
+    if (index === -1) parts.push(part);
+    else parts[index] = part;
+  } else parts = index === -1 ? appended(turn.parts, part) : replaceAt(turn.parts, index, part);
+  let flat: string;
   // Growing a part that a later same-kind part already follows: the flat string must be rebuilt in part order.
-  if (index !== -1 && hasLaterText(parts, kind, index)) {
-    return withContent(turn, parts, kind, joinKind(parts, kind), turn.toolCalls);
-  }
+  if (index !== -1 && hasLaterText(parts, kind, index)) flat = joinKind(parts, kind);
   // The usual case, one part of this kind: the flat string is that part's text, so the same string serves
   // both (one concatenation per delta instead of two, and half the rope kept alive).
-  if (!hasEarlierText(parts, kind, index === -1 ? parts.length - 1 : index)) {
-    return withContent(turn, parts, kind, text, turn.toolCalls);
+  else if (!hasEarlierText(parts, kind, index === -1 ? parts.length - 1 : index)) flat = text;
+  else {
+    const before = turn[kind];
+    flat =
+      previous === '' && before !== '' && delta !== '' ? before + separator[kind] + delta : before + delta;
   }
-  const flat = turn[kind];
-  const joined =
-    previous === '' && flat !== '' && delta !== '' ? flat + separator[kind] + delta : flat + delta;
-  return withContent(turn, parts, kind, joined, turn.toolCalls);
+  if (!owned) return withContent(turn, parts, kind, flat, turn.toolCalls);
+  if (kind === 'text') turn.text = flat;
+  else if (kind === 'reasoning') turn.reasoning = flat;
+  else turn.refusal = flat;
+  return turn;
 }
 
 /** A `.done` event's full text: normally equal to the deltas, but authoritative when they differ or never came. */

@@ -9,7 +9,11 @@ import type { Decoded } from './json.ts';
  * prefixes): one per stream, never shared.
  */
 export interface Stepper {
-  step(turn: Turn, data: string, eventName: string): Turn;
+  /**
+   * `owned`: nobody but the caller holds `turn` or its parts array, so a delta may be written into them
+   * (`appendText`); the slow path never does.
+   */
+  step(turn: Turn, data: string, eventName: string, owned: boolean): Turn;
 }
 
 /** How a protocol carries the API key. */

@@ -10,21 +10,49 @@ export class MalformedEvent {
   constructor(readonly message: string) {}
 }
 
-/** Outcome of reading one SSE event's data as JSON: the protocol event, or why it could not be read. */
+/**
+ * An event this app does not know (a name a gateway added, a vendor's debug event, data without the fields
+ * of any known event): skipped, as the official SDKs skip it. Only a known event of the wrong shape is
+ * malformed.
+ */
+export interface UnknownEvent {
+  type: 'unknown';
+}
+export const unknownEvent: UnknownEvent = Object.freeze({ type: 'unknown' });
+
+/** Outcome of reading one SSE event's data: the protocol event, or why it could not be read. */
 export type Decoded<E> = E | MalformedEvent;
 
 const excerpt = (data: string) => (data.length > 120 ? `${data.slice(0, 120)}…` : data);
 
+/** What `jsonValue` gives for text that is not JSON. */
+export const notJson: unique symbol = Symbol('not JSON');
+
+/** An event's data parsed, or `notJson`. */
+export function jsonValue(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return notJson;
+  }
+}
+
+export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Why an event's data (`value` parsed from `data`) is no JSON object. */
+export function notAnObject(data: string, value: unknown): MalformedEvent {
+  return new MalformedEvent(
+    value === notJson
+      ? `The server sent an event that is not valid JSON: ${excerpt(data)}`
+      : `The server sent an event that is not a JSON object: ${excerpt(data)}`,
+  );
+}
+
 /** An event's data as a JSON object (every event of the three protocols is one), or why it is not. */
 export function parseJson<E>(data: string): Decoded<E> {
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    return new MalformedEvent(`The server sent an event that is not valid JSON: ${excerpt(data)}`);
-  }
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as E;
-  return new MalformedEvent(`The server sent an event that is not a JSON object: ${excerpt(data)}`);
+  const value = jsonValue(data);
+  return isJsonObject(value) ? (value as E) : notAnObject(data, value);
 }
 
 /**

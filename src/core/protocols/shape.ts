@@ -5,16 +5,22 @@
  * `malformed_event` naming the event and the field, instead of failing somewhere inside the reducer.
  * Fields the reducers do not read are not checked: they may be anything.
  */
-import { MalformedEvent } from './json.ts';
+import {
+  isJsonObject,
+  jsonValue,
+  MalformedEvent,
+  notAnObject,
+  notJson,
+  type UnknownEvent,
+  unknownEvent,
+} from './json.ts';
 
 /** A check of one decoded JSON value: null when it has the shape, else what is wrong with it. */
 export type Shape = (value: unknown, path: string) => string | null;
 
 type Fields = Record<string, unknown>;
 
-function isFields(value: unknown): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isFields = isJsonObject;
 
 function kindOf(value: unknown): string {
   if (value === undefined) return 'missing';
@@ -88,13 +94,26 @@ export function typed(cases: Record<string, Shape>): Shape {
 }
 
 /**
- * A parsed event dispatched on its JSON `type` (Responses, Messages): the event, or why it cannot be used.
- * `shapes` holds the event types whose fields the reducer reads; other types pass.
+ * One event's data, dispatched on its JSON `type` (Responses, Messages): the event, `unknownEvent`, or why a
+ * known one cannot be read. `shapes` holds the event types whose fields the reducer reads (other types pass,
+ * and the reducer ignores them). Data that cannot say what it is is malformed when its SSE name says it is
+ * one of `known`, or when it is unnamed and not JSON at all (a known event cut or garbled); under any other
+ * name (a gateway's own event, a vendor's debug line), or unnamed JSON without a type, it is skipped.
  */
-export function checkTyped<E>(value: object, shapes: Record<string, Shape>): E | MalformedEvent {
-  const type = (value as Fields).type;
+export function decodeTyped<E>(
+  data: string,
+  eventName: string,
+  shapes: Record<string, Shape>,
+  known: ReadonlySet<string>,
+): E | MalformedEvent | UnknownEvent {
+  const value = jsonValue(data);
+  const type = isFields(value) ? value.type : undefined;
   if (typeof type !== 'string') {
-    return new MalformedEvent(`The server sent an event without a type: ${wrong('type', 'a string', type)}.`);
+    const meant = known.has(eventName) || (eventName === 'message' && value === notJson);
+    if (!meant) return unknownEvent;
+    return isFields(value)
+      ? new MalformedEvent(`The server sent an event without a type: ${wrong('type', 'a string', type)}.`)
+      : notAnObject(data, value);
   }
   const shape = Object.hasOwn(shapes, type) ? shapes[type] : undefined;
   const problem = shape === undefined ? null : shape(value, '');

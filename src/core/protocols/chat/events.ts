@@ -1,5 +1,7 @@
 /** OpenAI Chat Completions stream events, as they arrive on the wire (only the fields we read). */
 
+import type { UnknownEvent } from '../json.ts';
+
 export interface ChatToolCallDelta {
   index?: number | null;
   id?: string | null;
@@ -48,4 +50,5 @@ export type ChatEvent =
   | { type: 'chunk'; chunk: ChatChunk }
   /** OpenRouter's error chunk also reports usage: output before the break is billed, so it is kept. */
   | { type: 'error'; error: ChatWireError; usage?: ChatUsage | null }
-  | { type: 'done' };
+  | { type: 'done' }
+  | UnknownEvent;

@@ -11,7 +11,7 @@ import {
   usageFrom,
 } from '../../turnBuilder.ts';
 import type { Stepper } from '../index.ts';
-import { type Decoded, MalformedEvent, parseJson, reduceOrFail } from '../json.ts';
+import { type Decoded, MalformedEvent, parseJson, reduceOrFail, unknownEvent } from '../json.ts';
 import { count, errorFields, errorText, list, malformed, maybe, object, position, string } from '../shape.ts';
 import type { ChatChunk, ChatEvent, ChatUsage, ChatWireError } from './events.ts';
 import { ChatFastDecoder } from './fastDecode.ts';
@@ -62,6 +62,8 @@ const chunkShape = object({
 /** One event's data (and its SSE event name) as the protocol's event, or why it cannot be read. */
 export function decodeChatEvent(data: string, eventName: string): Decoded<ChatEvent> {
   if (data === '[DONE]') return { type: 'done' };
+  // Every chunk is unnamed; Groq names its error event. Any other name is an event this app does not know.
+  if (eventName !== 'message' && eventName !== 'error') return unknownEvent;
   const parsed = parseJson<ChatChunk>(data);
   if (parsed instanceof MalformedEvent) return parsed;
   // Any chunk with `error` is fatal whatever else it holds (OpenRouter), and Groq names the event `error`.
@@ -83,10 +85,10 @@ export function decodeChatEvent(data: string, eventName: string): Decoded<ChatEv
 export class ChatStepper implements Stepper {
   private readonly fast = new ChatFastDecoder();
 
-  step(turn: Turn, data: string, eventName: string): Turn {
+  step(turn: Turn, data: string, eventName: string, owned: boolean): Turn {
     const fast = this.fast;
     const kind = fast.match(data);
-    if (kind !== null && fast.plainHeader && eventName !== 'error') {
+    if (kind !== null && fast.plainHeader && eventName === 'message') {
       const next = setIdentity(turn, fast.id, fast.model);
       // One answer per turn: with n > 1 the other choices are not shown.
       if (fast.choiceIndex !== 0) return next;
@@ -94,8 +96,8 @@ export class ChatStepper implements Stepper {
       if (kind === 'toolArgs') return appendToolArguments(next, String(fast.toolIndex), value);
       if (value === '') return next;
       return kind === 'text'
-        ? appendText(next, 'text', 'content', value)
-        : appendText(next, 'reasoning', 'reasoning', value);
+        ? appendText(next, 'text', 'content', value, owned)
+        : appendText(next, 'reasoning', 'reasoning', value, owned);
     }
     return reduceOrFail(turn, decodeChatEvent(data, eventName), reduceChat);
   }
@@ -179,5 +181,7 @@ export function reduceChat(turn: Turn, event: ChatEvent): Turn {
     }
     case 'done':
       return complete(turn);
+    case 'unknown':
+      return turn;
   }
 }

@@ -1,5 +1,7 @@
 /** Anthropic Messages stream events, as they arrive on the wire (only the fields we read). */
 
+import type { UnknownEvent } from '../json.ts';
+
 export interface MessagesUsage {
   input_tokens?: number | null;
   output_tokens?: number | null;
@@ -45,4 +47,5 @@ export type MessagesEvent =
   | { type: 'message_stop' }
   | { type: 'ping' }
   /** Read leniently (`shape.ts`, `errorText`): a failure is reported whatever its details look like. */
-  | { type: 'error'; error?: unknown };
+  | { type: 'error'; error?: unknown }
+  | UnknownEvent;

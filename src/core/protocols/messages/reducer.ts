@@ -14,10 +14,10 @@ import {
   startToolCall,
 } from '../../turnBuilder.ts';
 import type { Stepper } from '../index.ts';
-import { type Decoded, MalformedEvent, parseJson, reduceOrFail } from '../json.ts';
+import { type Decoded, reduceOrFail } from '../json.ts';
 import {
-  checkTyped,
   count,
+  decodeTyped,
   errorFields,
   errorText,
   list,
@@ -71,11 +71,18 @@ const shapes: Record<string, Shape> = {
   message_delta: object({ delta: maybe(object({ stop_reason: maybe(string) })), usage }),
 };
 
-/** One event's data as the protocol's event, or why it cannot be read. */
-export function decodeMessagesEvent(data: string): Decoded<MessagesEvent> {
+/** The events `reduceMessages` reads: data under one of these names must be one of them. */
+const known: ReadonlySet<string> = new Set([
+  ...Object.keys(shapes),
+  'content_block_stop',
+  'message_stop',
+  'error',
+]);
+
+/** One event's data (and its SSE name) as the protocol's event, or why it cannot be read. */
+export function decodeMessagesEvent(data: string, eventName = 'message'): Decoded<MessagesEvent> {
   // Dispatch on the JSON `type`, not the SSE event name (they always match on the real API).
-  const parsed = parseJson<object>(data);
-  return parsed instanceof MalformedEvent ? parsed : checkTyped<MessagesEvent>(parsed, shapes);
+  return decodeTyped<MessagesEvent>(data, eventName, shapes, known);
 }
 
 /**
@@ -85,12 +92,12 @@ export function decodeMessagesEvent(data: string): Decoded<MessagesEvent> {
 export class MessagesStepper implements Stepper {
   private readonly fast = new MessagesFastDecoder();
 
-  step(turn: Turn, data: string): Turn {
+  step(turn: Turn, data: string, eventName: string, owned: boolean): Turn {
     const fast = this.fast;
     const kind = fast.match(data);
     if (kind === 'ping') return turn;
-    if (kind !== null) return blockDelta(turn, fast.index, kind, fast.value);
-    return reduceOrFail(turn, decodeMessagesEvent(data), reduceMessages);
+    if (kind !== null) return blockDelta(turn, fast.index, kind, fast.value, owned);
+    return reduceOrFail(turn, decodeMessagesEvent(data, eventName), reduceMessages);
   }
 }
 
@@ -131,10 +138,10 @@ function mergeMessagesUsage(
 const blockKey = (index: number) => String(index);
 
 /** A content delta; its fields are passed as values, so that any event shape may carry them. */
-function blockDelta(turn: Turn, index: number, kind: MessagesDeltaKind, value: string): Turn {
+function blockDelta(turn: Turn, index: number, kind: MessagesDeltaKind, value: string, owned = false): Turn {
   const key = blockKey(index);
-  if (kind === 'text') return appendText(turn, 'text', key, value);
-  if (kind === 'reasoning') return appendText(turn, 'reasoning', key, value);
+  if (kind === 'text') return appendText(turn, 'text', key, value, owned);
+  if (kind === 'reasoning') return appendText(turn, 'reasoning', key, value, owned);
   // Server tool input streams too, but is not ours to answer: only client tool calls are kept.
   return hasToolCall(turn, key) ? appendToolArguments(turn, key, value) : turn;
 }

@@ -1,5 +1,7 @@
 /** OpenAI Responses stream events, as they arrive on the wire (only the fields we read). */
 
+import type { UnknownEvent } from '../json.ts';
+
 export interface ResponsesUsage {
   input_tokens?: number | null;
   output_tokens?: number | null;
@@ -17,7 +19,13 @@ export type ResponsesContentPart =
 export type ResponsesOutputItem =
   | { type: 'message'; id?: string; content?: ResponsesContentPart[] | null }
   | { type: 'function_call'; id?: string; call_id: string; name: string; arguments?: string | null }
-  | { type: 'reasoning'; id?: string; summary?: { type: 'summary_text'; text: string }[] | null }
+  | {
+      type: 'reasoning';
+      id?: string;
+      summary?: { type: 'summary_text'; text: string }[] | null;
+      /** Raw reasoning (open-weight servers): `reasoning_text` parts. */
+      content?: ResponsesContentPart[] | null;
+    }
   | { type: 'other'; id?: string };
 
 export interface ResponsesObject {
@@ -48,6 +56,12 @@ export type ResponsesEvent =
       output_index: number;
       item: ResponsesOutputItem;
     }
+  | ({ type: 'response.content_part.done'; content_index: number; part: ResponsesContentPart } & ItemAddress)
+  | ({
+      type: 'response.reasoning_summary_part.done';
+      summary_index: number;
+      part: { type: 'summary_text'; text: string };
+    } & ItemAddress)
   | ({ type: 'response.output_text.delta'; content_index: number; delta: string } & ItemAddress)
   | ({ type: 'response.output_text.done'; content_index: number; text: string } & ItemAddress)
   | ({ type: 'response.refusal.delta'; content_index: number; delta: string } & ItemAddress)
@@ -61,4 +75,5 @@ export type ResponsesEvent =
   /** OpenAI nests the details under `error`; the SDK types them flat. Both are read, leniently. */
   | { type: 'error'; code?: unknown; message?: unknown; error?: unknown }
   /** A trailing `[DONE]` that some gateways (OpenRouter) add after the terminal event. */
-  | { type: 'done' };
+  | { type: 'done' }
+  | UnknownEvent;

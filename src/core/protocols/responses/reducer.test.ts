@@ -466,7 +466,6 @@ describe('reduceResponses: events carrying nothing to show', () => {
 
   it.each([
     'response.content_part.added',
-    'response.content_part.done',
     'response.output_text.annotation.added',
     'response.reasoning_summary_part.added',
     'response.web_search_call.searching',

@@ -15,10 +15,10 @@ import {
   usageFrom,
 } from '../../turnBuilder.ts';
 import type { Stepper } from '../index.ts';
-import { type Decoded, MalformedEvent, parseJson, reduceOrFail } from '../json.ts';
+import { type Decoded, reduceOrFail } from '../json.ts';
 import {
-  checkTyped,
   count,
+  decodeTyped,
   errorFields,
   errorText,
   list,
@@ -29,7 +29,13 @@ import {
   string,
   typed,
 } from '../shape.ts';
-import type { ResponsesEvent, ResponsesObject, ResponsesOutputItem, ResponsesUsage } from './events.ts';
+import type {
+  ResponsesContentPart,
+  ResponsesEvent,
+  ResponsesObject,
+  ResponsesOutputItem,
+  ResponsesUsage,
+} from './events.ts';
 import { ResponsesFastDecoder } from './fastDecode.ts';
 import type { ResponsesReasoningItem } from './reasoning.ts';
 
@@ -42,14 +48,16 @@ const usage = maybe(
     output_tokens_details: maybe(object({ reasoning_tokens: maybe(count) })),
   }),
 );
+/** A content part: of a message (text, refusal) or of a reasoning item (raw reasoning). */
+const contentPart = typed({
+  output_text: object({ text: string }),
+  refusal: object({ refusal: string }),
+  reasoning_text: object({ text: string }),
+});
 const outputItem = typed({
-  message: object({
-    content: maybe(
-      list(typed({ output_text: object({ text: string }), refusal: object({ refusal: string }) })),
-    ),
-  }),
+  message: object({ content: maybe(list(contentPart)) }),
   function_call: object({ call_id: string, name: string, arguments: maybe(string) }),
-  reasoning: object({ summary: maybe(list(object({ text: string }))) }),
+  reasoning: object({ summary: maybe(list(object({ text: string }))), content: maybe(list(contentPart)) }),
 });
 const started = object({ response: object({ id: maybe(string), model: maybe(string) }) });
 const ended = object({
@@ -79,6 +87,16 @@ const shapes: Record<string, Shape> = {
   'response.failed': ended,
   'response.output_item.added': item,
   'response.output_item.done': item,
+  'response.content_part.done': object({
+    output_index: position,
+    content_index: position,
+    part: contentPart,
+  }),
+  'response.reasoning_summary_part.done': object({
+    output_index: position,
+    summary_index: position,
+    part: typed({ summary_text: object({ text: string }) }),
+  }),
   'response.output_text.delta': inContent('delta'),
   'response.output_text.done': inContent('text'),
   'response.refusal.delta': inContent('delta'),
@@ -91,12 +109,14 @@ const shapes: Record<string, Shape> = {
   'response.function_call_arguments.done': object({ output_index: position, arguments: string }),
 };
 
-/** One event's data as the protocol's event, or why it cannot be read. */
-export function decodeResponsesEvent(data: string): Decoded<ResponsesEvent> {
+/** The events `reduceResponses` reads: data under one of these names must be one of them. */
+const known: ReadonlySet<string> = new Set([...Object.keys(shapes), 'error']);
+
+/** One event's data (and its SSE name) as the protocol's event, or why it cannot be read. */
+export function decodeResponsesEvent(data: string, eventName = 'message'): Decoded<ResponsesEvent> {
   // Dispatch on the JSON `type`: OpenRouter sends no `event:` lines at all.
   if (data === '[DONE]') return { type: 'done' };
-  const parsed = parseJson<object>(data);
-  return parsed instanceof MalformedEvent ? parsed : checkTyped<ResponsesEvent>(parsed, shapes);
+  return decodeTyped<ResponsesEvent>(data, eventName, shapes, known);
 }
 
 /**
@@ -119,15 +139,15 @@ export class ResponsesStepper implements Stepper {
   private keyIndex = -1;
   private key = '';
 
-  step(turn: Turn, data: string): Turn {
+  step(turn: Turn, data: string, eventName: string, owned: boolean): Turn {
     const fast = this.fast;
     const kind = fast.match(data);
     if (kind === 'text')
-      return appendText(turn, 'text', this.textKey(fast.outputIndex, fast.part), fast.value);
+      return appendText(turn, 'text', this.textKey(fast.outputIndex, fast.part), fast.value, owned);
     if (kind === 'reasoning')
-      return appendText(turn, 'reasoning', summaryKey(fast.outputIndex, fast.part), fast.value);
+      return appendText(turn, 'reasoning', summaryKey(fast.outputIndex, fast.part), fast.value, owned);
     if (kind === 'toolArgs') return appendToolArguments(turn, itemKey(fast.outputIndex), fast.value);
-    return reduceOrFail(turn, decodeResponsesEvent(data), reduceResponses);
+    return reduceOrFail(turn, decodeResponsesEvent(data, eventName), reduceResponses);
   }
 
   private textKey(outputIndex: number, contentIndex: number): string {
@@ -150,6 +170,31 @@ function responsesUsage(usage: ResponsesUsage): Usage {
   );
 }
 
+/** A finished content part: its whole text, which replaces whatever its deltas brought. */
+function settlePart(turn: Turn, key: string, part: ResponsesContentPart): Turn {
+  switch (part.type) {
+    case 'output_text':
+      return setText(turn, 'text', key, part.text);
+    case 'refusal':
+      return setText(turn, 'refusal', key, part.refusal);
+    case 'reasoning_text':
+      return setText(turn, 'reasoning', key, part.text);
+    default:
+      return turn;
+  }
+}
+
+function settleParts(
+  turn: Turn,
+  outputIndex: number,
+  parts: ResponsesContentPart[] | null | undefined,
+): Turn {
+  let next = turn;
+  if (parts)
+    for (let i = 0; i < parts.length; i++) next = settlePart(next, textKey(outputIndex, i), parts[i]!);
+  return next;
+}
+
 /**
  * A finished item (at `outputIndex`) is authoritative: it fills in whatever deltas were missing or differ.
  * A finished reasoning item is also kept whole, every field as received (`encrypted_content` above all),
@@ -163,17 +208,10 @@ function settleItem(turn: Turn, outputIndex: number, item: ResponsesOutputItem, 
       const started = startToolCall(turn, key, item.call_id, item.name);
       return typeof item.arguments === 'string' ? setToolArguments(started, key, item.arguments) : started;
     }
-    case 'message': {
-      let next = turn;
-      (item.content ?? []).forEach((part, index) => {
-        if (part.type === 'output_text') next = setText(next, 'text', textKey(outputIndex, index), part.text);
-        else if (part.type === 'refusal')
-          next = setText(next, 'refusal', textKey(outputIndex, index), part.refusal);
-      });
-      return next;
-    }
+    case 'message':
+      return settleParts(turn, outputIndex, item.content);
     case 'reasoning': {
-      let next = turn;
+      let next = settleParts(turn, outputIndex, item.content);
       (item.summary ?? []).forEach((part, index) => {
         next = setText(next, 'reasoning', summaryKey(outputIndex, index), part.text);
       });
@@ -222,8 +260,9 @@ export function reduceResponses(turn: Turn, event: ResponsesEvent): Turn {
     case 'response.queued':
     case 'response.in_progress': {
       const id = event.response.id;
-      // One stream is one response: another id means two answers mixed into one stream.
-      if (id && turn.responseId !== null && id !== turn.responseId) {
+      // One stream is one response: a second `response.created` with another id means two answers mixed
+      // into one stream. A new id on a progress event is not one: some gateways give every event a new id.
+      if (event.type === 'response.created' && id && turn.responseId !== null && id !== turn.responseId) {
         return fail(
           turn,
           'malformed_event',
@@ -240,6 +279,12 @@ export function reduceResponses(turn: Turn, event: ResponsesEvent): Turn {
     }
     case 'response.output_item.done':
       return settleItem(turn, event.output_index, event.item);
+    case 'response.content_part.done':
+      return settlePart(turn, textKey(event.output_index, event.content_index), event.part);
+    case 'response.reasoning_summary_part.done':
+      return event.part.type === 'summary_text'
+        ? setText(turn, 'reasoning', summaryKey(event.output_index, event.summary_index), event.part.text)
+        : turn;
     case 'response.output_text.delta':
       return appendText(turn, 'text', textKey(event.output_index, event.content_index), event.delta);
     case 'response.output_text.done':
