@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readText, waitFor } from '../simulator/testing.ts';
 import { createServerApp, type ServerApp } from './app.ts';
@@ -20,6 +18,7 @@ import { createGatewayProxy } from './proxy.ts';
 import {
   type FakeGateway,
   fromApp,
+  onePageDist,
   openSocket,
   rawRequest,
   requestHead,
@@ -36,8 +35,7 @@ const running: { close(): Promise<void> }[] = [];
 const logLines: string[] = [];
 
 beforeAll(async () => {
-  distDir = await mkdtemp(join(tmpdir(), 'hopbase-dist-'));
-  await writeFile(join(distDir, 'index.html'), '<!doctype html><title>HopBase Chat</title>');
+  distDir = await onePageDist();
 });
 
 afterAll(async () => {

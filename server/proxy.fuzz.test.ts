@@ -1,12 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../simulator/testing.ts';
 import { createServerApp, type ServerApp } from './app.ts';
 import { DEFAULT_LIMITS, parseGatewayUrl } from './config.ts';
-import { type FakeGateway, openSocket, rawRequest, startFakeGateway } from './testing.ts';
+import { type FakeGateway, onePageDist, openSocket, rawRequest, startFakeGateway } from './testing.ts';
 
 // The production server and its proxy fed random requests over raw sockets: any method, path, headers
 // and body, cut off anywhere. Never a crash (an unhandled error fails the run), never a hang (every
@@ -21,8 +19,7 @@ let host: string;
 const logLines: string[] = [];
 
 beforeAll(async () => {
-  distDir = await mkdtemp(join(tmpdir(), 'hopbase-dist-'));
-  await writeFile(join(distDir, 'index.html'), '<!doctype html><title>HopBase Chat</title>');
+  distDir = await onePageDist();
   gateway = await startFakeGateway((req, res) => {
     if (req.url.startsWith('/v1/models')) {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[]}');

@@ -1,7 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../simulator/server.ts';
 import { frames, readText, waitFor } from '../simulator/testing.ts';
@@ -14,7 +12,7 @@ import {
   type ServerConfig,
 } from './config.ts';
 import { contentSecurityPolicy } from './security.ts';
-import { fromApp, type RawResponse, rawRequest, startFakeGateway } from './testing.ts';
+import { fromApp, onePageDist, type RawResponse, rawRequest, startFakeGateway } from './testing.ts';
 
 // The production server's `/v1` proxy, in process, over real HTTP on 127.0.0.1: what it forwards, what
 // it refuses, that it streams, and that the key never comes back.
@@ -74,8 +72,7 @@ async function startServer(
 }
 
 beforeAll(async () => {
-  distDir = await mkdtemp(join(tmpdir(), 'hopbase-dist-'));
-  await writeFile(join(distDir, 'index.html'), '<!doctype html><title>HopBase Chat</title>');
+  distDir = await onePageDist();
 });
 
 afterAll(async () => {

@@ -1,12 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServerApp, type ServerApp } from './app.ts';
 import { DEFAULT_LIMITS, proxyConfigFromEnv } from './config.ts';
 import { startTimeout } from './db/testing.ts';
 import { openTeamServer, type TeamServer, teamSettingsFromEnv } from './team.ts';
-import { type FakeGateway, fromApp, startFakeGateway } from './testing.ts';
+import { type FakeGateway, fromApp, onePageDist, startFakeGateway } from './testing.ts';
 
 /** The production server in team mode (behind an authenticating proxy; PGlite in memory), before a gateway. */
 let gateway: FakeGateway;
@@ -20,8 +18,7 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.end('data: [DONE]\n\n');
   });
-  distDir = await mkdtemp(join(tmpdir(), 'hopbase-team-dist-'));
-  await writeFile(join(distDir, 'index.html'), '<!doctype html><title>HopBase Chat</title>');
+  distDir = await onePageDist();
   const settings = teamSettingsFromEnv({ HOPBASE_AUTH: 'header', HOPBASE_DATA_DIR: '' });
   if (!settings) throw new Error('team mode expected');
   team = await openTeamServer({ ...settings, database: { engine: 'pglite', dataDir: null } }, () => {});

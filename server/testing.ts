@@ -1,3 +1,4 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -6,6 +7,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Helpers shared by the server's tests. Everything listens on 127.0.0.1, port 0. */
 
@@ -169,4 +172,11 @@ export function requestHead(
   const lines = [`${method} ${path} HTTP/1.1`, `host: ${host}`];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+/** A built app of one page, for the tests of the server around it (they remove it when done). */
+export async function onePageDist(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'hopbase-dist-'));
+  await writeFile(join(dir, 'index.html'), '<!doctype html><title>HopBase Chat</title>');
+  return dir;
 }

@@ -50,6 +50,7 @@ export async function startOidcProvider(options: {
     }),
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
     pkce: { required: () => true },
+    cookies: { keys: ['hopbase-test-provider-cookies'] },
     // Consent given at once: the tests sign in, they do not study consent screens.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {
       const { oidc } = ctx;
