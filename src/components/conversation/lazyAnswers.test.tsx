@@ -94,9 +94,10 @@ describe('a long conversation renders lazily', () => {
       const rendered = document.querySelectorAll('.md').length;
       expect(rendered).toBeLessThan(10);
 
-      // It comes near the view: rendered, in a task of its own.
-      act(() => FakeObserver.reveal(turns[0]!.querySelector('.md-deferred')!));
-      await waitFor(() => expect(turns[0]!.querySelector('.md table')).not.toBeNull());
+      // It comes near the view: rendered, in a task of its own (the turn as it is now, not as first found).
+      const firstTurn = () => screen.getAllByTestId('assistant-turn')[0]!;
+      act(() => FakeObserver.reveal(firstTurn().querySelector('.md-deferred')!));
+      await waitFor(() => expect(firstTurn().querySelector('.md table')).not.toBeNull(), { timeout: 30_000 });
       expect(document.querySelectorAll('.md')).toHaveLength(rendered + 1);
     },
   );
