@@ -41,8 +41,15 @@ function readCursor(text: string | undefined): PageCursor | undefined | null {
 const writeCursor = (cursor: PageCursor | undefined) => (cursor ? `${cursor.updatedAt}.${cursor.id}` : null);
 
 /** A change said on the stream: what changed, never its content (the page reads that). */
-function changeFields(event: Extract<ChangeEvent, { type: 'change' }>) {
-  return { kind: event.kind, id: event.id, version: event.version, deleted: event.deleted };
+function changeMessage(change: {
+  kind: 'conversation' | 'settings';
+  id: string;
+  version: number;
+  change: number;
+  deleted: boolean;
+}) {
+  const { kind, id, version, deleted } = change;
+  return { id: String(change.change), event: 'change', data: JSON.stringify({ kind, id, version, deleted }) };
 }
 
 /**
@@ -161,16 +168,7 @@ export function apiRoutes(auth: TeamAuth, storage: Storage): Hono<ApiEnv> {
       try {
         for (let page = await person.conversations.changesSince(sent); page.length; ) {
           for (const change of page) {
-            await stream.writeSSE({
-              id: String(change.change),
-              event: 'change',
-              data: JSON.stringify({
-                kind: 'conversation',
-                id: change.id,
-                version: change.version,
-                deleted: change.deleted,
-              }),
-            });
+            await stream.writeSSE(changeMessage({ kind: 'conversation', ...change }));
             sent = change.change;
           }
           page = page.length >= 1_000 ? await person.conversations.changesSince(sent) : [];
@@ -189,11 +187,7 @@ export function apiRoutes(auth: TeamAuth, storage: Storage): Hono<ApiEnv> {
           // The feed's connection was lost and is back: what it missed, the page reads again.
           else if (event.type === 'resync') await stream.writeSSE({ event: 'resync', data: '{}' });
           else if (event.change > sent) {
-            await stream.writeSSE({
-              id: String(event.change),
-              event: 'change',
-              data: JSON.stringify(changeFields(event)),
-            });
+            await stream.writeSSE(changeMessage(event));
             sent = event.change;
           }
         }

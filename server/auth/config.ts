@@ -124,7 +124,7 @@ export function authConfigFromEnv(env: NodeJS.ProcessEnv): AuthConfig {
       required(env, 'HOPBASE_OIDC_ISSUER', 'the OpenID provider people sign in with'),
       'https://accounts.example.com/realms/team',
     );
-    if (issuer.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(issuer.hostname))
+    if (issuer.protocol === 'http:' && !isLoopbackUrl(issuer))
       throw new ConfigError(
         'HOPBASE_OIDC_ISSUER must use https (plain http only for a provider on this machine).',
       );
@@ -150,4 +150,9 @@ export function isTrustedProxy(header: HeaderConfig, address: string | undefined
   const plain = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
   const family = isIP(plain);
   return family !== 0 && header.trustedProxies.check(plain, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** A URL on this machine: plain http is acceptable there only (a test's provider, a developer's). */
+export function isLoopbackUrl(url: URL): boolean {
+  return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }

@@ -1,13 +1,9 @@
 import * as client from 'openid-client';
 import type { PendingSignIn } from '../db/signIns.ts';
-import type { OidcConfig } from './config.ts';
+import { isLoopbackUrl, type OidcConfig } from './config.ts';
 import { type Identity, normalEmail } from './identity.ts';
 
 const SCOPE = 'openid email profile';
-
-function isLoopback(url: URL): boolean {
-  return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-}
 
 /** Whether the claim holds `value`, as a string or in a list. */
 function claimHolds(claims: Record<string, unknown>, claim: string, value: string): boolean {
@@ -85,7 +81,8 @@ export class OidcSignIn {
     this.configuration ??= client
       .discovery(issuer, clientId, clientSecret, undefined, {
         // Plain http only for a provider on this machine (a test's, a developer's).
-        ...(isLoopback(issuer) && issuer.protocol === 'http:' && { execute: [client.allowInsecureRequests] }),
+        ...(isLoopbackUrl(issuer) &&
+          issuer.protocol === 'http:' && { execute: [client.allowInsecureRequests] }),
       })
       .catch((error: unknown) => {
         this.configuration = null;

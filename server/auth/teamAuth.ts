@@ -51,10 +51,7 @@ export class TeamAuth {
 
   /** Records the sign-in and starts a new session (the one `previous` named, if any, ends: a new token each sign-in). */
   async signIn(identity: Identity, previous: string | undefined): Promise<{ user: User; token: string }> {
-    const user = await this.storage.users.signIn(
-      { issuer: identity.issuer, subject: identity.subject },
-      { email: identity.email, displayName: identity.name, isAdmin: identity.admin },
-    );
+    const user = await this.record(identity);
     if (previous) await this.storage.sessions.revoke(previous);
     const { token } = await this.storage.sessions.create(user.id);
     return { user, token };
@@ -64,12 +61,17 @@ export class TeamAuth {
     const known = this.headerPeople.get(identity.subject);
     const now = this.now();
     if (known && known.until > now && known.user.isAdmin === identity.admin) return known.user;
-    const user = await this.storage.users.signIn(
-      { issuer: identity.issuer, subject: identity.subject },
-      { email: identity.email, displayName: identity.name, isAdmin: identity.admin },
-    );
+    const user = await this.record(identity);
     if (this.headerPeople.size >= HEADER_PEOPLE_MAX) this.headerPeople.clear();
     this.headerPeople.set(identity.subject, { user, until: now + HEADER_PEOPLE_MS });
     return user;
+  }
+
+  /** The person this sign-in names, as the database keeps them (made on their first sign-in). */
+  private record(identity: Identity): Promise<User> {
+    return this.storage.users.signIn(
+      { issuer: identity.issuer, subject: identity.subject },
+      { email: identity.email, displayName: identity.name, isAdmin: identity.admin },
+    );
   }
 }
