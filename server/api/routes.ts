@@ -21,6 +21,8 @@ const MAX_JSON_BODY = 12_000_000;
 const KEEPALIVE_MS = 15_000;
 /** Open change streams per person: every tab of every device holds one. */
 const MAX_STREAMS_PER_PERSON = 32;
+/** Conversations read in one request. */
+const MAX_BATCH = 100;
 
 const writeBody = v.object({
   baseVersion: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
@@ -103,6 +105,16 @@ export function apiRoutes(auth: TeamAuth, storage: Storage): Hono<ApiEnv> {
     const state = await c.get('person').conversations.get(c.req.param('id'));
     if (!state) return c.json({ error: 'No such conversation.' }, 404);
     return c.json(state);
+  });
+
+  /** Several conversations at once (a device catching up reads what changed in pages, not one by one). */
+  app.get('/api/conversation-records', async (c) => {
+    const ids = c.req.queries('id') ?? [];
+    if (ids.length > MAX_BATCH)
+      return c.json({ error: `At most ${MAX_BATCH} conversations at once.` }, 400);
+    const { conversations } = c.get('person');
+    const found = await Promise.all([...new Set(ids)].map((id) => conversations.get(id)));
+    return c.json({ items: found.filter((state) => state !== undefined) });
   });
 
   app.put('/api/conversations/:id', async (c) => {
