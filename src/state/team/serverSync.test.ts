@@ -39,7 +39,8 @@ function fetchStream(fetchFn: typeof fetch): OpenChangeStream {
             if (read) listener(read);
           },
         });
-        for await (const text of response.body.pipeThrough(new TextDecoderStream())) parser.feed(text);
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        for (let read = await reader.read(); !read.done; read = await reader.read()) parser.feed(read.value);
       } catch {
         if (!controller.signal.aborted) listener({ kind: 'interrupted' });
       }
