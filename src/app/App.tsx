@@ -125,8 +125,11 @@ export function App() {
           onOpenSettings={() => setSettingsOpen(true)}
           onOpenReplay={() => setInspecting(null)}
         />
-        <MissingConversationBanner />
-        <TeamBanners />
+        {/* One row of the layout, however many notices show (none: no height). */}
+        <div className="main-notices">
+          <MissingConversationBanner />
+          <TeamBanners />
+        </div>
         <ConversationView
           conversation={conversation}
           onRetry={onRetry}

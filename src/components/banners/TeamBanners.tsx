@@ -30,7 +30,7 @@ export function TeamBanners() {
         </div>
       ) : null}
       {history.state === 'offered' ? (
-        <div role="region" aria-label={t('team.localHistory.add')} className="banner">
+        <section aria-label={t('team.localHistory.add')} className="banner">
           <div className="banner-text">{t('team.localHistory.offer', { n: history.count })}</div>
           <div className="banner-actions">
             <button
@@ -44,7 +44,7 @@ export function TeamBanners() {
               {t('team.localHistory.decline')}
             </button>
           </div>
-        </div>
+        </section>
       ) : null}
       {history.state === 'adding' || history.state === 'added' ? (
         <div role="status" className="banner">

@@ -1,9 +1,8 @@
 // @vitest-environment node
-import { createParser } from 'eventsource-parser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTeamApiServer, type TeamApiServer } from '../../../server/testing/teamApiServer.ts';
+import { fetchChangeStream } from '../../testing/fetchChangeStream.ts';
 import { type AppStores, createAppStores } from '../stores/appStores.ts';
-import { type OpenChangeStream, readStreamEvent } from './changeStream.ts';
 import { ServerSync } from './serverSync.ts';
 import { emptyMemory, type SyncMemory, type SyncMemoryStore } from './syncMemory.ts';
 import { TeamApi } from './teamApi.ts';
@@ -24,30 +23,6 @@ const running: ServerSync[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((sync) => sync.stop()));
 });
-
-/** The change stream over `fetch`, as EventSource reads it (Node 20 has no EventSource). */
-function fetchStream(fetchFn: typeof fetch): OpenChangeStream {
-  return (since, listener) => {
-    const controller = new AbortController();
-    void (async () => {
-      try {
-        const response = await fetchFn(`/api/changes?since=${since}`, { signal: controller.signal });
-        if (!response.ok || !response.body) return listener({ kind: 'closed' });
-        const parser = createParser({
-          onEvent: ({ event, data, id }) => {
-            const read = readStreamEvent(event ?? 'message', data, id ?? '');
-            if (read) listener(read);
-          },
-        });
-        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        for (let read = await reader.read(); !read.done; read = await reader.read()) parser.feed(read.value);
-      } catch {
-        if (!controller.signal.aborted) listener({ kind: 'interrupted' });
-      }
-    })();
-    return { close: () => controller.abort() };
-  };
-}
 
 function memoryInTest(): SyncMemoryStore & { kept: SyncMemory } {
   const store = {
@@ -92,7 +67,7 @@ function device(
     team: stores.team,
     api: new TeamApi(fetchFn),
     memory,
-    openStream: fetchStream(fetchFn),
+    openStream: fetchChangeStream(fetchFn),
     delayMs: 20,
     retryMs: 50,
   });

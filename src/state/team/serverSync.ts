@@ -181,7 +181,7 @@ export class ServerSync {
       if (change.version > this.settingsVersion) this.settingsWanted = true;
     } else if ((this.versions[change.id] ?? 0) < change.version) {
       // A deletion says all there is to know; anything else is read.
-      if (change.deleted) this.takeConversation({ ...change, deleted: true, change: change.position });
+      if (change.deleted) this.takeConversations([{ ...change, deleted: true, change: change.position }]);
       else this.wanted.add(change.id);
     }
     this.scheduler.runSoon();
@@ -223,38 +223,46 @@ export class ServerSync {
 
   private async readWanted(): Promise<Halt | undefined> {
     while (this.wanted.size > 0) {
-      const ids = [...this.wanted].slice(0, RECORDS_PER_REQUEST);
+      // The newest changes first: a device catching up shows what was last worked on first.
+      const ids = [...this.wanted].slice(-RECORDS_PER_REQUEST);
       const read = await this.options.api.conversations(ids);
       if (!read.ok) return haltFor(read);
       for (const id of ids) this.wanted.delete(id);
-      for (const item of read.items) this.takeConversation(item);
+      this.takeConversations(read.items);
     }
     return undefined;
   }
 
-  /** Takes the server's copy in: shown as it is, or joined with what changed here (then written back). */
-  private takeConversation(item: ServerConversation): void {
-    const { id } = item;
-    if ((this.versions[id] ?? 0) > item.version) return;
-    this.versions[id] = item.version;
-    const local = this.options.conversations.getState().conversations[id];
-    if (item.deleted) {
-      // A deletion wins, as between tabs.
-      this.copies.set(id, null);
-      this.pending.delete(id);
-      if (local) this.apply([], [id]);
-      return;
+  /** Takes the server's copies in: shown as they are, or joined with what changed here (then written back). */
+  private takeConversations(items: readonly ServerConversation[]): void {
+    const upserts: Conversation[] = [];
+    const removals: string[] = [];
+    const here = this.options.conversations.getState().conversations;
+    for (const item of items) {
+      const { id } = item;
+      if ((this.versions[id] ?? 0) > item.version) continue;
+      this.versions[id] = item.version;
+      const local = here[id];
+      if (item.deleted) {
+        // A deletion wins, as between tabs.
+        this.copies.set(id, null);
+        this.pending.delete(id);
+        if (local) removals.push(id);
+        continue;
+      }
+      const remote = readServerRecord(id, item.record);
+      if ('unreadable' in remote) {
+        this.refused.set(id, remote.unreadable);
+        continue;
+      }
+      const changedHere = this.pending.has(id) && local !== undefined;
+      const shown = takeServerCopy(remote, local, changedHere, this.copies.get(id) ?? null);
+      this.copies.set(id, remote);
+      if (shown !== local) upserts.push(shown);
+      if (sameAsServer(shown, serverRecordOf(remote))) this.pending.delete(id);
     }
-    const remote = readServerRecord(id, item.record);
-    if ('unreadable' in remote) {
-      this.refused.set(id, remote.unreadable);
-      return;
-    }
-    const changedHere = this.pending.has(id) && local !== undefined;
-    const shown = takeServerCopy(remote, local, changedHere, this.copies.get(id) ?? null);
-    this.copies.set(id, remote);
-    if (shown !== local) this.apply([shown], []);
-    if (sameAsServer(shown, serverRecordOf(remote))) this.pending.delete(id);
+    // All at once: the stores (and everyone following them) change once per page, not once per conversation.
+    if (upserts.length || removals.length) this.apply(upserts, removals);
   }
 
   private async writeConversations(): Promise<Halt | undefined> {
@@ -296,7 +304,7 @@ export class ServerSync {
         return undefined;
       }
       // Written elsewhere first: join that copy in and write again (none stored: write it anew).
-      if (written.current) this.takeConversation(written.current);
+      if (written.current) this.takeConversations([written.current]);
       else this.versions[id] = 0;
       if (!this.pending.has(id)) return undefined;
     }
