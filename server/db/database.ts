@@ -63,3 +63,9 @@ export const isClientId = (id: string) => v.is(clientId, id);
 
 /** The version a write was made from: 0 for a row not stored yet. */
 export const baseVersion = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+
+/**
+ * A write refused of what is kept once under its id (a file, a recording, a request body): `different`:
+ * other content is stored under the id; `deleted`: its conversation was deleted, and nothing was stored.
+ */
+export type Refused = { ok: false; reason: 'different' | 'deleted' };
