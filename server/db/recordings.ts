@@ -85,9 +85,9 @@ export class Recordings {
   /**
    * Stores one attempt's recording, or the same one grown (more events, more bytes after those stored):
    * its attempt went on streaming. A recording that differs from the stored one in what both hold, or
-   * names another conversation, is refused (`different`).
+   * names another conversation, is refused (`different`). `input` is checked here: it is what a request sent.
    */
-  async put(attemptId: string, conversationId: string, input: Recording): Promise<OnceWrite> {
+  async put(attemptId: string, conversationId: string, input: unknown): Promise<OnceWrite> {
     v.parse(clientId, attemptId);
     v.parse(clientId, conversationId);
     const next = v.parse(recording, input);
@@ -195,9 +195,10 @@ export class RequestBodies {
 
   /**
    * Stores the body an attempt sent, once: the same body again changes nothing; another body for the
-   * attempt, or another conversation, is refused (`different`).
+   * attempt, or another conversation, is refused (`different`). `input` is checked here: it is what a
+   * request sent.
    */
-  async put(attemptId: string, conversationId: string, input: RequestBody): Promise<OnceWrite> {
+  async put(attemptId: string, conversationId: string, input: unknown): Promise<OnceWrite> {
     v.parse(clientId, attemptId);
     v.parse(clientId, conversationId);
     const json = JSON.stringify(v.parse(requestBody, input));
