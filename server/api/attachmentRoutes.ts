@@ -21,7 +21,7 @@ const fileHeaders = {
 
 /** `Content-Disposition` with the file's name: in ASCII for old clients, exact in RFC 8187's form. */
 function disposition(kind: 'inline' | 'attachment', name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/gu, '_');
   const exact = encodeURIComponent(name).replace(
     /['()*]/g,
     (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
@@ -30,10 +30,10 @@ function disposition(kind: 'inline' | 'attachment', name: string): string {
 }
 
 /** `?conversation=<id>&name=<file name>` (the storage checks the id). */
-const uploadQuery = v.object({
-  conversation: v.string('?conversation= naming the conversation the file is attached in'),
-  name: v.optional(v.string(), ''),
-});
+const uploadQuery = v.object(
+  { conversation: v.string(), name: v.optional(v.string(), '') },
+  '?conversation= naming the conversation the file is attached in',
+);
 
 /**
  * A person's attached files (`/api/attachments/:id`): the bytes as the body, their type as

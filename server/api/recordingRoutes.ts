@@ -7,9 +7,10 @@ import { type ApiEnv, signedIn } from './signedIn.ts';
 import { bodyJson, limitedBody, refused, uploadErrors } from './uploads.ts';
 
 /** `?conversation=<id>`: the attempt's conversation, whose deletion takes the attempt's records with it. */
-const attemptQuery = v.object({
-  conversation: v.string('?conversation= naming the conversation the attempt is in'),
-});
+const attemptQuery = v.object(
+  { conversation: v.string() },
+  '?conversation= naming the conversation the attempt is in',
+);
 /** The browser's `request:<attemptId>` record (`StoredRequest`); the storage checks the body. */
 const storedRequest = v.object({ body: v.unknown() });
 
