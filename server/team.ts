@@ -35,6 +35,8 @@ export function teamRoutes(auth: TeamAuth, storage: Storage, log: (line: string)
   routes.route('/', attachmentRoutes(auth, storage));
   routes.route('/', recordingRoutes(auth, storage));
   routes.route('/', apiRoutes(auth, storage));
+  // A path or method no route takes is refused in JSON, as everything else here is.
+  routes.notFound((c) => c.json({ error: 'No such address, or not with this method.' }, 404));
   return routes;
 }
 

@@ -228,7 +228,7 @@ describe.each<SignInMode>(['header', 'oidc'])('people known by %s', (mode) => {
 
   it('answers no route to another site’s page, even with Alice’s own session: 403', async () => {
     const { origin: _origin, 'sec-fetch-site': _site, ...session } = alice;
-    const elsewhere = [
+    const elsewhere: Record<string, string>[] = [
       { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
       { origin: 'https://evil.example' },
       { 'sec-fetch-site': 'cross-site' },
