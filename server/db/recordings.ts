@@ -19,7 +19,7 @@ interface RecordedItem {
   data: string;
 }
 
-export interface Recording {
+interface Recording {
   items: RecordedItem[];
   raw: string;
 }
@@ -30,7 +30,7 @@ export interface StoredRecording extends Recording {
 }
 
 /** A write of a recording or a request body: stored (or already stored, the same), or refused. */
-export type OnceWrite = { ok: true } | Refused;
+type OnceWrite = { ok: true } | Refused;
 
 /** A predicate, not an object schema: a recording holds up to 20,000 items, checked on every read. */
 const item = v.custom<RecordedItem>(
@@ -156,7 +156,7 @@ export class Recordings {
 }
 
 /** An attempt's request body: a JSON object, as the browser's `request:<attemptId>` record holds it. */
-export type RequestBody = Record<string, unknown>;
+type RequestBody = Record<string, unknown>;
 
 /**
  * How deep a body may nest. Far beyond what a request holds (tools' JSON schemas are the deepest part), and
