@@ -283,6 +283,42 @@ describe.each<SignInMode>(['header', 'oidc'])('people known by %s', (mode) => {
     expect(await aliceHolds()).toEqual(before);
   });
 
+  it('refuses a body nested too deep to be written back, on every route that takes JSON, and never fails on it', async () => {
+    // 20,000 levels inside every object of the route's own body: JSON.parse takes them, JSON.stringify cannot.
+    const mark = '"__deep__"';
+    const deepen = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(deepen)
+        : typeof value === 'object' && value !== null
+          ? {
+              ...Object.fromEntries(Object.entries(value).map(([key, member]) => [key, deepen(member)])),
+              deep: '__deep__',
+            }
+          : value;
+    const someone = await app.as(`deep-${mode}@example.test`);
+    const answers: Record<string, number> = {};
+    for (const route of routeNames) {
+      const made = cases[route]?.('conv_deep');
+      if (made?.headers?.['content-type'] !== 'application/json') continue;
+      const body = JSON.stringify(deepen(JSON.parse(String(made.body)))).replaceAll(
+        mark,
+        `${'['.repeat(20_000)}${']'.repeat(20_000)}`,
+      );
+      const answer = await send(app.url, methodOf(route), made.path, {
+        body,
+        headers: { ...someone, ...made.headers },
+      });
+      answers[route] = answer.status;
+    }
+    // A recording keeps only its items and raw text: what else it holds is left out, not refused.
+    expect(answers).toEqual({
+      'PUT /api/conversations/:id': 400,
+      'PUT /api/settings': 400,
+      'PUT /api/recordings/:attemptId': 204,
+      'PUT /api/requests/:attemptId': 400,
+    });
+  });
+
   it('serves a stored file so that nothing in it can run in this origin, whoever opens it', async () => {
     const files = [
       {

@@ -9,6 +9,7 @@ import {
   isClientId,
   type Queryable,
   rows,
+  shallowEnough,
   timestamp,
 } from './database.ts';
 import { checkSize, type StorageLimits } from './limits.ts';
@@ -27,13 +28,16 @@ import { searchPattern, searchTextOf } from './searchText.ts';
  * browser checks the rest when it reads the record back, and fields this version does not know are kept.
  */
 const ms = v.pipe(v.number(), v.finite());
-const conversationRecord = v.looseObject({
-  id: clientId,
-  title: v.string(),
-  createdAt: ms,
-  updatedAt: v.optional(ms),
-  messages: v.array(v.unknown()),
-});
+const conversationRecord = v.pipe(
+  v.looseObject({
+    id: clientId,
+    title: v.string(),
+    createdAt: ms,
+    updatedAt: v.optional(ms),
+    messages: v.array(v.unknown()),
+  }),
+  shallowEnough(),
+);
 export type ConversationRecord = v.InferOutput<typeof conversationRecord>;
 
 function readConversationRecord(value: unknown): ConversationRecord {

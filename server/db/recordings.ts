@@ -1,6 +1,14 @@
 import * as v from 'valibot';
 import { isDeleted } from './conversations.ts';
-import { clientId, type Database, firstRow, isClientId, type Refused, rows } from './database.ts';
+import {
+  clientId,
+  type Database,
+  firstRow,
+  isClientId,
+  type Refused,
+  rows,
+  shallowEnough,
+} from './database.ts';
 import { checkSize, type StorageLimits } from './limits.ts';
 
 /**
@@ -158,30 +166,9 @@ export class Recordings {
 /** An attempt's request body: a JSON object, as the browser's `request:<attemptId>` record holds it. */
 type RequestBody = Record<string, unknown>;
 
-/**
- * How deep a body may nest. Far beyond what a request holds (tools' JSON schemas are the deepest part), and
- * far below what overflows the stack when the body is written as JSON (about 10,000 levels in Node).
- */
-const MAX_DEPTH = 512;
-
-/** Whether `value` nests at most `limit` levels deep, walked without recursion (the point is a deep one). */
-function nestsAtMost(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  for (let next = stack.pop(); next; next = stack.pop()) {
-    const [node, depth] = next;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > limit) return false;
-    for (const member of Object.values(node)) stack.push([member, depth + 1]);
-  }
-  return true;
-}
-
 const isObject = (value: unknown): value is RequestBody =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-const requestBody = v.pipe(
-  v.custom<RequestBody>(isObject, 'a JSON object'),
-  v.check((body) => nestsAtMost(body, MAX_DEPTH), `nested at most ${MAX_DEPTH} levels deep`),
-);
+const requestBody = v.pipe(v.custom<RequestBody>(isObject, 'a JSON object'), shallowEnough());
 const bodyRow = v.object({ body: v.pipe(v.string(), v.parseJson(), v.custom<RequestBody>(isObject)) });
 const sameRow = v.object({ conversation_id: v.string(), same: v.boolean() });
 
