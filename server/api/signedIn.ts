@@ -26,9 +26,10 @@ export function signedIn(auth: TeamAuth, storage: Storage): MiddlewareHandler<Ap
     // in a new `Request`, which must then be the platform's own: node-server's light one (the server leaves
     // the globals alone) is not, and the wrapping would throw.
     const { raw } = c.req;
-    if (raw.body && !raw.headers.has('content-length'))
+    const { method, headers } = c.env.incoming;
+    if (method !== 'GET' && method !== 'HEAD' && headers['content-length'] === undefined)
       c.req.raw = new Request(raw.url, {
-        method: raw.method,
+        method,
         headers: raw.headers,
         body: raw.body,
         duplex: 'half',
