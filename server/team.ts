@@ -31,7 +31,7 @@ export interface TeamServer {
 /** `/auth/*` and `/api/*`: sign-in, and each person's data. */
 export function teamRoutes(auth: TeamAuth, storage: Storage, log: (line: string) => void) {
   const routes = authRoutes(auth, log);
-  // Before apiRoutes, whose guard and body limit are on all of `/api/*`: these routes have their own.
+  // Before apiRoutes, whose guard is on all of `/api/*`: these routes have their own (asked once, not twice).
   routes.route('/', attachmentRoutes(auth, storage));
   routes.route('/', recordingRoutes(auth, storage));
   routes.route('/', apiRoutes(auth, storage));

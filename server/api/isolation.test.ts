@@ -18,7 +18,10 @@ import { type Answer, type SignInMode, send, startTeamApp, type TeamApp } from '
 /** In every piece of Alice's data: no answer to anyone else may hold it. */
 const secret = `alice-secret-${randomBytes(6).toString('hex')}`;
 const ids = { conversation: 'conv_alice', attachment: 'file_alice', attempt: 'conv_alice-t1' };
-/** A conversation of Alice's whose id Mallory never sends: in her change stream it could only be a leak. */
+/**
+ * A conversation of Alice's that Mallory asks for but never writes under: in an answer to her (her change
+ * stream included) it could only be a leak.
+ */
 const aliceOnly = 'conv_alice_only';
 const aliceEmail = 'alice@example.test';
 const malloryEmail = 'mallory@example.test';
@@ -82,6 +85,9 @@ const cases: Record<string, (segment: string) => Call> = {
     path: `/api/conversations?q=${segment}&after=${Number.MAX_SAFE_INTEGER}.${segment}`,
   }),
   'GET /api/conversations/:id': (segment) => ({ path: `/api/conversations/${segment}` }),
+  'GET /api/conversation-records': (segment) => ({
+    path: `/api/conversation-records?id=${segment}&id=${ids.conversation}&id=${aliceOnly}`,
+  }),
   // At the version Alice's is at: none of Mallory's is there.
   'PUT /api/conversations/:id': (segment) =>
     json(`/api/conversations/${segment}`, {

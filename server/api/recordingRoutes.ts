@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import type { TeamAuth } from '../auth/teamAuth.ts';
 import type { Storage } from '../db/storage.ts';
 import { type ApiEnv, signedIn } from './signedIn.ts';
-import { bodyJson, limitedBody, refused, uploadErrors } from './uploads.ts';
+import { bodyJson, refused, uploadErrors } from './uploads.ts';
 
 /** `?conversation=<id>`: the attempt's conversation, whose deletion takes the attempt's records with it. */
 const attemptQuery = v.object(
@@ -28,7 +28,7 @@ export function recordingRoutes(auth: TeamAuth, storage: Storage): Hono<ApiEnv> 
   app.use('/api/requests/*', guard, compress());
   app.onError(uploadErrors);
 
-  app.put('/api/recordings/:attemptId', limitedBody(storage.limits, 'recordingBytes'), async (c) => {
+  app.put('/api/recordings/:attemptId', async (c) => {
     const { conversation } = v.parse(attemptQuery, c.req.query());
     const sent = await bodyJson(c, storage.limits, 'recordingBytes');
     if (sent instanceof Response) return sent;
@@ -43,7 +43,7 @@ export function recordingRoutes(auth: TeamAuth, storage: Storage): Hono<ApiEnv> 
       : c.json({ error: 'No such recording.' }, 404);
   });
 
-  app.put('/api/requests/:attemptId', limitedBody(storage.limits, 'requestBytes'), async (c) => {
+  app.put('/api/requests/:attemptId', async (c) => {
     const { conversation } = v.parse(attemptQuery, c.req.query());
     const sent = await bodyJson(c, storage.limits, 'requestBytes');
     if (sent instanceof Response) return sent;

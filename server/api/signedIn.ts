@@ -22,18 +22,6 @@ export function signedIn(auth: TeamAuth, storage: Storage): MiddlewareHandler<Ap
       return c.json({ error: 'Cross-site request refused.' }, 403, noStore);
     c.set('person', storage.forUser(user.id));
     c.header('cache-control', 'no-store');
-    // Hono's body limit wraps a body sent without a length (chunked, or no body at all: a DELETE from curl)
-    // in a new `Request`, which must then be the platform's own: node-server's light one (the server leaves
-    // the globals alone) is not, and the wrapping would throw.
-    const { raw } = c.req;
-    const { method, headers } = c.env.incoming;
-    if (method !== 'GET' && method !== 'HEAD' && headers['content-length'] === undefined)
-      c.req.raw = new Request(raw.url, {
-        method,
-        headers: raw.headers,
-        body: raw.body,
-        duplex: 'half',
-      } as RequestInit);
     await next();
   };
 }

@@ -1,10 +1,10 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import type { Context, ErrorHandler } from 'hono';
 import * as v from 'valibot';
 import type { Refused } from '../db/database.ts';
 import { type StorageLimits, TooLarge } from '../db/limits.ts';
+import { BodyTooLarge, readBody } from './body.ts';
 import type { ApiEnv } from './signedIn.ts';
 
 /**
@@ -34,21 +34,23 @@ export const uploadErrors: ErrorHandler<ApiEnv> = (error, c) => {
   throw error;
 };
 
-/** A body at most the storage's limit for `what` as sent: past it, 413 before the rest is read. */
-export function limitedBody(limits: StorageLimits, what: keyof StorageLimits): MiddlewareHandler<ApiEnv> {
-  return bodyLimit({ maxSize: limits[what], onError: (c) => tooLarge(c, what, limits[what]) });
-}
-
 /**
- * The body's bytes, unzipped when sent with `Content-Encoding: gzip` (a recording is a tenth of its size
- * so), never past the limit unzipped either: a small bomb stays small. A Response: the body is refused.
+ * The body's bytes, at most the storage's limit for `what` as sent (past it, 413 before the rest is read),
+ * unzipped when sent with `Content-Encoding: gzip` (a recording is a tenth of its size so), and never past
+ * the limit unzipped either: a small bomb stays small. A Response: the body is refused.
  */
 export async function bodyBytes(
   c: Context<ApiEnv>,
   limits: StorageLimits,
   what: keyof StorageLimits,
 ): Promise<Uint8Array | Response> {
-  const sent = new Uint8Array(await c.req.arrayBuffer());
+  let sent: Uint8Array;
+  try {
+    sent = await readBody(c, limits[what]);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return tooLarge(c, what, limits[what]);
+    throw error;
+  }
   const encoding = c.req.header('content-encoding')?.trim().toLowerCase() || 'identity';
   if (encoding === 'identity') return sent;
   if (encoding !== 'gzip')

@@ -1,6 +1,7 @@
 import { lazy, useCallback, useId, useRef, useState } from 'react';
 import { MissingConversationBanner } from '../components/banners/MissingConversationBanner.tsx';
 import { StorageWarning } from '../components/banners/StorageWarning.tsx';
+import { TeamBanners } from '../components/banners/TeamBanners.tsx';
 import { Composer } from '../components/composer/Composer.tsx';
 import { ConversationView } from '../components/conversation/ConversationView.tsx';
 import { Toolbar } from '../components/header/Toolbar.tsx';
@@ -125,6 +126,7 @@ export function App() {
           onOpenReplay={() => setInspecting(null)}
         />
         <MissingConversationBanner />
+        <TeamBanners />
         <ConversationView
           conversation={conversation}
           onRetry={onRetry}
