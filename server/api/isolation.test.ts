@@ -290,7 +290,8 @@ describe.each<SignInMode>(['header', 'oidc'])('people known by %s', (mode) => {
   });
 
   it('refuses a body nested too deep to be written back, on every route that takes JSON, and never fails on it', async () => {
-    // 20,000 levels inside every object of the route's own body: JSON.parse takes them, JSON.stringify cannot.
+    // 20,000 levels inside every object of the route's own body: JSON.parse takes them, JSON.stringify
+    // cannot.
     const mark = '"__deep__"';
     const deepen = (value: unknown): unknown =>
       Array.isArray(value)

@@ -15,7 +15,7 @@ const attemptQuery = v.object(
 const storedRequest = v.object({ body: v.unknown() });
 
 /**
- * The records of a person's attempts, as the browser's own records hold them (`src/state/formats/records.ts`):
+ * The records of a person's attempts, as the browser's own hold them (`src/state/formats/records.ts`):
  * `/api/recordings/:attemptId`, the recording of its stream (`StoredTrace`, `{items, raw}`), which may grow
  * while the attempt streams; `/api/requests/:attemptId`, the body it sent (`StoredRequest`, `{body}`),
  * written once. Either may be sent gzip-compressed and is read back compressed when the client accepts it:

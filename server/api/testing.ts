@@ -34,7 +34,7 @@ const modeEnv: Record<SignInMode, NodeJS.ProcessEnv> = {
   },
 };
 
-/** The production server (`createServerApp`) in team mode on `storage`, its routes as `openTeamServer` mounts them. */
+/** The production server (`createServerApp`) in team mode on `storage`, its routes mounted as in production. */
 export async function startTeamApp(storage: Storage, mode: SignInMode): Promise<TeamApp> {
   const auth = new TeamAuth(authConfigFromEnv(modeEnv[mode]) as TeamConfig, storage);
   const distDir = await onePageDist();

@@ -53,7 +53,7 @@ function textOf(answer: Answer): string {
   return (encoding === 'gzip' ? gunzipSync(answer.bytes) : inflateSync(answer.bytes)).toString();
 }
 
-/** A refusal's words: `{error}` from the routes, `{error: {message}}` from the server before them (a bad path). */
+/** A refusal's words: `{error}` from the routes, `{error: {message}}` from the server before them. */
 function message(text: string): string | undefined {
   const { error } = JSON.parse(text) as { error?: string | { message?: unknown } };
   if (typeof error === 'string') return error;

@@ -79,7 +79,10 @@ export async function bodyJson(
   }
 }
 
-/** A write refused: 409 when another is kept under the id (nothing is written over), 410 when its conversation was deleted. */
+/**
+ * A write refused: 409 when another is kept under the id (nothing is written over), 410 when its
+ * conversation was deleted.
+ */
 export function refused(c: Context<ApiEnv>, { reason }: Refused, what: string) {
   return reason === 'different'
     ? c.json({ error: `A different ${what} is stored under this id.` }, 409)
