@@ -1,20 +1,17 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import * as v from 'valibot';
-import { type AuthEnv, personOf } from '../auth/routes.ts';
 import type { TeamAuth } from '../auth/teamAuth.ts';
 import type { ChangeEvent } from '../db/changes.ts';
 import type { PageCursor } from '../db/conversations.ts';
 import { TooLarge } from '../db/limits.ts';
-import type { Person, Storage } from '../db/storage.ts';
-import { requestSource } from '../security.ts';
+import type { Storage } from '../db/storage.ts';
 import { BodyTooLarge, readJson } from './body.ts';
+import { type ApiEnv, signedIn } from './signedIn.ts';
 
-type ApiEnv = AuthEnv & { Variables: { person: Person } };
 /** What waits to be written on a change stream: a change, a resync, or a keepalive comment. */
 type Queued = ChangeEvent | { type: 'keepalive' };
 
-const noStore = { 'cache-control': 'no-store' };
 /** Above the largest conversation the storage takes: its own limit answers with the clearer 413. */
 const MAX_JSON_BODY = 12_000_000;
 /** How often a quiet change stream says it is alive (proxies close idle connections). */
@@ -64,16 +61,7 @@ export function apiRoutes(auth: TeamAuth, storage: Storage): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
   const streams = new Map<string, number>();
 
-  const signedIn: MiddlewareHandler<ApiEnv> = async (c, next) => {
-    const user = await personOf(auth, c.env.incoming);
-    if (!user) return c.json({ error: 'Not signed in.' }, 401, noStore);
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && requestSource(c.env.incoming) !== 'same-origin')
-      return c.json({ error: 'Cross-site request refused.' }, 403, noStore);
-    c.set('person', storage.forUser(user.id));
-    c.header('cache-control', 'no-store');
-    await next();
-  };
-  app.use('/api/*', signedIn);
+  app.use('/api/*', signedIn(auth, storage));
   app.onError((error, c) => {
     if (error instanceof TooLarge) return c.json({ error: `Too large to keep: ${error.message}.` }, 413);
     if (error instanceof BodyTooLarge) return c.json({ error: 'The request is too large.' }, 413);

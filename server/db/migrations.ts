@@ -131,4 +131,21 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX sign_ins_expires ON sign_ins (expires_at)',
     ],
   },
+  {
+    name: '0003 request bodies',
+    statements: [
+      // What each attempt sent, apart from its conversation's record (it holds the whole history again):
+      // written once, deleted with its conversation.
+      `CREATE TABLE request_bodies (
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        attempt_id text NOT NULL CHECK (length(attempt_id) BETWEEN 1 AND 200),
+        conversation_id text NOT NULL,
+        -- JSON text, as recordings: jsonb would reorder its keys and refuses the NUL character.
+        body text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, attempt_id)
+      )`,
+      'CREATE INDEX request_bodies_conversation ON request_bodies (user_id, conversation_id)',
+    ],
+  },
 ];

@@ -5,7 +5,7 @@ import type { Database } from './database.ts';
 import { defaultLimits, type StorageLimits } from './limits.ts';
 import { migrate } from './migrate.ts';
 import { type DatabaseConfig, openDatabase } from './open.ts';
-import { Recordings } from './recordings.ts';
+import { Recordings, RequestBodies } from './recordings.ts';
 import { DEFAULT_SESSION_MS, Sessions } from './sessions.ts';
 import { Settings } from './settings.ts';
 import { SignIns } from './signIns.ts';
@@ -24,6 +24,7 @@ export interface Person {
   readonly conversations: Conversations;
   readonly attachments: Attachments;
   readonly recordings: Recordings;
+  readonly requests: RequestBodies;
   readonly settings: Settings;
   readonly usage: Usage;
 }
@@ -44,7 +45,8 @@ export class Storage {
   readonly sessions: Sessions;
   readonly signIns: SignIns;
   readonly changes: ChangeFeed;
-  private readonly limits: StorageLimits;
+  /** What each piece a person stores may weigh: the routes refuse a larger body before reading it all. */
+  readonly limits: StorageLimits;
 
   private constructor(
     readonly db: Database,
@@ -81,6 +83,7 @@ export class Storage {
       conversations: new Conversations(db, userId, limits),
       attachments: new Attachments(db, userId, limits),
       recordings: new Recordings(db, userId, limits),
+      requests: new RequestBodies(db, userId, limits),
       settings: new Settings(db, userId, limits),
       usage: new Usage(db, userId),
     };

@@ -1,12 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { apiRoutes } from '../api/routes.ts';
 import { authConfigFromEnv } from '../auth/config.ts';
-import { authRoutes } from '../auth/routes.ts';
 import { TeamAuth, type TeamConfig } from '../auth/teamAuth.ts';
 import type { DatabaseConfig } from '../db/open.ts';
 import { Storage } from '../db/storage.ts';
+import { teamRoutes } from '../team.ts';
 
 /** The team API in header mode on a port of its own, over a fresh embedded database: the real server, for tests. */
 export interface TeamApiServer {
@@ -22,8 +21,7 @@ export async function startTeamApiServer(
 ): Promise<TeamApiServer> {
   const storage = await Storage.open(database);
   const auth = new TeamAuth(authConfigFromEnv({ HOPBASE_AUTH: 'header' }) as TeamConfig, storage);
-  const routes = authRoutes(auth, () => {});
-  routes.route('/', apiRoutes(auth, storage));
+  const routes = teamRoutes(auth, storage, () => {});
   const server: Server = createServer(getRequestListener(routes.fetch));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
