@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { artifactsDir, send, storeRecord, uniqueText, waitForAnswer } from './helpers.ts';
+import { artifactsDir, send, uniqueText, waitForAnswer } from './helpers.ts';
 import { startTeamServers, type TeamServers, teamUrls } from './team.ts';
 
 // Team mode as deployed: people sign in through a real OpenID provider (or an authenticating proxy), their
@@ -37,6 +37,28 @@ async function signIn(page: Page, login: string, path = '/'): Promise<void> {
   await page.getByPlaceholder('and password').fill('any');
   await page.getByRole('button', { name: /sign-in/i }).click();
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+}
+
+/** Writes a record into single-person mode's database, made as that mode makes it (this origin never did). */
+async function keepAsSinglePersonMode(page: Page, key: string, value: unknown): Promise<void> {
+  await page.evaluate(
+    ({ key, value }) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('hopbase-chat');
+        open.onupgradeneeded = () => open.result.createObjectStore('state');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('state', 'readwrite');
+          tx.objectStore('state').put(value, key);
+          tx.oncomplete = () => {
+            open.result.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    { key, value },
+  );
 }
 
 function account(page: Page) {
@@ -121,7 +143,7 @@ test('behind an authenticating proxy: the history kept before is offered once, a
   await expect(before.getByRole('heading', { name: 'Sign in to HopBase Chat' })).toBeVisible();
   await expect(before.getByText('did not say who you are')).toBeVisible();
   const title = uniqueText('Kept before team mode');
-  await storeRecord(before, 'conversation:conv_keptbefore1', {
+  await keepAsSinglePersonMode(before, 'conversation:conv_keptbefore1', {
     id: 'conv_keptbefore1',
     title,
     createdAt: 1_800_000_000_000,
