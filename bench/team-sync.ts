@@ -12,12 +12,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { apiRoutes } from '../server/api/routes.ts';
 import { authConfigFromEnv } from '../server/auth/config.ts';
-import { authRoutes } from '../server/auth/routes.ts';
 import { TeamAuth, type TeamConfig } from '../server/auth/teamAuth.ts';
 import { Storage } from '../server/db/storage.ts';
 import { startTestPostgres } from '../server/db/testing.ts';
+import { teamRoutes } from '../server/team.ts';
 import { type AppStores, createAppStores } from '../src/state/stores/appStores.ts';
 import { ServerSync } from '../src/state/team/serverSync.ts';
 import { emptyMemory, type SyncMemory } from '../src/state/team/syncMemory.ts';
@@ -38,8 +37,7 @@ interface TimedServer {
 async function teamServer(url: string): Promise<TimedServer> {
   const storage = await Storage.open({ engine: 'postgres', url });
   const auth = new TeamAuth(authConfigFromEnv({ HOPBASE_AUTH: 'header' }) as TeamConfig, storage);
-  const routes = authRoutes(auth, () => {});
-  routes.route('/', apiRoutes(auth, storage));
+  const routes = teamRoutes(auth, storage, () => {});
   const listener = getRequestListener(routes.fetch);
   const timed: TimedServer = { base: '', storage, busyMs: 0, close: async () => {} };
   const server: Server = createServer((req, res) => {
@@ -72,7 +70,7 @@ function device(server: TimedServer, email: string): { stores: AppStores; sync: 
     });
   const stores = createAppStores();
   stores.conversations.getState().hydrate([], null);
-  let kept: SyncMemory = emptyMemory;
+  let kept: SyncMemory = emptyMemory();
   const sync = new ServerSync({
     conversations: stores.conversations,
     settings: stores.settings,
@@ -91,15 +89,16 @@ function device(server: TimedServer, email: string): { stores: AppStores; sync: 
   return { stores, sync };
 }
 
-/** Resolves once `test` holds for `stores` (checked on each of their changes). */
+/** Resolves once `test` holds for `stores` (checked on each change of their conversations or sync status). */
 function until(stores: AppStores, test: () => boolean): Promise<void> {
   if (test()) return Promise.resolve();
   return new Promise((resolve) => {
-    const stop = stores.conversations.subscribe(() => {
+    const check = () => {
       if (!test()) return;
-      stop();
+      for (const stop of stops) stop();
       resolve();
-    });
+    };
+    const stops = [stores.conversations.subscribe(check), stores.team.subscribe(check)];
   });
 }
 

@@ -26,7 +26,7 @@ afterEach(async () => {
 
 function memoryInTest(): SyncMemoryStore & { kept: SyncMemory } {
   const store = {
-    kept: emptyMemory,
+    kept: emptyMemory(),
     read: async () => structuredClone(store.kept),
     write: async (value: SyncMemory) => {
       store.kept = structuredClone(value);

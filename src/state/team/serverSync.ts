@@ -18,6 +18,7 @@ import {
   settingsWithServer,
   takeServerCopy,
 } from './serverCopies.ts';
+import type { ServerParts } from './serverParts.ts';
 import type { SyncMemory, SyncMemoryStore } from './syncMemory.ts';
 import {
   type Failure,
@@ -48,6 +49,8 @@ export interface ServerSyncOptions {
   delayMs?: number;
   /** The first wait before a request that failed (the server unreachable) is tried again; it doubles. */
   retryMs?: number;
+  /** Sends what a conversation's record leaves out (files, recordings, request bodies); none: records only. */
+  parts?: ServerParts | null;
 }
 
 /** What a step of writing could not do: try again later, or stop until the person signs in again. */
@@ -82,14 +85,15 @@ export class ServerSync {
   private readonly stops: (() => void)[] = [];
 
   constructor(options: ServerSyncOptions) {
-    this.options = { openStream: openChangeStream, delayMs: 1_000, retryMs: 2_000, ...options };
+    this.options = { openStream: openChangeStream, delayMs: 1_000, retryMs: 2_000, parts: null, ...options };
     this.scheduler = new WriteScheduler(() => this.step(), this.options.delayMs);
   }
 
   /** Reads what the sync remembers, then sends what is pending and follows the change stream. */
   async start(): Promise<void> {
     const memory = await this.options.memory.read();
-    this.versions = memory.versions;
+    // Its own copy, without a prototype: an id such as `__proto__` is just an id.
+    this.versions = Object.assign(Object.create(null), memory.versions);
     this.cursor = this.heard = memory.cursor;
     this.settingsVersion = memory.settingsVersion;
     this.settingsPending = memory.settingsPending;
@@ -288,7 +292,7 @@ export class ServerSync {
       const copy = this.copies.get(id);
       if (copy && sameAsServer(local, serverRecordOf(copy))) {
         this.pending.delete(id);
-        return undefined;
+        return this.sendParts(local);
       }
       const written = await api.putConversation(id, this.versions[id] ?? 0, serverRecordOf(local));
       if (written.ok) {
@@ -296,7 +300,7 @@ export class ServerSync {
         this.copies.set(id, local);
         // Changed again while it was being written: the next step sends that.
         if (conversations.getState().conversations[id] === local) this.pending.delete(id);
-        return undefined;
+        return this.sendParts(local);
       }
       if (written.kind !== 'conflict') {
         if (written.kind !== 'refused') return haltFor(written);
@@ -310,6 +314,14 @@ export class ServerSync {
     }
     // Another device keeps writing it: the next step tries again.
     return 'later';
+  }
+
+  /** The files, recordings and request bodies the record leaves out, once it is written (failed: again later). */
+  private async sendParts(conversation: Conversation): Promise<Halt | undefined> {
+    const failed = await this.options.parts?.send(conversation);
+    if (!failed) return undefined;
+    this.pending.add(conversation.id);
+    return haltFor(failed);
   }
 
   private async readSettings(): Promise<Halt | undefined> {

@@ -18,13 +18,10 @@ export interface SyncMemory {
   settingsPending: boolean;
 }
 
-export const emptyMemory: SyncMemory = {
-  cursor: 0,
-  versions: {},
-  pending: [],
-  settingsVersion: 0,
-  settingsPending: false,
-};
+/** What a sync that has never run remembers (a fresh object each time: the sync changes what it is given). */
+export function emptyMemory(): SyncMemory {
+  return { cursor: 0, versions: {}, pending: [], settingsVersion: 0, settingsPending: false };
+}
 
 const count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const memory = v.object({
@@ -48,9 +45,7 @@ export function idbSyncMemory(db: () => UseStore): SyncMemoryStore {
     async read() {
       const read = v.safeParse(memory, await get(key, db()));
       // Starting over costs only requests: every conversation here is then compared with the server's.
-      return read.success
-        ? { ...read.output, versions: Object.assign(Object.create(null), read.output.versions) }
-        : emptyMemory;
+      return read.success ? read.output : emptyMemory();
     },
     write: (value) => set(key, value, db()),
   };

@@ -137,6 +137,41 @@ export class TeamApi {
     return this.read(response, written, ({ version }) => ({ version }));
   }
 
+  /** The bytes of an attached file, for the conversation it is attached in. */
+  async putAttachment(id: string, conversationId: string, name: string, blob: Blob): Promise<Result<object>> {
+    const query = `conversation=${encodeURIComponent(conversationId)}&name=${encodeURIComponent(name)}`;
+    const response = await this.send(`/api/attachments/${encodeURIComponent(id)}?${query}`, {
+      method: 'PUT',
+      body: blob,
+      headers: { 'content-type': blob.type || 'application/octet-stream' },
+    });
+    return response instanceof Response ? this.read(response, v.unknown(), () => ({})) : response;
+  }
+
+  /** An attached file's bytes, as the server keeps them (none: not there). */
+  async attachment(id: string): Promise<Blob | undefined> {
+    const response = await this.send(`/api/attachments/${encodeURIComponent(id)}`, {});
+    return response instanceof Response && response.ok ? response.blob() : undefined;
+  }
+
+  /** An attempt's recording (`{items, raw}`, as IndexedDB keeps it) or its request body (`{body}`). */
+  async putAttemptRecord(
+    kind: 'recordings' | 'requests',
+    attemptId: string,
+    conversationId: string,
+    record: unknown,
+  ): Promise<Result<object>> {
+    const path = `/api/${kind}/${encodeURIComponent(attemptId)}?conversation=${encodeURIComponent(conversationId)}`;
+    const response = await this.send(path, { method: 'PUT', body: JSON.stringify(record) });
+    return response instanceof Response ? this.read(response, v.unknown(), () => ({})) : response;
+  }
+
+  /** The record of an attempt as the server keeps it, unchecked (the caller reads it as IndexedDB's); none: not there. */
+  async attemptRecord(kind: 'recordings' | 'requests', attemptId: string): Promise<unknown> {
+    const response = await this.send(`/api/${kind}/${encodeURIComponent(attemptId)}`, {});
+    return response instanceof Response && response.ok ? jsonOf(response) : undefined;
+  }
+
   private async call<S extends v.GenericSchema, T>(
     path: string,
     init: RequestInit,
@@ -151,7 +186,11 @@ export class TeamApi {
     try {
       return await this.fetchFn(path, {
         ...init,
-        headers: { accept: 'application/json', ...(init.body && { 'content-type': 'application/json' }) },
+        headers: {
+          accept: 'application/json',
+          ...(typeof init.body === 'string' && { 'content-type': 'application/json' }),
+          ...(init.headers as Record<string, string> | undefined),
+        },
         credentials: 'same-origin',
       });
     } catch (error) {
