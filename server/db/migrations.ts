@@ -131,4 +131,16 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX sign_ins_expires ON sign_ins (expires_at)',
     ],
   },
+  {
+    name: '0003 requests of the last minute per person',
+    statements: [
+      // When each of a person's requests of the last minute started (`requestWindow.ts`): one row per
+      // person, never more entries than the limit, so a single UPSERT both checks and counts, whichever
+      // server process the request reached.
+      `CREATE TABLE request_windows (
+        user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        started timestamptz[] NOT NULL
+      )`,
+    ],
+  },
 ];

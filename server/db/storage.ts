@@ -6,6 +6,7 @@ import { defaultLimits, type StorageLimits } from './limits.ts';
 import { migrate } from './migrate.ts';
 import { type DatabaseConfig, openDatabase } from './open.ts';
 import { Recordings } from './recordings.ts';
+import { RequestWindow } from './requestWindow.ts';
 import { DEFAULT_SESSION_MS, Sessions } from './sessions.ts';
 import { Settings } from './settings.ts';
 import { SignIns } from './signIns.ts';
@@ -26,6 +27,8 @@ export interface Person {
   readonly recordings: Recordings;
   readonly settings: Settings;
   readonly usage: Usage;
+  /** Their requests of the last minute, for the per-person limit. */
+  readonly requests: RequestWindow;
 }
 
 /** What only an administrator sees. */
@@ -83,6 +86,7 @@ export class Storage {
       recordings: new Recordings(db, userId, limits),
       settings: new Settings(db, userId, limits),
       usage: new Usage(db, userId),
+      requests: new RequestWindow(db, userId),
     };
   }
 
