@@ -1,26 +1,32 @@
 import { apiRoutes } from './api/routes.ts';
+import { usageRoutes } from './api/usageRoutes.ts';
 import { authConfigFromEnv } from './auth/config.ts';
 import { authRoutes } from './auth/routes.ts';
 import { TeamAuth, type TeamConfig } from './auth/teamAuth.ts';
+import { type PersonLimits, personLimitsFromEnv } from './config.ts';
 import { type DatabaseConfig, databaseConfigFromEnv } from './db/open.ts';
 import { Storage } from './db/storage.ts';
 
-/** Team mode's settings: who may sign in and how, and the database (README, "Deploy"). */
+/** Team mode's settings: who may sign in and how, the database, what each person may use (README, "Deploy"). */
 export interface TeamSettings {
   readonly auth: TeamConfig;
   readonly database: DatabaseConfig;
+  readonly limits: PersonLimits;
 }
 
 /** Undefined in single-person mode (HOPBASE_AUTH unset). Throws ConfigError on a bad setting. */
 export function teamSettingsFromEnv(env: NodeJS.ProcessEnv): TeamSettings | undefined {
   const auth = authConfigFromEnv(env);
-  return auth.mode === 'none' ? undefined : { auth, database: databaseConfigFromEnv(env) };
+  const limits = personLimitsFromEnv(env, auth.mode !== 'none');
+  return auth.mode === 'none' ? undefined : { auth, database: databaseConfigFromEnv(env), limits };
 }
 
 /** What the server needs in team mode, opened at start: the storage (migrated) and sign-in. */
 export interface TeamServer {
   readonly auth: TeamAuth;
   readonly storage: Storage;
+  /** What each person may use of the gateway. */
+  readonly limits: PersonLimits;
   /** `/auth/*` and `/api/*`. */
   readonly routes: ReturnType<typeof authRoutes>;
   close(): Promise<void>;
@@ -36,6 +42,8 @@ export async function openTeamServer(
   const storage = await Storage.open(settings.database, { sessionMs: settings.auth.sessionMs, log });
   const auth = new TeamAuth(settings.auth, storage);
   const routes = authRoutes(auth, log);
+  // Ahead of apiRoutes: each answers with its own check of the session.
+  routes.route('/', usageRoutes(auth, storage));
   routes.route('/', apiRoutes(auth, storage));
   const upkeep = setInterval(() => {
     storage.maintain().catch((error: unknown) => log(`storage upkeep failed: ${String(error)}`));
@@ -44,6 +52,7 @@ export async function openTeamServer(
   return {
     auth,
     storage,
+    limits: settings.limits,
     routes,
     close: () => {
       clearInterval(upkeep);
