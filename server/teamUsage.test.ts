@@ -3,8 +3,8 @@ import type { ServerResponse } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { readText } from '../simulator/testing.ts';
-import type { Protocol } from '../src/core/index.ts';
+import { payloads, readText } from '../simulator/testing.ts';
+import { buildRequest, type Protocol } from '../src/core/index.ts';
 import { createServerApp, type ServerApp } from './app.ts';
 import { DEFAULT_LIMITS, proxyConfigFromEnv } from './config.ts';
 import { startTimeout, testDatabases } from './db/testing.ts';
@@ -388,6 +388,69 @@ describe.each(testDatabases())('per-person limits and usage on $name', (database
       expect(await recorded(email, 1)).toMatchObject([{ model: 'marker' }]);
       expect(await rows(email)).toHaveLength(1);
     });
+  });
+
+  describe('with the built-in simulator answering', () => {
+    let simulated: ServerApp;
+    let simUrl: string;
+    beforeAll(async () => {
+      simulated = createServerApp(
+        { host: '127.0.0.1', port: 0, distDir, connectSrc: [], allowedHosts: [], limits: DEFAULT_LIMITS },
+        () => {},
+        team,
+      );
+      simUrl = await simulated.listen();
+    });
+    afterAll(() => simulated?.close());
+
+    /** What each protocol's stream says it cost, read from its events here. */
+    const stated: Record<Protocol, (events: Record<string, unknown>[]) => Record<string, unknown>> = {
+      chat: (events) => {
+        const usage = events.find((e) => e.usage)?.usage as {
+          prompt_tokens: number;
+          completion_tokens: number;
+        };
+        return { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens };
+      },
+      responses: (events) => {
+        const done = events.find((e) => e.type === 'response.completed') as {
+          response: { usage: { input_tokens: number; output_tokens: number } };
+        };
+        return {
+          input_tokens: done.response.usage.input_tokens,
+          output_tokens: done.response.usage.output_tokens,
+        };
+      },
+      messages: (events) => {
+        const start = events.find((e) => e.type === 'message_start') as {
+          message: { usage: { input_tokens: number } };
+        };
+        const delta = events.find((e) => e.type === 'message_delta') as { usage: { output_tokens: number } };
+        return { input_tokens: start.message.usage.input_tokens, output_tokens: delta.usage.output_tokens };
+      },
+    };
+
+    it.each(['chat', 'responses', 'messages'] as const)(
+      'records what the simulator’s %s stream said, as the app sends it',
+      async (protocol) => {
+        const email = someone();
+        const request = buildRequest(protocol, {
+          model: 'sim-echo',
+          messages: [{ role: 'user', text: 'What is a usage line?' }],
+        });
+        const response = await fetch(`${simUrl}/v1${request.path}`, {
+          method: 'POST',
+          headers: { ...request.headers, ...fromApp(simUrl), 'x-forwarded-email': email },
+          body: JSON.stringify(request.body),
+        });
+        const { text } = await readText(response);
+        const expected = stated[protocol](payloads(text));
+        expect(expected.output_tokens).toBeGreaterThan(10);
+        expect(await recorded(email, 1)).toMatchObject([
+          { protocol, model: 'sim-echo', interrupted: false, ...expected },
+        ]);
+      },
+    );
   });
 
   describe('limits', () => {
