@@ -10,7 +10,7 @@ import type { TeamServer } from './team.ts';
 import { meterAnswer } from './usageMeter.ts';
 
 /** A refusal, answered in the protocol's own error shape, with its headers (`Retry-After`). */
-export interface GatewayRefusal {
+interface GatewayRefusal {
   status: number;
   kind: ErrorKind;
   message: string;
@@ -22,7 +22,7 @@ export interface GatewayRefusal {
  * The conversation an attempt is recorded under when the client names none (`x-hopbase-conversation`):
  * a client id never looks like this (the app's are `conv_…`), so such attempts stay apart.
  */
-export const NO_CONVERSATION = '(none)';
+const NO_CONVERSATION = '(none)';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

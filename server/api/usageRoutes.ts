@@ -5,7 +5,7 @@ import type { Storage } from '../db/storage.ts';
 import type { DayRange } from '../db/usage.ts';
 
 /** The longest range one request may sum: a year, leap day included. */
-export const MAX_USAGE_DAYS = 366;
+const MAX_USAGE_DAYS = 366;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const noStore = { 'cache-control': 'no-store' };
@@ -23,7 +23,7 @@ const notADay = (name: string, value: string | undefined) =>
   `${name} must be a day written YYYY-MM-DD (UTC), such as 2026-03-01${value === undefined ? '' : `, not "${value.slice(0, 40)}"`}.`;
 
 /** The days `from` to `to` (both included), or why they are not a range this API sums. */
-export function usageRange(from: string | undefined, to: string | undefined): DayRange | string {
+function usageRange(from: string | undefined, to: string | undefined): DayRange | string {
   const start = parseDay(from);
   if (!start) return notADay('from', from);
   const end = parseDay(to);
