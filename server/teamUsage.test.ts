@@ -549,6 +549,22 @@ describe.each(testDatabases())('per-person limits and usage on $name', (database
       expect((await ask(someone(), 'messages', { model: 'whole' })).status).toBe(200);
     });
 
+    it('lets no other site’s page use up a person’s requests (the proxy refuses it, nothing counted)', async () => {
+      const email = someone();
+      const before = gateway.seen.length;
+      for (let i = 0; i < 5; i++) {
+        const forged = await ask(
+          email,
+          'chat',
+          {},
+          { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+        );
+        expect(forged.status).toBe(403);
+      }
+      expect(gateway.seen.length).toBe(before);
+      for (let i = 0; i < 3; i++) expect((await ask(email, 'chat', { model: 'whole' })).status).toBe(200);
+    });
+
     it('refuses no one signed in (401, in the protocol’s shape), before any limit or the gateway', async () => {
       const before = gateway.seen.length;
       const refused = await ask(undefined, 'messages');
