@@ -73,3 +73,16 @@ export function requestSource(req: IncomingMessage): RequestSource {
   if (origin !== undefined) return sameHost(origin, req.headers.host) ? 'same-origin' : 'cross-site';
   return site === 'same-origin' ? 'same-origin' : 'no-origin';
 }
+
+/**
+ * Whether a person's data may be served to this request: never to another site's page (not even a read,
+ * whose status or timing alone would tell that site what the person has: an `<img>` of a guessed id loads
+ * or fails), and whatever changes something only to the app's own page. A read with no marker at all is
+ * served (curl, or the app over plain HTTP on a name that is not local): no browser sent it for a page.
+ */
+export function mayServePersonalData(req: IncomingMessage): boolean {
+  const source = requestSource(req);
+  return (
+    source === 'same-origin' || (source === 'no-origin' && (req.method === 'GET' || req.method === 'HEAD'))
+  );
+}

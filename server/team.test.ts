@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServerApp, type ServerApp } from './app.ts';
 import { DEFAULT_LIMITS, proxyConfigFromEnv } from './config.ts';
@@ -72,6 +73,53 @@ describe('team mode', () => {
     expect(await me.json()).toMatchObject({ mode: 'header', user: { email: 'ann@example.test' } });
     expect(me.headers.get('x-frame-options')).toBe('DENY');
     expect((await fetch(`${url}/api/conversations`)).status).toBe(401);
+  });
+
+  it('takes a person’s writes and deletions through the whole server, bodies sent in chunks too', async () => {
+    const as = { 'x-forwarded-email': 'ann@example.test', ...fromApp(url) };
+    const record = { id: 'conv_whole', title: 'Whole', createdAt: 1, messages: [] };
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(`${url}/api/conversations/conv_whole`, {
+        method: 'PUT',
+        headers: { ...as, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      });
+      request.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', reject);
+      const body = JSON.stringify({ baseVersion: 0, record });
+      request.write(body.slice(0, 20));
+      request.end(body.slice(20));
+    });
+    expect(chunked).toBe(200);
+    const deleted = await fetch(`${url}/api/conversations/conv_whole`, { method: 'DELETE', headers: as });
+    expect(deleted.status).toBe(200);
+    const read = await fetch(`${url}/api/conversations/conv_whole`, { headers: as });
+    expect(await read.json()).toMatchObject({ deleted: true });
+  });
+
+  it('refuses a body over the size a conversation may have, declared or streamed, with 413', async () => {
+    const as = {
+      'x-forwarded-email': 'ann@example.test',
+      ...fromApp(url),
+      'content-type': 'application/json',
+    };
+    const huge = `{"baseVersion":0,"record":{"id":"conv_big","title":"${'x'.repeat(12_100_000)}"}}`;
+    const declared = await fetch(`${url}/api/conversations/conv_big`, {
+      method: 'PUT',
+      headers: as,
+      body: huge,
+    });
+    expect(declared.status).toBe(413);
+    const streamed = await fetch(`${url}/api/conversations/conv_big`, {
+      method: 'PUT',
+      headers: as,
+      body: new Blob([huge]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(await streamed.json()).toEqual({ error: 'The request is too large.' });
   });
 
   it('serves the app at a conversation’s own address', async () => {

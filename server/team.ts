@@ -1,3 +1,5 @@
+import { attachmentRoutes } from './api/attachmentRoutes.ts';
+import { recordingRoutes } from './api/recordingRoutes.ts';
 import { apiRoutes } from './api/routes.ts';
 import { usageRoutes } from './api/usageRoutes.ts';
 import { authConfigFromEnv } from './auth/config.ts';
@@ -28,8 +30,21 @@ export interface TeamServer {
   /** What each person may use of the gateway. */
   readonly limits: PersonLimits;
   /** `/auth/*` and `/api/*`. */
-  readonly routes: ReturnType<typeof authRoutes>;
+  readonly routes: ReturnType<typeof teamRoutes>;
   close(): Promise<void>;
+}
+
+/** `/auth/*` and `/api/*`: sign-in, and each person's data. */
+export function teamRoutes(auth: TeamAuth, storage: Storage, log: (line: string) => void) {
+  const routes = authRoutes(auth, log);
+  // Before apiRoutes, whose guard is on all of `/api/*`: these routes have their own (asked once, not twice).
+  routes.route('/', attachmentRoutes(auth, storage));
+  routes.route('/', recordingRoutes(auth, storage));
+  routes.route('/', usageRoutes(auth, storage));
+  routes.route('/', apiRoutes(auth, storage));
+  // A path or method no route takes is refused in JSON, as everything else here is.
+  routes.notFound((c) => c.json({ error: 'No such address, or not with this method.' }, 404));
+  return routes;
 }
 
 /** PGlite has no autovacuum: the server does its upkeep (on PostgreSQL, `maintain` does nothing). */
@@ -41,10 +56,7 @@ export async function openTeamServer(
 ): Promise<TeamServer> {
   const storage = await Storage.open(settings.database, { sessionMs: settings.auth.sessionMs, log });
   const auth = new TeamAuth(settings.auth, storage);
-  const routes = authRoutes(auth, log);
-  // Ahead of apiRoutes: each answers with its own check of the session.
-  routes.route('/', usageRoutes(auth, storage));
-  routes.route('/', apiRoutes(auth, storage));
+  const routes = teamRoutes(auth, storage, log);
   const upkeep = setInterval(() => {
     storage.maintain().catch((error: unknown) => log(`storage upkeep failed: ${String(error)}`));
   }, MAINTENANCE_MS);

@@ -64,7 +64,7 @@ async function overLimit(person: Person, limits: PersonLimits, now: number): Pro
     }
   }
   if (limits.requestsPerMinute > 0) {
-    const admission = await person.requests.admit(limits.requestsPerMinute);
+    const admission = await person.recentRequests.admit(limits.requestsPerMinute);
     if (!admission.admitted)
       return tooMany(
         `You have sent the most requests a person may send in a minute on this server (HOPBASE_USER_REQUESTS_PER_MINUTE is ${limits.requestsPerMinute}): wait for a slot to free.`,

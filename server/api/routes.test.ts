@@ -79,6 +79,21 @@ describe('conversations', () => {
     expect((await alice('/api/conversations?after=nonsense')).status).toBe(400);
   });
 
+  it('are read several at once, deleted ones as tombstones, unknown ones left out', async () => {
+    await put(alice, 'conv_b1', 0, { title: 'One' });
+    await put(alice, 'conv_b2', 0, { title: 'Two' });
+    expect((await alice('/api/conversations/conv_b2', { method: 'DELETE' })).status).toBe(200);
+    const read = (await (
+      await alice('/api/conversation-records?id=conv_b1&id=conv_b2&id=conv_nowhere&id=conv_b1')
+    ).json()) as { items: { id: string; deleted: boolean; record?: { title: string } }[] };
+    expect(read.items.map(({ id, deleted, record }) => [id, deleted, record?.title])).toEqual([
+      ['conv_b1', false, 'One'],
+      ['conv_b2', true, undefined],
+    ]);
+    const many = Array.from({ length: 101 }, (_, i) => `id=conv_${i}`).join('&');
+    expect((await alice(`/api/conversation-records?${many}`)).status).toBe(400);
+  });
+
   it('refuse a record whose id is not the address’s, a bad version, a body that is not JSON', async () => {
     const other = await alice('/api/conversations/conv_x', {
       method: 'PUT',
@@ -112,6 +127,10 @@ describe('Mallory after Alice’s data', () => {
     await put(alice, 'conv_secret', 0, { title: 'Alice’s secret plan' });
     for (const id of ['conv_secret', 'conv_a1', 'conv_guess'])
       expect((await mallory(`/api/conversations/${id}`)).status).toBe(404);
+    const batch = (await (await mallory('/api/conversation-records?id=conv_secret&id=conv_a1')).json()) as {
+      items: unknown[];
+    };
+    expect(batch.items).toEqual([]);
     const listed = (await (await mallory('/api/conversations')).json()) as { items: unknown[] };
     expect(listed.items).toEqual([]);
     const found = (await (await mallory('/api/conversations?q=secret')).json()) as { items: unknown[] };

@@ -1,26 +1,25 @@
-import { Hono, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import * as v from 'valibot';
-import { type AuthEnv, personOf } from '../auth/routes.ts';
 import type { TeamAuth } from '../auth/teamAuth.ts';
 import type { ChangeEvent } from '../db/changes.ts';
 import type { PageCursor } from '../db/conversations.ts';
 import { TooLarge } from '../db/limits.ts';
-import type { Person, Storage } from '../db/storage.ts';
-import { requestSource } from '../security.ts';
+import type { Storage } from '../db/storage.ts';
+import { BodyTooLarge, readJson } from './body.ts';
+import { type ApiEnv, signedIn } from './signedIn.ts';
 
-type ApiEnv = AuthEnv & { Variables: { person: Person } };
 /** What waits to be written on a change stream: a change, a resync, or a keepalive comment. */
 type Queued = ChangeEvent | { type: 'keepalive' };
 
-const noStore = { 'cache-control': 'no-store' };
 /** Above the largest conversation the storage takes: its own limit answers with the clearer 413. */
 const MAX_JSON_BODY = 12_000_000;
 /** How often a quiet change stream says it is alive (proxies close idle connections). */
 const KEEPALIVE_MS = 15_000;
 /** Open change streams per person: every tab of every device holds one. */
 const MAX_STREAMS_PER_PERSON = 32;
+/** Conversations read in one request. */
+const MAX_BATCH = 100;
 
 const writeBody = v.object({
   baseVersion: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
@@ -62,26 +61,10 @@ export function apiRoutes(auth: TeamAuth, storage: Storage): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
   const streams = new Map<string, number>();
 
-  const signedIn: MiddlewareHandler<ApiEnv> = async (c, next) => {
-    const user = await personOf(auth, c.env.incoming);
-    if (!user) return c.json({ error: 'Not signed in.' }, 401, noStore);
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && requestSource(c.env.incoming) !== 'same-origin')
-      return c.json({ error: 'Cross-site request refused.' }, 403, noStore);
-    c.set('person', storage.forUser(user.id));
-    c.header('cache-control', 'no-store');
-    await next();
-  };
-  app.use('/api/*', signedIn);
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: MAX_JSON_BODY,
-      onError: (c) => c.json({ error: 'The request is too large.' }, 413),
-    }),
-  );
-
+  app.use('/api/*', signedIn(auth, storage));
   app.onError((error, c) => {
     if (error instanceof TooLarge) return c.json({ error: `Too large to keep: ${error.message}.` }, 413);
+    if (error instanceof BodyTooLarge) return c.json({ error: 'The request is too large.' }, 413);
     if (v.isValiError(error) || error instanceof SyntaxError)
       return c.json({ error: `Not a valid request: ${error.message}` }, 400);
     throw error;
@@ -105,8 +88,17 @@ export function apiRoutes(auth: TeamAuth, storage: Storage): Hono<ApiEnv> {
     return c.json(state);
   });
 
+  /** Several conversations at once (a device catching up reads what changed in pages, not one by one). */
+  app.get('/api/conversation-records', async (c) => {
+    const ids = c.req.queries('id') ?? [];
+    if (ids.length > MAX_BATCH) return c.json({ error: `At most ${MAX_BATCH} conversations at once.` }, 400);
+    const { conversations } = c.get('person');
+    const found = await Promise.all([...new Set(ids)].map((id) => conversations.get(id)));
+    return c.json({ items: found.filter((state) => state !== undefined) });
+  });
+
   app.put('/api/conversations/:id', async (c) => {
-    const { baseVersion, record } = v.parse(writeBody, await c.req.json());
+    const { baseVersion, record } = v.parse(writeBody, await readJson(c, MAX_JSON_BODY));
     const id = c.req.param('id');
     if ((record as { id?: unknown } | null)?.id !== id)
       return c.json({ error: 'The record’s id is not the one in the address.' }, 400);
@@ -131,7 +123,7 @@ export function apiRoutes(auth: TeamAuth, storage: Storage): Hono<ApiEnv> {
   });
 
   app.put('/api/settings', async (c) => {
-    const { baseVersion, settings } = v.parse(settingsBody, await c.req.json());
+    const { baseVersion, settings } = v.parse(settingsBody, await readJson(c, MAX_JSON_BODY));
     // The gateway key stays in the browser that holds it: never on the server, never on another device.
     const { apiKey: _key, ...kept } = settings;
     const written = await c.get('person').settings.put(kept, baseVersion);

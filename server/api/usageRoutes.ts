@@ -1,14 +1,13 @@
 import { type Context, Hono } from 'hono';
-import { type AuthEnv, personOf } from '../auth/routes.ts';
 import type { TeamAuth } from '../auth/teamAuth.ts';
 import type { Storage } from '../db/storage.ts';
 import type { DayRange } from '../db/usage.ts';
+import { type ApiEnv, signedIn } from './signedIn.ts';
 
 /** The longest range one request may sum: a year, leap day included. */
 const MAX_USAGE_DAYS = 366;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const noStore = { 'cache-control': 'no-store' };
 
 /** A day as `YYYY-MM-DD` (UTC) that is on the calendar (not 2026-02-30) and PostgreSQL can hold (year 1 on). */
 function parseDay(value: string | undefined): { day: string; ms: number } | undefined {
@@ -39,31 +38,28 @@ function usageRange(from: string | undefined, to: string | undefined): DayRange 
  * Usage as the server recorded it from the answers it relayed (`usageMeter.ts`): `GET /api/usage`, the
  * person's own totals per day, model and protocol; `GET /api/admin/usage`, everyone's per person too, for
  * administrators only (as their last sign-in said). Both take `from` and `to` (`YYYY-MM-DD`, UTC, both
- * included, at most 366 days). The person is known only from their session: nothing in the request can
- * name another. Mounted ahead of the other `/api` routes, with their own check (as `/api/me`).
+ * included, at most 366 days). Behind the guard of every route of a person's data (`signedIn`): the person
+ * is known only from their session, nothing in the request can name another.
  */
-export function usageRoutes(auth: TeamAuth, storage: Storage): Hono<AuthEnv> {
-  const app = new Hono<AuthEnv>();
-  const rangeOf = (c: Context<AuthEnv>) => usageRange(c.req.query('from'), c.req.query('to'));
-  const refuse = (c: Context<AuthEnv>, status: 400 | 401 | 403, error: string) =>
-    c.json({ error }, status, noStore);
+export function usageRoutes(auth: TeamAuth, storage: Storage): Hono<ApiEnv> {
+  const app = new Hono<ApiEnv>();
+  const guard = signedIn(auth, storage);
+  app.use('/api/usage', guard);
+  app.use('/api/admin/usage', guard);
+  const rangeOf = (c: Context<ApiEnv>) => usageRange(c.req.query('from'), c.req.query('to'));
 
   app.get('/api/usage', async (c) => {
-    const user = await personOf(auth, c.env.incoming);
-    if (!user) return refuse(c, 401, 'Not signed in.');
     const range = rangeOf(c);
-    if (typeof range === 'string') return refuse(c, 400, range);
-    return c.json({ ...range, totals: await storage.forUser(user.id).usage.totals(range) }, 200, noStore);
+    if (typeof range === 'string') return c.json({ error: range }, 400);
+    return c.json({ ...range, totals: await c.get('person').usage.totals(range) });
   });
 
   app.get('/api/admin/usage', async (c) => {
-    const user = await personOf(auth, c.env.incoming);
-    if (!user) return refuse(c, 401, 'Not signed in.');
-    const admin = await storage.forAdmin(user.id);
-    if (!admin) return refuse(c, 403, 'Only administrators see everyone’s usage.');
+    const admin = await storage.forAdmin(c.get('person').userId);
+    if (!admin) return c.json({ error: 'Only administrators see everyone’s usage.' }, 403);
     const range = rangeOf(c);
-    if (typeof range === 'string') return refuse(c, 400, range);
-    return c.json({ ...range, totals: await admin.usage(range) }, 200, noStore);
+    if (typeof range === 'string') return c.json({ error: range }, 400);
+    return c.json({ ...range, totals: await admin.usage(range) });
   });
 
   return app;

@@ -4,7 +4,7 @@ import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { parse } from 'hono/utils/cookie';
 import type { User } from '../db/users.ts';
-import { requestSource } from '../security.ts';
+import { mayServePersonalData, requestSource } from '../security.ts';
 import { safeReturnPath } from './identity.ts';
 import type { TeamAuth } from './teamAuth.ts';
 
@@ -89,6 +89,8 @@ export function authRoutes(auth: TeamAuth, log: (line: string) => void): Hono<Au
   app.get('/api/me', async (c) => {
     const user = await personOf(auth, c.env.incoming);
     if (!user) return c.json({ error: 'Not signed in.', mode: auth.config.mode }, 401, noStore);
+    if (!mayServePersonalData(c.env.incoming))
+      return c.json({ error: 'Cross-site request refused.' }, 403, noStore);
     return c.json({ mode: auth.config.mode, user: profile(user) }, 200, noStore);
   });
 

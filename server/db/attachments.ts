@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
-import { clientId, type Database, firstRow, int, isClientId, rows, timestamp } from './database.ts';
+import { isDeleted } from './conversations.ts';
+import {
+  clientId,
+  type Database,
+  firstRow,
+  int,
+  isClientId,
+  type Refused,
+  rows,
+  timestamp,
+} from './database.ts';
 import { checkSize, type StorageLimits } from './limits.ts';
 
 /**
@@ -29,42 +39,50 @@ export interface NewAttachment {
   bytes: Uint8Array;
 }
 
-export type AttachmentWrite =
-  | { ok: true; info: AttachmentInfo }
-  /** `different`: another file is stored under this id; `deleted`: its conversation was deleted. */
-  | { ok: false; reason: 'different' | 'deleted' };
+export type AttachmentWrite = { ok: true; info: AttachmentInfo } | Refused;
+
+/** A stored file: what is known of it, and its bytes. */
+export interface AttachmentFile {
+  info: AttachmentInfo;
+  bytes: Uint8Array;
+}
 
 const newAttachment = v.object({
   id: clientId,
   conversationId: clientId,
   name: v.pipe(v.string(), v.maxLength(1_000)),
-  mimeType: v.pipe(v.string(), v.maxLength(200)),
+  // `type/subtype` of HTTP's token characters, lower case: it is sent back as a header when the file is read.
+  mimeType: v.pipe(
+    v.string(),
+    v.maxLength(200),
+    v.regex(/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/, 'a media type such as image/png or text/plain'),
+  ),
   bytes: v.instance(Uint8Array),
 });
 
-const infoRow = v.pipe(
-  v.object({
-    id: v.string(),
-    conversation_id: v.string(),
-    name: v.string(),
-    mime_type: v.string(),
-    size: int,
-    sha256: v.instance(Uint8Array),
-    created_at: timestamp,
-  }),
-  v.transform(
-    (row): AttachmentInfo => ({
-      id: row.id,
-      conversationId: row.conversation_id,
-      name: row.name,
-      mimeType: row.mime_type,
-      size: row.size,
-      sha256: Buffer.from(row.sha256).toString('hex'),
-      createdAt: row.created_at,
-    }),
-  ),
+const infoEntries = {
+  id: v.string(),
+  conversation_id: v.string(),
+  name: v.string(),
+  mime_type: v.string(),
+  size: int,
+  sha256: v.instance(Uint8Array),
+  created_at: timestamp,
+};
+const toInfo = (row: v.InferOutput<v.ObjectSchema<typeof infoEntries, undefined>>): AttachmentInfo => ({
+  id: row.id,
+  conversationId: row.conversation_id,
+  name: row.name,
+  mimeType: row.mime_type,
+  size: row.size,
+  sha256: Buffer.from(row.sha256).toString('hex'),
+  createdAt: row.created_at,
+});
+const infoRow = v.pipe(v.object(infoEntries), v.transform(toInfo));
+const fileRow = v.pipe(
+  v.object({ ...infoEntries, bytes: v.instance(Uint8Array) }),
+  v.transform((row): AttachmentFile => ({ info: toInfo(row), bytes: row.bytes })),
 );
-const bytesRow = v.object({ bytes: v.instance(Uint8Array) });
 
 const infoColumns = 'id, conversation_id, name, mime_type, size, sha256, created_at';
 
@@ -81,13 +99,8 @@ export class Attachments {
     const file = v.parse(newAttachment, input);
     checkSize('attachmentBytes', file.bytes.byteLength, this.limits);
     const sha256 = createHash('sha256').update(file.bytes).digest();
-    const clean = (text: string) => text.replaceAll('\u0000', '');
     return this.db.transaction(async (tx) => {
-      const deleted = await tx.query(
-        'SELECT 1 FROM conversations WHERE user_id = $1 AND id = $2 AND deleted_at IS NOT NULL',
-        [this.userId, file.conversationId],
-      );
-      if (deleted.length > 0) return { ok: false, reason: 'deleted' };
+      if (await isDeleted(tx, this.userId, file.conversationId)) return { ok: false, reason: 'deleted' };
       await tx.query(
         `INSERT INTO attachments (user_id, id, conversation_id, name, mime_type, size, sha256, bytes)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (user_id, id) DO NOTHING`,
@@ -95,8 +108,8 @@ export class Attachments {
           this.userId,
           file.id,
           file.conversationId,
-          clean(file.name),
-          clean(file.mimeType),
+          file.name.replaceAll('\u0000', ''),
+          file.mimeType,
           file.bytes.byteLength,
           sha256,
           file.bytes,
@@ -125,12 +138,16 @@ export class Attachments {
     );
   }
 
-  async bytes(id: string): Promise<Uint8Array | undefined> {
+  /** The file with its bytes, read at once (a deletion in between cannot split them). */
+  async file(id: string): Promise<AttachmentFile | undefined> {
     if (!isClientId(id)) return undefined;
     return firstRow(
-      bytesRow,
-      await this.db.query('SELECT bytes FROM attachments WHERE user_id = $1 AND id = $2', [this.userId, id]),
-    )?.bytes;
+      fileRow,
+      await this.db.query(`SELECT ${infoColumns}, bytes FROM attachments WHERE user_id = $1 AND id = $2`, [
+        this.userId,
+        id,
+      ]),
+    );
   }
 
   async ofConversation(conversationId: string): Promise<AttachmentInfo[]> {

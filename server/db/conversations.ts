@@ -7,7 +7,9 @@ import {
   firstRow,
   int,
   isClientId,
+  type Queryable,
   rows,
+  shallowEnough,
   timestamp,
 } from './database.ts';
 import { checkSize, type StorageLimits } from './limits.ts';
@@ -26,13 +28,16 @@ import { searchPattern, searchTextOf } from './searchText.ts';
  * browser checks the rest when it reads the record back, and fields this version does not know are kept.
  */
 const ms = v.pipe(v.number(), v.finite());
-const conversationRecord = v.looseObject({
-  id: clientId,
-  title: v.string(),
-  createdAt: ms,
-  updatedAt: v.optional(ms),
-  messages: v.array(v.unknown()),
-});
+const conversationRecord = v.pipe(
+  v.looseObject({
+    id: clientId,
+    title: v.string(),
+    createdAt: ms,
+    updatedAt: v.optional(ms),
+    messages: v.array(v.unknown()),
+  }),
+  shallowEnough(),
+);
 export type ConversationRecord = v.InferOutput<typeof conversationRecord>;
 
 function readConversationRecord(value: unknown): ConversationRecord {
@@ -73,6 +78,18 @@ export interface ChangedConversation {
   version: number;
   change: number;
   deleted: boolean;
+}
+
+/**
+ * Whether the person deleted this conversation: what would be kept with it (a file, a recording, a request
+ * body) is then refused, as its deletion removed what there was.
+ */
+export async function isDeleted(q: Queryable, userId: string, conversationId: string): Promise<boolean> {
+  const found = await q.query(
+    'SELECT 1 FROM conversations WHERE user_id = $1 AND id = $2 AND deleted_at IS NOT NULL',
+    [userId, conversationId],
+  );
+  return found.length > 0;
 }
 
 const DEFAULT_PAGE = 50;
@@ -216,8 +233,10 @@ export class Conversations {
   }
 
   /**
-   * Deletes the conversation, with its files and recordings, leaving its tombstone (also for an id not
-   * stored yet, so that a device that still holds it does not upload it). Undefined: it already was deleted.
+   * Deletes the conversation, with its files, recordings and request bodies (gone, not hidden: nothing of
+   * it stays to be read by id), leaving its tombstone (also for an id not stored yet, so that a device that
+   * still holds it does not upload it, nor any of its files, recordings or bodies). Undefined: it already
+   * was deleted.
    */
   async delete(id: string): Promise<{ version: number; change: number } | undefined> {
     if (!isClientId(id)) return undefined;
@@ -236,11 +255,8 @@ export class Conversations {
         ),
       );
       if (!written) return undefined;
-      await tx.query('DELETE FROM attachments WHERE user_id = $1 AND conversation_id = $2', [
-        this.userId,
-        id,
-      ]);
-      await tx.query('DELETE FROM recordings WHERE user_id = $1 AND conversation_id = $2', [this.userId, id]);
+      for (const table of ['attachments', 'recordings', 'request_bodies'])
+        await tx.query(`DELETE FROM ${table} WHERE user_id = $1 AND conversation_id = $2`, [this.userId, id]);
       await announce(tx, { userId: this.userId, kind: 'conversation', id, ...written, deleted: true });
       return written;
     });

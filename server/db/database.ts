@@ -61,5 +61,31 @@ export const timestamp = v.date();
 export const clientId = v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.regex(/^[^\0]*$/));
 export const isClientId = (id: string) => v.is(clientId, id);
 
+/**
+ * How deep a JSON value from a request may nest: far beyond what a record of the app's holds (a request
+ * body's tool schemas are its deepest part), far below what runs the stack out when the value is written
+ * as JSON (about 10,000 levels in Node: parsing has no such limit).
+ */
+const MAX_DEPTH = 512;
+
+/** Whether `value` nests at most `left` levels deep: recursion only as deep as that. */
+function nestsAtMost(value: unknown, left: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (left === 0) return false;
+  if (Array.isArray(value)) return value.every((member) => nestsAtMost(member, left - 1));
+  for (const key in value) if (!nestsAtMost((value as Record<string, unknown>)[key], left - 1)) return false;
+  return true;
+}
+
+/** Refuses, as invalid, a value from a request nested too deep to be written as JSON. */
+export const shallowEnough = <T>() =>
+  v.check<T, string>((value) => nestsAtMost(value, MAX_DEPTH), `nested at most ${MAX_DEPTH} levels deep`);
+
 /** The version a write was made from: 0 for a row not stored yet. */
 export const baseVersion = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+
+/**
+ * A write refused of what is kept once under its id (a file, a recording, a request body): `different`:
+ * other content is stored under the id; `deleted`: its conversation was deleted, and nothing was stored.
+ */
+export type Refused = { ok: false; reason: 'different' | 'deleted' };

@@ -25,8 +25,9 @@ describe.each(testDatabases())('one person cannot reach another on $name', (data
     conversation: await alice.conversations.get('plans'),
     list: await alice.conversations.list(),
     attachment: await alice.attachments.info('photo'),
-    bytes: Buffer.from((await alice.attachments.bytes('photo')) ?? []).toString('hex'),
+    bytes: Buffer.from((await alice.attachments.file('photo'))?.bytes ?? []).toString('hex'),
     recording: await alice.recordings.get('plans-t1'),
+    request: await alice.requests.get('plans-t1'),
     settings: await alice.settings.get(),
     usage: await alice.usage.totals({ from: '2026-01-01', to: '2026-12-31' }),
   });
@@ -54,6 +55,7 @@ describe.each(testDatabases())('one person cannot reach another on $name', (data
       bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
     });
     await alice.recordings.put('plans-t1', 'plans', { items: [], raw: `data: ${aliceSecret}\n\n` });
+    await alice.requests.put('plans-t1', 'plans', { messages: [{ role: 'user', content: aliceSecret }] });
     await alice.settings.put({ systemPrompt: aliceSecret }, 0);
     await alice.usage.record({
       attemptId: 'plans-t1',
@@ -79,12 +81,14 @@ describe.each(testDatabases())('one person cannot reach another on $name', (data
     for (const id of ['plans', ...guesses]) {
       expect(await mallory.conversations.get(id)).toBeUndefined();
       expect(await mallory.attachments.info(id)).toBeUndefined();
-      expect(await mallory.attachments.bytes(id)).toBeUndefined();
+      expect(await mallory.attachments.file(id)).toBeUndefined();
       expect(await mallory.attachments.ofConversation(id)).toEqual([]);
       expect(await mallory.recordings.get(id)).toBeUndefined();
       expect(await mallory.recordings.ofConversation(id)).toEqual([]);
+      expect(await mallory.requests.get(id)).toBeUndefined();
     }
     expect(await mallory.recordings.get('plans-t1')).toBeUndefined();
+    expect(await mallory.requests.get('plans-t1')).toBeUndefined();
     expect(await mallory.settings.get()).toBeUndefined();
     expect(await mallory.usage.totals({ from: '2000-01-01', to: '2100-01-01' })).toEqual([]);
     expect(await mallory.conversations.changesSince(0)).toEqual([]);
@@ -133,7 +137,10 @@ describe.each(testDatabases())('one person cannot reach another on $name', (data
         bytes: new Uint8Array([1, 2, 3]),
       }),
     ).toMatchObject({ ok: true, info: { name: 'evil.png', size: 3 } });
-    expect(await mallory.recordings.put('plans-t1', 'mine', { items: [], raw: 'data: owned' })).toBe(true);
+    expect(await mallory.recordings.put('plans-t1', 'mine', { items: [], raw: 'data: owned' })).toEqual({
+      ok: true,
+    });
+    expect(await mallory.requests.put('plans-t1', 'mine', { model: 'evil' })).toEqual({ ok: true });
     await mallory.usage.record({
       attemptId: 'plans-t1',
       conversationId: 'mine',

@@ -2,6 +2,8 @@
 export interface StorageLimits {
   conversationBytes: number;
   recordingBytes: number;
+  /** An attempt's request body (its JSON): it holds the conversation's history again, files as placeholders. */
+  requestBytes: number;
   attachmentBytes: number;
   settingsBytes: number;
 }
@@ -13,6 +15,7 @@ export interface StorageLimits {
 export const defaultLimits: StorageLimits = {
   conversationBytes: 10_000_000,
   recordingBytes: 10_000_000,
+  requestBytes: 10_000_000,
   attachmentBytes: 16_000_000,
   settingsBytes: 1_000_000,
 };

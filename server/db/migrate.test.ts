@@ -41,6 +41,7 @@ describe.each(testDatabases())('migrations on $name', (database) => {
         'attachments',
         'conversations',
         'recordings',
+        'request_bodies',
         'sessions',
         'settings',
         'usage',

@@ -132,7 +132,24 @@ export const migrations: readonly Migration[] = [
     ],
   },
   {
-    name: '0003 requests of the last minute per person',
+    name: '0003 request bodies',
+    statements: [
+      // What each attempt sent, apart from its conversation's record (it holds the whole history again):
+      // written once, deleted with its conversation.
+      `CREATE TABLE request_bodies (
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        attempt_id text NOT NULL CHECK (length(attempt_id) BETWEEN 1 AND 200),
+        conversation_id text NOT NULL,
+        -- JSON text, as recordings: jsonb would reorder its keys and refuses the NUL character.
+        body text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, attempt_id)
+      )`,
+      'CREATE INDEX request_bodies_conversation ON request_bodies (user_id, conversation_id)',
+    ],
+  },
+  {
+    name: '0004 requests of the last minute per person',
     statements: [
       // When each of a person's requests of the last minute started (`requestWindow.ts`): one row per
       // person, never more entries than the limit, so a single UPSERT both checks and counts, whichever

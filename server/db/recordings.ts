@@ -1,11 +1,23 @@
 import * as v from 'valibot';
-import { clientId, type Database, firstRow, isClientId, rows } from './database.ts';
+import { isDeleted } from './conversations.ts';
+import {
+  clientId,
+  type Database,
+  firstRow,
+  isClientId,
+  type Refused,
+  rows,
+  shallowEnough,
+} from './database.ts';
 import { checkSize, type StorageLimits } from './limits.ts';
 
 /**
- * One person's recordings of their streams: per attempt, the events the inspector shows and the body as
- * received, as the browser's trace record holds them (`src/state/formats/records.ts`). Apart from the
- * conversation, whose record stays small to write while an answer streams.
+ * One person's records of their attempts, apart from the conversation (whose record stays small to write
+ * while an answer streams), as the browser's own records hold them (`src/state/formats/records.ts`): the
+ * recording of each stream (the events the inspector shows and the body as received) and the body each
+ * request sent. Neither is ever rewritten: a request body is written once, a recording only grows (its
+ * attempt may still be streaming when it is first saved). What would change either is refused, so no
+ * device's copy overwrites another's. Both go with their conversation when it is deleted.
  */
 
 interface RecordedItem {
@@ -15,7 +27,7 @@ interface RecordedItem {
   data: string;
 }
 
-export interface Recording {
+interface Recording {
   items: RecordedItem[];
   raw: string;
 }
@@ -24,6 +36,9 @@ export interface StoredRecording extends Recording {
   attemptId: string;
   conversationId: string;
 }
+
+/** A write of a recording or a request body: stored (or already stored, the same), or refused. */
+type OnceWrite = { ok: true } | Refused;
 
 /** A predicate, not an object schema: a recording holds up to 20,000 items, checked on every read. */
 const item = v.custom<RecordedItem>(
@@ -55,6 +70,18 @@ const recordingRow = v.pipe(
   ),
 );
 
+/** Whether `next` is `stored` with more after it: every event and byte stored, in place. */
+function grows(stored: Recording, next: Recording): boolean {
+  return (
+    next.items.length >= stored.items.length &&
+    next.raw.startsWith(stored.raw) &&
+    stored.items.every((was, i) => {
+      const now = next.items[i];
+      return now?.t === was.t && now.kind === was.kind && now.event === was.event && now.data === was.data;
+    })
+  );
+}
+
 /** Known to the caller as `person.recordings`: every statement names `userId`. */
 export class Recordings {
   constructor(
@@ -64,25 +91,42 @@ export class Recordings {
   ) {}
 
   /**
-   * Stores (or replaces: a recording grows while its attempt streams) one attempt's recording. False: its
-   * conversation was deleted, and nothing was stored.
+   * Stores one attempt's recording, or the same one grown (more events, more bytes after those stored):
+   * its attempt went on streaming. A recording that differs from the stored one in what both hold, or
+   * names another conversation, is refused (`different`). `input` is checked here: it is what a request sent.
    */
-  async put(attemptId: string, conversationId: string, input: Recording): Promise<boolean> {
+  async put(attemptId: string, conversationId: string, input: unknown): Promise<OnceWrite> {
     v.parse(clientId, attemptId);
     v.parse(clientId, conversationId);
-    const { items, raw } = v.parse(recording, input);
-    const json = JSON.stringify({ items, raw });
+    const next = v.parse(recording, input);
+    const json = JSON.stringify(next);
     checkSize('recordingBytes', Buffer.byteLength(json), this.limits);
-    const stored = await this.db.query(
-      `INSERT INTO recordings (user_id, attempt_id, conversation_id, trace)
-       SELECT $1::uuid, $2::text, $3::text, $4::text WHERE NOT EXISTS (
-         SELECT 1 FROM conversations WHERE user_id = $1 AND id = $3 AND deleted_at IS NOT NULL
-       )
-       ON CONFLICT (user_id, attempt_id) DO UPDATE SET conversation_id = excluded.conversation_id, trace = excluded.trace
-       RETURNING attempt_id`,
-      [this.userId, attemptId, conversationId, json],
-    );
-    return stored.length > 0;
+    return this.db.transaction(async (tx) => {
+      if (await isDeleted(tx, this.userId, conversationId)) return { ok: false, reason: 'deleted' };
+      const inserted = await tx.query(
+        `INSERT INTO recordings (user_id, attempt_id, conversation_id, trace) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (user_id, attempt_id) DO NOTHING RETURNING attempt_id`,
+        [this.userId, attemptId, conversationId, json],
+      );
+      if (inserted.length > 0) return { ok: true };
+      // Locked until this write commits: two devices' copies growing at once are compared one after the other.
+      const stored = firstRow(
+        recordingRow,
+        await tx.query(
+          'SELECT attempt_id, conversation_id, trace FROM recordings WHERE user_id = $1 AND attempt_id = $2 FOR UPDATE',
+          [this.userId, attemptId],
+        ),
+      );
+      if (!stored) throw new Error('the recording was not stored');
+      if (stored.conversationId !== conversationId || !grows(stored, next))
+        return { ok: false, reason: 'different' };
+      await tx.query('UPDATE recordings SET trace = $3 WHERE user_id = $1 AND attempt_id = $2', [
+        this.userId,
+        attemptId,
+        json,
+      ]);
+      return { ok: true };
+    });
   }
 
   async get(attemptId: string): Promise<StoredRecording | undefined> {
@@ -116,5 +160,66 @@ export class Recordings {
       [this.userId, attemptId],
     );
     return gone.length > 0;
+  }
+}
+
+/** An attempt's request body: a JSON object, as the browser's `request:<attemptId>` record holds it. */
+type RequestBody = Record<string, unknown>;
+
+const isObject = (value: unknown): value is RequestBody =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const requestBody = v.pipe(v.custom<RequestBody>(isObject, 'a JSON object'), shallowEnough());
+const bodyRow = v.object({ body: v.pipe(v.string(), v.parseJson(), v.custom<RequestBody>(isObject)) });
+const sameRow = v.object({ conversation_id: v.string(), same: v.boolean() });
+
+/** Known to the caller as `person.requests`: every statement names `userId`. */
+export class RequestBodies {
+  constructor(
+    private readonly db: Database,
+    private readonly userId: string,
+    private readonly limits: StorageLimits,
+  ) {}
+
+  /**
+   * Stores the body an attempt sent, once: the same body again changes nothing; another body for the
+   * attempt, or another conversation, is refused (`different`). `input` is checked here: it is what a
+   * request sent.
+   */
+  async put(attemptId: string, conversationId: string, input: unknown): Promise<OnceWrite> {
+    v.parse(clientId, attemptId);
+    v.parse(clientId, conversationId);
+    const json = JSON.stringify(v.parse(requestBody, input));
+    checkSize('requestBytes', Buffer.byteLength(json), this.limits);
+    return this.db.transaction(async (tx) => {
+      if (await isDeleted(tx, this.userId, conversationId)) return { ok: false, reason: 'deleted' };
+      const inserted = await tx.query(
+        `INSERT INTO request_bodies (user_id, attempt_id, conversation_id, body) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (user_id, attempt_id) DO NOTHING RETURNING attempt_id`,
+        [this.userId, attemptId, conversationId, json],
+      );
+      if (inserted.length > 0) return { ok: true };
+      const stored = firstRow(
+        sameRow,
+        await tx.query(
+          'SELECT conversation_id, body = $3 AS same FROM request_bodies WHERE user_id = $1 AND attempt_id = $2',
+          [this.userId, attemptId, json],
+        ),
+      );
+      if (!stored) throw new Error('the request body was not stored');
+      return stored.same && stored.conversation_id === conversationId
+        ? { ok: true }
+        : { ok: false, reason: 'different' };
+    });
+  }
+
+  async get(attemptId: string): Promise<RequestBody | undefined> {
+    if (!isClientId(attemptId)) return undefined;
+    return firstRow(
+      bodyRow,
+      await this.db.query('SELECT body FROM request_bodies WHERE user_id = $1 AND attempt_id = $2', [
+        this.userId,
+        attemptId,
+      ]),
+    )?.body;
   }
 }

@@ -11,7 +11,7 @@ export type Admission = { admitted: true } | { admitted: false; retryAfterMs: nu
 
 const waitRow = v.object({ wait_ms: int });
 
-/** Known to the caller as `person.requests`: every statement names `userId`. */
+/** Known to the caller as `person.recentRequests`: every statement names `userId`. */
 export class RequestWindow {
   constructor(
     private readonly db: Database,

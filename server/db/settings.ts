@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { announce } from './changes.ts';
-import { baseVersion as baseVersionSchema, type Database, firstRow, int } from './database.ts';
+import { baseVersion as baseVersionSchema, type Database, firstRow, int, shallowEnough } from './database.ts';
 import { checkSize, type StorageLimits } from './limits.ts';
 
 /**
@@ -20,7 +20,7 @@ export type SettingsWrite =
   | { ok: true; version: number; change: number }
   | { ok: false; current: StoredSettings | undefined };
 
-const settingsDocument = v.record(v.string(), v.unknown());
+const settingsDocument = v.pipe(v.record(v.string(), v.unknown()), shallowEnough());
 
 const settingsRow = v.pipe(
   v.object({ version: int, change: int, document: v.pipe(v.string(), v.parseJson(), settingsDocument) }),

@@ -11,7 +11,9 @@ describe.each(testDatabases())('storage on $name', (database) => {
   let config: DatabaseConfig;
   beforeAll(async () => {
     config = await database.start();
-    storage = await Storage.open(config, { limits: { attachmentBytes: 1_000 } });
+    storage = await Storage.open(config, {
+      limits: { attachmentBytes: 1_000, recordingBytes: 2_000, requestBytes: 2_000 },
+    });
   }, startTimeout);
   afterAll(async () => {
     await storage?.close();
@@ -56,10 +58,16 @@ describe.each(testDatabases())('storage on $name', (database) => {
         bytes: new Uint8Array([104, 105]),
       });
       await person.recordings.put('c1-t2', 'c1', { items: [], raw: 'data: {}\n\n' });
+      await person.requests.put('c1-t2', 'c1', { model: 'm', messages: [] });
       expect(await person.conversations.delete('c1')).toMatchObject({ version: 2 });
       expect(await person.conversations.get('c1')).toMatchObject({ deleted: true, version: 2 });
       expect(await person.attachments.info('f1')).toBeUndefined();
       expect(await person.recordings.get('c1-t2')).toBeUndefined();
+      expect(await person.requests.get('c1-t2')).toBeUndefined();
+      for (const table of ['attachments', 'recordings', 'request_bodies'])
+        expect(await storage.db.query(`SELECT 1 FROM ${table} WHERE user_id = $1`, [person.userId])).toEqual(
+          [],
+        );
       expect(await person.conversations.delete('c1')).toBeUndefined();
       const late = await person.conversations.put(conversation('c1'), 2);
       expect(late).toMatchObject({ ok: false, current: { deleted: true, version: 2 } });
@@ -71,7 +79,10 @@ describe.each(testDatabases())('storage on $name', (database) => {
         ok: false,
         current: { deleted: true },
       });
-      expect(await person.recordings.put('t9', 'never-uploaded', { items: [], raw: '' })).toBe(false);
+      const refused = { ok: false, reason: 'deleted' };
+      expect(await person.recordings.put('t9', 'never-uploaded', { items: [], raw: '' })).toEqual(refused);
+      expect(await person.requests.put('t9', 'never-uploaded', { model: 'm' })).toEqual(refused);
+      expect(await person.requests.get('t9')).toBeUndefined();
       expect(
         await person.attachments.put({
           id: 'f9',
@@ -80,7 +91,7 @@ describe.each(testDatabases())('storage on $name', (database) => {
           mimeType: 'text/plain',
           bytes: new Uint8Array([1]),
         }),
-      ).toEqual({ ok: false, reason: 'deleted' });
+      ).toEqual(refused);
     });
 
     it('lists a page at a time, most recently changed first, every conversation once', async () => {
@@ -190,10 +201,33 @@ describe.each(testDatabases())('storage on $name', (database) => {
         ok: false,
         reason: 'different',
       });
-      expect(Buffer.from((await person.attachments.bytes('f1')) ?? []).toString()).toBe('hello');
+      const stored = await person.attachments.file('f1');
+      expect(Buffer.from(stored?.bytes ?? []).toString()).toBe('hello');
+      expect(stored?.info).toEqual(first.ok && first.info);
       expect((await person.attachments.ofConversation('c1')).map((a) => a.id)).toEqual(['f1']);
       expect(await person.attachments.delete('f1')).toBe(true);
-      expect(await person.attachments.bytes('f1')).toBeUndefined();
+      expect(await person.attachments.file('f1')).toBeUndefined();
+    });
+
+    it('refuses a media type that is not one, before storing anything', async () => {
+      const person = await newPerson(storage);
+      for (const mimeType of [
+        '',
+        'image',
+        'text/html\r\nx-evil: 1',
+        'Image/PNG',
+        'text/plain; charset=utf-8',
+      ])
+        await expect(
+          person.attachments.put({
+            id: 'f',
+            conversationId: 'c',
+            name: 'n',
+            mimeType,
+            bytes: new Uint8Array(1),
+          }),
+        ).rejects.toThrow(/media type/);
+      expect(await person.attachments.info('f')).toBeUndefined();
     });
 
     it('refuses a file above the limit', async () => {
@@ -207,16 +241,18 @@ describe.each(testDatabases())('storage on $name', (database) => {
   });
 
   describe('recordings', () => {
-    it("keeps an attempt's events and raw body, replaced as the attempt goes on", async () => {
+    it("keeps an attempt's events and raw body, grown as the attempt goes on", async () => {
       const person = await newPerson(storage);
       const items = [
         { t: 1.5, kind: 'event' as const, event: 'message', data: '{"x":1}' },
         { t: 2, kind: 'comment' as const, event: '', data: ' keep-alive' },
       ];
-      expect(await person.recordings.put('t1', 'c1', { items: items.slice(0, 1), raw: 'data: 1' })).toBe(
-        true,
-      );
-      await person.recordings.put('t1', 'c1', { items, raw: 'data: 1\n\n: keep-alive\u0000\n' });
+      expect(await person.recordings.put('t1', 'c1', { items: items.slice(0, 1), raw: 'data: 1' })).toEqual({
+        ok: true,
+      });
+      expect(
+        await person.recordings.put('t1', 'c1', { items, raw: 'data: 1\n\n: keep-alive\u0000\n' }),
+      ).toEqual({ ok: true });
       expect(await person.recordings.get('t1')).toEqual({
         attemptId: 't1',
         conversationId: 'c1',
@@ -227,6 +263,91 @@ describe.each(testDatabases())('storage on $name', (database) => {
       await expect(
         person.recordings.put('t2', 'c1', { items: [{ t: 'soon' }], raw: '' } as never),
       ).rejects.toThrow();
+    });
+
+    it('refuses a recording that would change what is stored: only more may come after it', async () => {
+      const person = await newPerson(storage);
+      const first = { t: 1, kind: 'event' as const, event: 'message', data: 'a' };
+      const stored = { items: [first], raw: 'data: a\n\n' };
+      await person.recordings.put('t1', 'c1', stored);
+      expect(await person.recordings.put('t1', 'c1', stored)).toEqual({ ok: true });
+      const different = { ok: false, reason: 'different' };
+      for (const changed of [
+        { items: [{ ...first, data: 'b' }], raw: stored.raw },
+        { items: [{ ...first, t: 2 }], raw: stored.raw },
+        { items: [{ ...first, kind: 'comment' as const }], raw: stored.raw },
+        { items: [{ ...first, event: 'other' }], raw: stored.raw },
+        { items: [], raw: stored.raw },
+        { items: [first], raw: 'data: b\n\n' },
+        { items: [first], raw: 'data: a' },
+        { items: [first, first], raw: `x${stored.raw}` },
+      ])
+        expect(await person.recordings.put('t1', 'c1', changed)).toEqual(different);
+      expect(await person.recordings.put('t1', 'c2', stored)).toEqual(different);
+      expect(await person.recordings.get('t1')).toMatchObject(stored);
+    });
+
+    it('refuses a recording above the limit', async () => {
+      const person = await newPerson(storage);
+      const raw = 'x'.repeat(2_001);
+      await expect(person.recordings.put('big', 'c', { items: [], raw })).rejects.toBeInstanceOf(TooLarge);
+      expect(await person.recordings.get('big')).toBeUndefined();
+    });
+  });
+
+  describe('anything a request sent', () => {
+    it('is refused as invalid when nested too deep to be written as JSON, and kept at 512 levels', async () => {
+      const person = await newPerson(storage);
+      /** Arrays `levels` deep. */
+      const nested = (levels: number) => {
+        let value: unknown = [];
+        for (let i = 1; i < levels; i++) value = [value];
+        return value;
+      };
+      // 20,000 levels: JSON.parse makes them, JSON.stringify runs out of stack on them.
+      for (const write of [
+        () => person.conversations.put(conversation('deep', { messages: [nested(20_000)] }), 0),
+        () => person.settings.put({ deep: nested(20_000) }, 0),
+        () => person.requests.put('t1', 'c1', { deep: nested(20_000) }),
+      ])
+        await expect(write()).rejects.toThrow(/nested at most 512 levels deep/);
+      // The record and its messages are two levels: 510 more are allowed, not 511.
+      expect(
+        await person.conversations.put(conversation('deep', { messages: [nested(510)] }), 0),
+      ).toMatchObject({
+        ok: true,
+      });
+      await expect(
+        person.conversations.put(conversation('deeper', { messages: [nested(511)] }), 0),
+      ).rejects.toThrow(/nested/);
+      expect(await person.settings.put({ deep: nested(511) }, 0)).toMatchObject({ ok: true });
+    });
+  });
+
+  describe('request bodies', () => {
+    it('are written once: the same body again changes nothing, another is refused', async () => {
+      const person = await newPerson(storage);
+      // Key order and the NUL character kept: a body is sent again byte for byte.
+      const body = { z: 1, a: [{ text: 'Hi\u0000 ⟦attachment:file_1⟧' }], model: 'm' };
+      expect(await person.requests.put('t1', 'c1', body)).toEqual({ ok: true });
+      expect(await person.requests.put('t1', 'c1', structuredClone(body))).toEqual({ ok: true });
+      const different = { ok: false, reason: 'different' };
+      expect(await person.requests.put('t1', 'c1', { ...body, model: 'n' })).toEqual(different);
+      expect(await person.requests.put('t1', 'c1', { a: body.a, model: 'm', z: 1 })).toEqual(different);
+      expect(await person.requests.put('t1', 'c2', body)).toEqual(different);
+      const read = await person.requests.get('t1');
+      expect(read).toEqual(body);
+      expect(Object.keys(read ?? {})).toEqual(['z', 'a', 'model']);
+    });
+
+    it('refuse what is not a JSON object, or is above the limit', async () => {
+      const person = await newPerson(storage);
+      for (const body of [[], null, 'text', 3])
+        await expect(person.requests.put('t1', 'c1', body as never)).rejects.toThrow(/JSON object/);
+      await expect(person.requests.put('t2', 'c1', { text: 'x'.repeat(3_000) })).rejects.toBeInstanceOf(
+        TooLarge,
+      );
+      expect(await person.requests.get('t2')).toBeUndefined();
     });
   });
 
@@ -347,31 +468,31 @@ describe.each(testDatabases())('storage on $name', (database) => {
 
     it('admits up to the limit in a minute, then says when the oldest slot frees', async () => {
       const person = await newPerson(storage);
-      expect(await person.requests.admit(2)).toEqual({ admitted: true });
+      expect(await person.recentRequests.admit(2)).toEqual({ admitted: true });
       await age(person.userId, 20_000);
-      expect(await person.requests.admit(2)).toEqual({ admitted: true });
-      const refused = await person.requests.admit(2);
+      expect(await person.recentRequests.admit(2)).toEqual({ admitted: true });
+      const refused = await person.recentRequests.admit(2);
       // The first request is 20 s old: its slot frees in 40 s (give or take the statements' own time).
       expect(refused.admitted).toBe(false);
       expect(!refused.admitted && refused.retryAfterMs).toBeGreaterThan(39_000);
       expect(!refused.admitted && refused.retryAfterMs).toBeLessThanOrEqual(40_000);
       // A refused request takes no slot: once the first is a minute old, one more is admitted, not two.
       await age(person.userId, 40_000);
-      expect(await person.requests.admit(2)).toEqual({ admitted: true });
-      expect((await person.requests.admit(2)).admitted).toBe(false);
+      expect(await person.recentRequests.admit(2)).toEqual({ admitted: true });
+      expect((await person.recentRequests.admit(2)).admitted).toBe(false);
       // Another person's window is their own.
-      expect(await (await newPerson(storage)).requests.admit(1)).toEqual({ admitted: true });
+      expect(await (await newPerson(storage)).recentRequests.admit(1)).toEqual({ admitted: true });
     });
 
     it('counts a limit lowered since by the requests still in the minute', async () => {
       const person = await newPerson(storage);
       for (let i = 0; i < 3; i++) {
-        expect(await person.requests.admit(5)).toEqual({ admitted: true });
+        expect(await person.recentRequests.admit(5)).toEqual({ admitted: true });
         await age(person.userId, 10_000);
       }
       // Aged 30, 20 and 10 s: under a limit of 2, one of them must go, then another for a slot: the one
       // 20 s old, in 40 s.
-      const refused = await person.requests.admit(2);
+      const refused = await person.recentRequests.admit(2);
       expect(!refused.admitted && refused.retryAfterMs).toBeGreaterThan(39_000);
       expect(!refused.admitted && refused.retryAfterMs).toBeLessThanOrEqual(40_000);
     });
@@ -383,7 +504,7 @@ describe.each(testDatabases())('storage on $name', (database) => {
         const person = await newPerson(storage);
         const twin = other.forUser(person.userId);
         const all = await Promise.all(
-          Array.from({ length: 24 }, (_, i) => (i % 2 ? twin : person).requests.admit(5)),
+          Array.from({ length: 24 }, (_, i) => (i % 2 ? twin : person).recentRequests.admit(5)),
         );
         expect(all.filter((a) => a.admitted)).toHaveLength(5);
       } finally {

@@ -5,7 +5,7 @@ import type { Database } from './database.ts';
 import { defaultLimits, type StorageLimits } from './limits.ts';
 import { migrate } from './migrate.ts';
 import { type DatabaseConfig, openDatabase } from './open.ts';
-import { Recordings } from './recordings.ts';
+import { Recordings, RequestBodies } from './recordings.ts';
 import { RequestWindow } from './requestWindow.ts';
 import { DEFAULT_SESSION_MS, Sessions } from './sessions.ts';
 import { Settings } from './settings.ts';
@@ -25,10 +25,11 @@ export interface Person {
   readonly conversations: Conversations;
   readonly attachments: Attachments;
   readonly recordings: Recordings;
+  readonly requests: RequestBodies;
   readonly settings: Settings;
   readonly usage: Usage;
-  /** Their requests of the last minute, for the per-person limit. */
-  readonly requests: RequestWindow;
+  /** Their requests to a model in the last minute, for the per-person limit. */
+  readonly recentRequests: RequestWindow;
 }
 
 /** What only an administrator sees. */
@@ -47,7 +48,8 @@ export class Storage {
   readonly sessions: Sessions;
   readonly signIns: SignIns;
   readonly changes: ChangeFeed;
-  private readonly limits: StorageLimits;
+  /** What each piece a person stores may weigh: the routes refuse a larger body before reading it all. */
+  readonly limits: StorageLimits;
 
   private constructor(
     readonly db: Database,
@@ -84,9 +86,10 @@ export class Storage {
       conversations: new Conversations(db, userId, limits),
       attachments: new Attachments(db, userId, limits),
       recordings: new Recordings(db, userId, limits),
+      requests: new RequestBodies(db, userId, limits),
       settings: new Settings(db, userId, limits),
       usage: new Usage(db, userId),
-      requests: new RequestWindow(db, userId),
+      recentRequests: new RequestWindow(db, userId),
     };
   }
 

@@ -1,6 +1,7 @@
 import { lazy, useCallback, useId, useRef, useState } from 'react';
 import { MissingConversationBanner } from '../components/banners/MissingConversationBanner.tsx';
 import { StorageWarning } from '../components/banners/StorageWarning.tsx';
+import { TeamBanners } from '../components/banners/TeamBanners.tsx';
 import { Composer } from '../components/composer/Composer.tsx';
 import { ConversationView } from '../components/conversation/ConversationView.tsx';
 import { Toolbar } from '../components/header/Toolbar.tsx';
@@ -124,7 +125,11 @@ export function App() {
           onOpenSettings={() => setSettingsOpen(true)}
           onOpenReplay={() => setInspecting(null)}
         />
-        <MissingConversationBanner />
+        {/* One row of the layout, however many notices show (none: no height). */}
+        <div className="main-notices">
+          <MissingConversationBanner />
+          <TeamBanners />
+        </div>
         <ConversationView
           conversation={conversation}
           onRetry={onRetry}

@@ -3,16 +3,19 @@ import type { MarkdownResources } from '../markdown/resources.ts';
 import type { ChatSession } from '../session/ChatSession.ts';
 import type { AppStorage } from '../state/storage/appStorage.ts';
 import type { AppStores } from '../state/stores/appStores.ts';
+import type { TeamAccount } from '../state/team/teamAccount.ts';
 
 /**
  * What one running app is made of: its stores, the session that streams into them, where it keeps them,
- * and what its markdown renderer fetches and keeps.
+ * what its markdown renderer fetches and keeps, and (team mode) the signed-in person's account.
  */
 export interface AppServices {
   stores: AppStores;
   session: ChatSession;
   storage: AppStorage;
   markdown: MarkdownResources;
+  /** Team mode, signed in: the person's account here (null in single-person mode, or signed out). */
+  team: TeamAccount | null;
 }
 
 const AppContext = createContext<AppServices | null>(null);

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { addressChanged, conversationIdInPath } from '../state/domain/address.ts';
-import { useConversations } from './useStores.ts';
+import { useConversations, useTeam } from './useStores.ts';
 
 function subscribe(onChange: () => void): () => void {
   window.addEventListener('popstate', onChange);
@@ -17,5 +17,7 @@ const pathname = () => window.location.pathname;
 export function useMissingConversation(): string | null {
   const id = conversationIdInPath(useSyncExternalStore(subscribe, pathname));
   const here = useConversations((s) => !s.hydrated || (id !== null && s.conversations[id] !== undefined));
-  return id !== null && !here ? id : null;
+  // Team mode: until the server has been heard, the conversation may be on its way.
+  const arriving = useTeam((s) => s.account.mode === 'team' && s.connection === 'connecting');
+  return id !== null && !here && !arriving ? id : null;
 }

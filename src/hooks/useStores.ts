@@ -4,6 +4,7 @@ import type { AnswerSnapshot, AnswersState } from '../state/stores/answers.ts';
 import type { ConversationState } from '../state/stores/conversationStore.ts';
 import type { SettingsState } from '../state/stores/settingsStore.ts';
 import type { StorageStatus } from '../state/stores/storageStatus.ts';
+import type { TeamState } from '../state/stores/teamStore.ts';
 import { useServices } from './appContext.tsx';
 
 /** A slice of this app's conversations; the component re-renders when the slice changes. */
@@ -32,4 +33,9 @@ export function useStorageStatus<T>(selector: (state: StorageStatus) => T): T {
 /** Recordings kept in the database that were asked for, and how reading them goes. */
 export function useRecordingLoads<T>(selector: (state: RecordingLoads) => T): T {
   return useStore(useServices().stores.recordings, selector);
+}
+
+/** Team mode: who is signed in, and how this page stands with the server. */
+export function useTeam<T>(selector: (state: TeamState) => T): T {
+  return useStore(useServices().stores.team, selector);
 }

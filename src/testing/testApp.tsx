@@ -7,6 +7,7 @@ import { createMarkdownResources, type MarkdownResources } from '../markdown/res
 import { ChatSession } from '../session/ChatSession.ts';
 import { type AppStorage, indexedDbStorage } from '../state/storage/appStorage.ts';
 import { type AppStores, createAppStores } from '../state/stores/appStores.ts';
+import type { TeamAccount } from '../state/team/teamAccount.ts';
 
 /** A whole app's worth of fresh instances for one test: nothing is shared with any other test. */
 export interface TestApp {
@@ -28,8 +29,11 @@ export interface TestApp {
 
 const created: { dispose(): void }[] = [];
 
-export function createTestApp(options: { storage?: AppStorage } = {}): TestApp {
-  const stores = createAppStores();
+export function createTestApp(
+  options: { storage?: AppStorage; stores?: AppStores; team?: TeamAccount } = {},
+): TestApp {
+  const stores = options.stores ?? createAppStores();
+  const team = options.team ?? null;
   const storage = options.storage ?? indexedDbStorage();
   let currentFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
   let currentRandom = Math.random;
@@ -44,7 +48,7 @@ export function createTestApp(options: { storage?: AppStorage } = {}): TestApp {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={queryClient}>
-      <AppProvider services={{ stores, session, storage, markdown }}>
+      <AppProvider services={{ stores, session, storage, markdown, team }}>
         {/* English, as the app starts: one language for the app, not one per component. */}
         <I18nProvider locale="en">{children}</I18nProvider>
       </AppProvider>

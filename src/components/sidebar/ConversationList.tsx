@@ -5,6 +5,7 @@ import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { Conversation } from '../../state/domain/types.ts';
 import { answeringConversations } from '../../state/stores/answers.ts';
 import { conversationUsage } from '../../state/stores/conversationStore.ts';
+import { AccountPanel } from '../account/AccountPanel.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
 import { SearchBox } from './SearchBox.tsx';
 import { SearchResults } from './SearchResults.tsx';
@@ -289,6 +290,7 @@ export const ConversationList = memo(function ConversationList({
           />
         ))}
       </ul>
+      <AccountPanel />
     </nav>
   );
 });

@@ -175,6 +175,34 @@ export const en = {
     'Saved conversations could not be read: {error} Nothing stored has been changed, and this tab will not overwrite it: new conversations are saved beside it. Reloading the page may read it again.',
   'address.missing':
     'No conversation of yours has this address. It may have been deleted, or the link may be someone else’s.',
+  'signIn.title': 'Sign in to HopBase Chat',
+  'signIn.oidc':
+    'This HopBase Chat is shared by a team. Sign in to see your conversations, on every device you use.',
+  'signIn.button': 'Sign in',
+  'signIn.header':
+    'The sign-in service in front of this server did not say who you are. Reload the page, or ask whoever runs this server.',
+  'account.label': 'Your account',
+  'account.sync':
+    '{state, select, connecting {Connecting to the server…} live {Saved on the server} offline {Offline: changes are kept here and sent when the server is back} other {Signed out: changes are kept here}}',
+  'account.pending':
+    '{n, plural, one {# change not yet on the server} other {# changes not yet on the server}}',
+  'account.signOut': 'Sign out',
+  'account.signOut.pending':
+    '{n, plural, one {# change is} other {# changes are}} not on the server yet. Signed out now, they stay in this browser and are sent when you sign in here again.',
+  'account.signOut.anyway': 'Sign out anyway',
+  'account.signOut.failed': 'Could not sign out: {reason}',
+  'team.sessionEnded':
+    'You are signed out: the session ended, or you signed out on another device. What you change here is kept in this browser and sent when you sign in again.',
+  'team.signInAgain': 'Sign in again',
+  'team.localHistory.offer':
+    'This browser kept {n, plural, one {# conversation} other {# conversations}} from before you signed in. Add {n, plural, one {it} other {them}} to your account?',
+  'team.localHistory.add': 'Add to my account',
+  'team.localHistory.decline': 'No, thanks',
+  'team.localHistory.adding':
+    'Adding {n, plural, one {# conversation} other {# conversations}} to your account…',
+  'team.localHistory.added':
+    'Added {n, plural, one {# conversation} other {# conversations}} to your account.',
+  'team.refused': 'The server would not keep “{title}”: {reason} It stays in this browser.',
   'storage.saveError':
     'Changes could not be saved in this browser: {error} It is retried automatically; until it works, a reload would lose the latest messages.',
   'unreadable.region': 'Saved data that could not be read',

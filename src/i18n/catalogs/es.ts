@@ -168,6 +168,34 @@ export const es: Catalog = {
     'No se pudieron leer las conversaciones guardadas: {error} No se ha cambiado nada de lo guardado, y esta pestaña no lo sobrescribirá: las conversaciones nuevas se guardan aparte. Al recargar la página puede que se lea bien.',
   'address.missing':
     'Ninguna de tus conversaciones tiene esta dirección. Puede que se haya eliminado, o que el enlace sea de otra persona.',
+  'signIn.title': 'Inicia sesión en HopBase Chat',
+  'signIn.oidc':
+    'Este HopBase Chat lo comparte un equipo. Inicia sesión para ver tus conversaciones en todos tus dispositivos.',
+  'signIn.button': 'Iniciar sesión',
+  'signIn.header':
+    'El servicio de inicio de sesión delante de este servidor no ha dicho quién eres. Recarga la página o pregunta a quien administra este servidor.',
+  'account.label': 'Tu cuenta',
+  'account.sync':
+    '{state, select, connecting {Conectando con el servidor…} live {Guardado en el servidor} offline {Sin conexión: los cambios se guardan aquí y se envían cuando vuelva el servidor} other {Sesión cerrada: los cambios se guardan aquí}}',
+  'account.pending':
+    '{n, plural, one {# cambio aún no está en el servidor} other {# cambios aún no están en el servidor}}',
+  'account.signOut': 'Cerrar sesión',
+  'account.signOut.pending':
+    '{n, plural, one {# cambio aún no está} other {# cambios aún no están}} en el servidor. Si cierras sesión ahora, se quedan en este navegador y se envían cuando vuelvas a iniciar sesión aquí.',
+  'account.signOut.anyway': 'Cerrar sesión igualmente',
+  'account.signOut.failed': 'No se pudo cerrar la sesión: {reason}',
+  'team.sessionEnded':
+    'Has cerrado sesión: la sesión terminó o la cerraste en otro dispositivo. Lo que cambies aquí se guarda en este navegador y se envía cuando vuelvas a iniciar sesión.',
+  'team.signInAgain': 'Volver a iniciar sesión',
+  'team.localHistory.offer':
+    'Este navegador guardó {n, plural, one {# conversación} other {# conversaciones}} de antes de que iniciaras sesión. ¿{n, plural, one {La añades} other {Las añades}} a tu cuenta?',
+  'team.localHistory.add': 'Añadir a mi cuenta',
+  'team.localHistory.decline': 'No, gracias',
+  'team.localHistory.adding':
+    'Añadiendo {n, plural, one {# conversación} other {# conversaciones}} a tu cuenta…',
+  'team.localHistory.added':
+    'Se {n, plural, one {añadió # conversación} other {añadieron # conversaciones}} a tu cuenta.',
+  'team.refused': 'El servidor no quiso guardar «{title}»: {reason} Se queda en este navegador.',
   'storage.saveError':
     'No se pudieron guardar los cambios en este navegador: {error} Se reintenta automáticamente; hasta que funcione, recargar la página perdería los últimos mensajes.',
   'unreadable.region': 'Datos guardados que no se pudieron leer',

@@ -168,6 +168,31 @@ export const ja: Catalog = {
   'storage.loadError':
     '保存済みの会話を読み込めませんでした: {error} 保存済みのデータは何も変更されておらず、このタブが上書きすることもありません。新しい会話は別に保存されます。ページを再読み込みすると読み込めることがあります。',
   'address.missing': 'このアドレスの会話はありません。削除されたか、別の人のリンクの可能性があります。',
+  'signIn.title': 'HopBase Chat にサインイン',
+  'signIn.oidc':
+    'この HopBase Chat はチームで共有されています。サインインすると、使っているどのデバイスでも自分の会話を見られます。',
+  'signIn.button': 'サインイン',
+  'signIn.header':
+    'このサーバーの前にあるサインインサービスが、あなたが誰かを伝えていません。ページを再読み込みするか、サーバーの管理者に問い合わせてください。',
+  'account.label': 'アカウント',
+  'account.sync':
+    '{state, select, connecting {サーバーに接続しています…} live {サーバーに保存済み} offline {オフライン: 変更はここに保存され、サーバーに戻ったときに送信されます} other {サインアウト済み: 変更はここに保存されています}}',
+  'account.pending': '{n, plural, other {サーバーにまだない変更: # 件}}',
+  'account.signOut': 'サインアウト',
+  'account.signOut.pending':
+    '{n, plural, other {# 件の変更}}がまだサーバーにありません。今サインアウトすると、変更はこのブラウザーに残り、ここで再びサインインしたときに送信されます。',
+  'account.signOut.anyway': 'それでもサインアウト',
+  'account.signOut.failed': 'サインアウトできませんでした: {reason}',
+  'team.sessionEnded':
+    'サインアウトしています。セッションが終了したか、別のデバイスでサインアウトしました。ここでの変更はこのブラウザーに保存され、再びサインインしたときに送信されます。',
+  'team.signInAgain': 'もう一度サインイン',
+  'team.localHistory.offer':
+    'このブラウザーには、サインイン前の会話が {n, plural, other {# 件}}保存されています。アカウントに追加しますか？{n, plural, other {}}',
+  'team.localHistory.add': 'アカウントに追加',
+  'team.localHistory.decline': '追加しない',
+  'team.localHistory.adding': '{n, plural, other {# 件の会話}}をアカウントに追加しています…',
+  'team.localHistory.added': '{n, plural, other {# 件の会話}}をアカウントに追加しました。',
+  'team.refused': 'サーバーは「{title}」を保存しませんでした: {reason} このブラウザーには残っています。',
   'storage.saveError':
     'このブラウザーに変更を保存できませんでした: {error} 自動で再試行しています。成功するまでは、再読み込みすると最新のメッセージが失われます。',
   'unreadable.region': '読み込めなかった保存データ',

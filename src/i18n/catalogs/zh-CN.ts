@@ -149,6 +149,29 @@ export const zhCN: Catalog = {
   'storage.loadError':
     '无法读取已保存的对话：{error} 已保存的内容没有任何改动，此标签页也不会覆盖它：新的对话会另外保存。重新加载页面或许能再次读取。',
   'address.missing': '你的对话中没有这个地址。它可能已被删除，或者这是别人的链接。',
+  'signIn.title': '登录 HopBase Chat',
+  'signIn.oidc': '这个 HopBase Chat 由团队共享。登录后，可在你使用的每台设备上查看自己的对话。',
+  'signIn.button': '登录',
+  'signIn.header': '此服务器前面的登录服务没有说明你是谁。请重新加载页面，或联系此服务器的管理员。',
+  'account.label': '你的账户',
+  'account.sync':
+    '{state, select, connecting {正在连接服务器…} live {已保存到服务器} offline {离线：更改保存在这里，服务器恢复后发送} other {已退出登录：更改保存在这里}}',
+  'account.pending': '{n, plural, other {# 项更改尚未保存到服务器}}',
+  'account.signOut': '退出登录',
+  'account.signOut.pending':
+    '{n, plural, other {# 项更改}}尚未保存到服务器。现在退出登录，它们会留在此浏览器中，并在你再次在此登录时发送。',
+  'account.signOut.anyway': '仍然退出登录',
+  'account.signOut.failed': '无法退出登录：{reason}',
+  'team.sessionEnded':
+    '你已退出登录：会话已结束，或你在另一台设备上退出了登录。你在这里的更改会保存在此浏览器中，并在再次登录时发送。',
+  'team.signInAgain': '重新登录',
+  'team.localHistory.offer':
+    '此浏览器保存了登录前的 {n, plural, other {# 个对话}}。要将它们添加到你的账户吗？{n, plural, other {}}',
+  'team.localHistory.add': '添加到我的账户',
+  'team.localHistory.decline': '不用了',
+  'team.localHistory.adding': '正在将 {n, plural, other {# 个对话}}添加到你的账户…',
+  'team.localHistory.added': '已将 {n, plural, other {# 个对话}}添加到你的账户。',
+  'team.refused': '服务器不肯保存“{title}”：{reason} 它仍保留在此浏览器中。',
   'storage.saveError':
     '无法在此浏览器中保存更改：{error} 系统会自动重试；在成功之前，重新加载页面会丢失最新的消息。',
   'unreadable.region': '无法读取的已保存数据',

@@ -11,9 +11,19 @@ import {
   type UnreadableRecord,
 } from '../formats/records.ts';
 
-/** The app's one IndexedDB store, through idb-keyval; the records' keys and shapes are in `records.ts`. */
-export function openDatabase(): UseStore {
-  return createStore('hopbase-chat', 'state');
+const singlePersonName = 'hopbase-chat';
+
+/**
+ * The app's one IndexedDB store, through idb-keyval; the records' keys and shapes are in `records.ts`.
+ * Single-person mode's by default; in team mode each person signed in here has their own (`personalDatabaseName`).
+ */
+export function openDatabase(name = singlePersonName): UseStore {
+  return createStore(name, 'state');
+}
+
+/** A signed-in person's database in team mode: their cache of the server's copy, apart from anyone else's. */
+export function personalDatabaseName(email: string): string {
+  return `${singlePersonName}:${email}`;
 }
 
 /** Every key that starts with `prefix`. */

@@ -60,24 +60,19 @@ function readLoadRecords(db: UseStore): Promise<[IDBValidKey, unknown][]> {
   });
 }
 
-/**
- * Loads what this browser stored into `stores`, recordings apart (`readLoadRecords`). Never throws: records
- * that cannot be read are left in the database and listed in `stores.storage` (`unreadable`); a database
- * that cannot be read at all is reported there (`loadError`), and a load that fails so starts empty and
- * never overwrites what is stored. Changes this tab had not committed before a reload are joined in.
- */
-export async function loadState(db: UseStore, stores: AppStores): Promise<LoadedState> {
-  const journal = readJournal();
-  let all: [IDBValidKey, unknown][] = [];
-  let ok = true;
-  try {
-    all = await readLoadRecords(db);
-  } catch (error) {
-    ok = false;
-    // The exception's own words: the UI says what failed around them (`storage.loadError`).
-    stores.storage.getState().loadFailed(errorText(error));
-  }
+/** What a database's load records hold, each read and checked (`readLoadRecords`). */
+interface StoredRecords {
+  /** Readable conversations not deleted, with their request bodies, by id. */
+  conversations: Map<string, Conversation>;
+  bases: Map<string, Base>;
+  bodies: Map<string, StoredBody>;
+  unreadable: UnreadableRecord[];
+  settingsValue: unknown;
+  active: unknown;
+}
 
+async function readStoredRecords(db: UseStore): Promise<StoredRecords> {
+  const all = await readLoadRecords(db);
   const unreadable: UnreadableRecord[] = [];
   const records: [string, unknown][] = [];
   const bodies = new Map<string, StoredBody>();
@@ -98,7 +93,7 @@ export async function loadState(db: UseStore, stores: AppStores): Promise<Loaded
     }
   }
 
-  const loaded = new Map<string, Conversation>();
+  const conversations = new Map<string, Conversation>();
   for (const [key, value] of records) {
     const read = readConversationRecord(key, value);
     if (read.kind === 'unreadable') {
@@ -110,8 +105,44 @@ export async function loadState(db: UseStore, stores: AppStores): Promise<Loaded
     if (bases.get(id)?.conversation === null) continue;
     const conversation = settleInterrupted(withBodies(read.conversation, bodies));
     bases.set(id, { revision: read.revision, conversation });
-    loaded.set(id, conversation);
+    conversations.set(id, conversation);
   }
+  return { conversations, bases, bodies, unreadable, settingsValue, active };
+}
+
+/**
+ * The conversations another database of this browser holds (the one kept before signing in to team mode),
+ * read as a load reads them; unreadable ones left out (they stay where they are).
+ */
+export async function readStoredConversations(db: UseStore): Promise<Conversation[]> {
+  return [...(await readStoredRecords(db)).conversations.values()];
+}
+
+/**
+ * Loads what this browser stored into `stores`, recordings apart (`readLoadRecords`). Never throws: records
+ * that cannot be read are left in the database and listed in `stores.storage` (`unreadable`); a database
+ * that cannot be read at all is reported there (`loadError`), and a load that fails so starts empty and
+ * never overwrites what is stored. Changes this tab had not committed before a reload are joined in.
+ */
+export async function loadState(db: UseStore, stores: AppStores): Promise<LoadedState> {
+  const journal = readJournal();
+  let read: StoredRecords = {
+    conversations: new Map(),
+    bases: new Map(),
+    bodies: new Map(),
+    unreadable: [],
+    settingsValue: undefined,
+    active: undefined,
+  };
+  let ok = true;
+  try {
+    read = await readStoredRecords(db);
+  } catch (error) {
+    ok = false;
+    // The exception's own words: the UI says what failed around them (`storage.loadError`).
+    stores.storage.getState().loadFailed(errorText(error));
+  }
+  const { conversations: loaded, bases, bodies, unreadable, settingsValue, active } = read;
 
   const unsavedTraces = new Set<string>();
   if (journal) restoreJournal(journal, bases, loaded, unsavedTraces, bodies);

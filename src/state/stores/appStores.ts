@@ -3,6 +3,7 @@ import { type AnswersStore, createAnswersStore } from './answers.ts';
 import { type ConversationStore, createConversationStore } from './conversationStore.ts';
 import { createSettingsStore, type SettingsStore } from './settingsStore.ts';
 import { createStorageStatusStore, type StorageStatusStore } from './storageStatus.ts';
+import { createTeamStore, type TeamStore } from './teamStore.ts';
 
 /** Every store of one running app, made together at startup (or per test) and handed down, never imported. */
 export interface AppStores {
@@ -13,6 +14,8 @@ export interface AppStores {
   storage: StorageStatusStore;
   /** Recordings kept apart in the database that the inspector asked for. */
   recordings: RecordingLoadsStore;
+  /** Team mode: who is signed in, and how this page stands with the server. */
+  team: TeamStore;
 }
 
 export function createAppStores(): AppStores {
@@ -22,5 +25,6 @@ export function createAppStores(): AppStores {
     answers: createAnswersStore(),
     storage: createStorageStatusStore(),
     recordings: createRecordingLoadsStore(),
+    team: createTeamStore(),
   };
 }

@@ -1,0 +1,172 @@
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { artifactsDir, send, uniqueText, waitForAnswer } from './helpers.ts';
+import { startTeamServers, type TeamServers, teamUrls } from './team.ts';
+
+// Team mode as deployed: people sign in through a real OpenID provider (or an authenticating proxy), their
+// conversations live in PostgreSQL shared by two server processes, a person's devices (browser contexts)
+// stay in step without a reload, and nobody sees anyone else's.
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+let servers: TeamServers;
+test.beforeAll(async () => {
+  servers = await startTeamServers();
+});
+test.afterAll(async () => {
+  await servers?.close();
+});
+
+const contexts: BrowserContext[] = [];
+test.afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+/** A device: a browser context of its own (its own cookies and IndexedDB), on one of the servers. */
+async function device(browser: Browser, baseURL: string, headers?: Record<string, string>): Promise<Page> {
+  const context = await browser.newContext({ baseURL, ...(headers && { extraHTTPHeaders: headers }) });
+  contexts.push(context);
+  return context.newPage();
+}
+
+/** Signs in as `login` through the provider's own sign-in page, as a person does, and comes back to the app. */
+async function signIn(page: Page, login: string, path = '/'): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { name: 'Sign in to HopBase Chat' })).toBeVisible();
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await page.getByPlaceholder('Enter any login').fill(login);
+  await page.getByPlaceholder('and password').fill('any');
+  await page.getByRole('button', { name: /sign-in/i }).click();
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+}
+
+/** Writes a record into single-person mode's database, made as that mode makes it (this origin never did). */
+async function keepAsSinglePersonMode(page: Page, key: string, value: unknown): Promise<void> {
+  await page.evaluate(
+    ({ key, value }) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('hopbase-chat');
+        open.onupgradeneeded = () => open.result.createObjectStore('state');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('state', 'readwrite');
+          tx.objectStore('state').put(value, key);
+          tx.oncomplete = () => {
+            open.result.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    { key, value },
+  );
+}
+
+function account(page: Page) {
+  return page.getByRole('region', { name: 'Your account' });
+}
+
+async function inSync(page: Page) {
+  await expect(account(page).getByRole('status')).toHaveText('Saved on the server');
+}
+
+test('a person’s two devices, on two server processes, stay in step; another person sees none of it', async ({
+  browser,
+}) => {
+  const phone = await device(browser, teamUrls.first);
+  await signIn(phone, 'alice');
+  await expect(account(phone)).toContainText('alice@example.test');
+  await inSync(phone);
+
+  const question = uniqueText('Which ferries leave Bergen');
+  await waitForAnswer(await send(phone, question));
+  await inSync(phone);
+  const address = new URL(phone.url()).pathname;
+  expect(address).toMatch(/^\/c\//);
+
+  // The laptop reaches the other server process: the conversation is there, answer and all.
+  const laptop = await device(browser, teamUrls.second);
+  await signIn(laptop, 'alice', address);
+  await expect(laptop.getByTestId('user-message').filter({ hasText: question })).toBeVisible();
+  await expect(laptop.getByTestId('assistant-turn')).toHaveCount(1);
+  await inSync(laptop);
+
+  // A rename on the phone shows on the laptop without a reload.
+  await phone
+    .getByRole('button', { name: /^Rename / })
+    .first()
+    .click();
+  await phone.getByRole('textbox', { name: 'Conversation title' }).fill('Bergen ferries');
+  await phone.getByRole('button', { name: 'Save' }).click();
+  await expect(laptop.getByRole('navigation').getByText('Bergen ferries')).toBeVisible();
+
+  // A follow-up written on the laptop shows on the phone.
+  const followUp = uniqueText('And on Sundays');
+  await waitForAnswer(await send(laptop, followUp));
+  await expect(phone.getByTestId('user-message').filter({ hasText: followUp })).toBeVisible();
+  await expect(phone.getByTestId('assistant-turn')).toHaveCount(2);
+  await phone.screenshot({ path: `${artifactsDir}/team-two-devices.png` });
+
+  // Mallory, signed in as herself, has nothing, and Alice's address shows her "not found", nothing of it.
+  const mallory = await device(browser, teamUrls.first);
+  await signIn(mallory, 'mallory', address);
+  await expect(
+    mallory.getByRole('status').filter({ hasText: 'No conversation of yours has this address' }),
+  ).toBeVisible();
+  await expect(mallory.getByText(question)).toHaveCount(0);
+  await expect(mallory.getByRole('navigation').getByText('Bergen ferries')).toHaveCount(0);
+
+  // A deletion on the laptop takes it off the phone.
+  await laptop.getByRole('button', { name: 'Delete Bergen ferries' }).click();
+  await expect(phone.getByRole('navigation').getByText('Bergen ferries')).toHaveCount(0);
+});
+
+test('signing out ends the session on the server, and the page asks to sign in again', async ({
+  browser,
+}) => {
+  const page = await device(browser, teamUrls.first);
+  await signIn(page, 'bruno');
+  await inSync(page);
+  await account(page).getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to HopBase Chat' })).toBeVisible();
+  // The gateway is closed to a page without a session.
+  const refused = await page.evaluate(async () => (await fetch('/v1/models')).status);
+  expect(refused).toBe(401);
+});
+
+test('behind an authenticating proxy: the history kept before is offered once, and reaches the other device', async ({
+  browser,
+}) => {
+  const person = { 'x-forwarded-email': 'hana@example.test' };
+  // Hana used this browser before the server went to team mode: her history is in its own database.
+  const before = await device(browser, teamUrls.header);
+  await before.goto('/');
+  await expect(before.getByRole('heading', { name: 'Sign in to HopBase Chat' })).toBeVisible();
+  await expect(before.getByText('did not say who you are')).toBeVisible();
+  const title = uniqueText('Kept before team mode');
+  await keepAsSinglePersonMode(before, 'conversation:conv_keptbefore1', {
+    id: 'conv_keptbefore1',
+    title,
+    createdAt: 1_800_000_000_000,
+    updatedAt: 1_800_000_000_000,
+    messages: [
+      { id: 'msg_keptbefore1', role: 'user', text: 'Hello from before', createdAt: 1_800_000_000_000 },
+    ],
+  });
+  await before.context().setExtraHTTPHeaders(person);
+  await before.reload();
+  const offer = before.getByRole('region', { name: 'Add to my account' });
+  await expect(offer).toContainText('This browser kept 1 conversation from before you signed in');
+  await before.screenshot({ path: `${artifactsDir}/team-local-history.png` });
+  await offer.getByRole('button', { name: 'Add to my account' }).click();
+  await expect(before.getByRole('status').filter({ hasText: 'Added 1 conversation' })).toBeVisible();
+  await inSync(before);
+
+  const other = await device(browser, teamUrls.header, person);
+  await other.goto('/');
+  await expect(other.getByRole('navigation').getByText(title)).toBeVisible();
+  // Offered once: a reload does not ask again, and nothing is doubled.
+  await before.reload();
+  await inSync(before);
+  await expect(before.getByRole('region', { name: 'Add to my account' })).toHaveCount(0);
+  await expect(before.getByRole('navigation').getByText(title)).toHaveCount(1);
+});

@@ -1,0 +1,233 @@
+// @vitest-environment node
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTeamApiServer, type TeamApiServer } from '../../../server/testing/teamApiServer.ts';
+import { fetchChangeStream } from '../../testing/fetchChangeStream.ts';
+import { type AppStores, createAppStores } from '../stores/appStores.ts';
+import { ServerSync } from './serverSync.ts';
+import { emptyMemory, type SyncMemory, type SyncMemoryStore } from './syncMemory.ts';
+import { TeamApi } from './teamApi.ts';
+
+/**
+ * Devices of one person, each its own stores and sync, against the real team API (header mode, embedded
+ * PostgreSQL): what one does shows on the other, conflicts are joined, nothing is lost offline or when the
+ * session ends, and another person's sync hears nothing of it.
+ */
+
+let server: TeamApiServer;
+beforeAll(async () => {
+  server = await startTeamApiServer();
+}, 60_000);
+afterAll(() => server?.close());
+
+const running: ServerSync[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((sync) => sync.stop()));
+});
+
+function memoryInTest(): SyncMemoryStore & { kept: SyncMemory } {
+  const store = {
+    kept: emptyMemory,
+    read: async () => structuredClone(store.kept),
+    write: async (value: SyncMemory) => {
+      store.kept = structuredClone(value);
+    },
+  };
+  return store;
+}
+
+interface Device {
+  stores: AppStores;
+  sync: ServerSync;
+  memory: ReturnType<typeof memoryInTest>;
+  /** Whether the device reaches the server (false: every request fails as offline). */
+  online: { value: boolean };
+  /** Whether the server still knows the device's session. */
+  session: { value: boolean };
+}
+
+function device(
+  email: string,
+  {
+    stores = createAppStores(),
+    memory = memoryInTest(),
+  }: { stores?: AppStores; memory?: Device['memory'] } = {},
+): Device {
+  const online = { value: true };
+  const session = { value: true };
+  const reach = server.fetchAs(email);
+  const fetchFn: typeof fetch = async (input, init) => {
+    if (!online.value) throw new TypeError('Failed to fetch');
+    if (!session.value) return Response.json({ error: 'Not signed in.', mode: 'header' }, { status: 401 });
+    return reach(input, init);
+  };
+  if (!stores.conversations.getState().hydrated) stores.conversations.getState().hydrate([], null);
+  const sync = new ServerSync({
+    conversations: stores.conversations,
+    settings: stores.settings,
+    team: stores.team,
+    api: new TeamApi(fetchFn),
+    memory,
+    openStream: fetchChangeStream(fetchFn),
+    delayMs: 20,
+    retryMs: 50,
+  });
+  running.push(sync);
+  return { stores, sync, memory, online, session };
+}
+
+const titles = (d: Device) =>
+  Object.values(d.stores.conversations.getState().conversations)
+    .map((c) => c.title)
+    .sort();
+
+async function live(...devices: Device[]) {
+  await Promise.all(devices.map((d) => d.sync.start()));
+  await expect.poll(() => devices.every((d) => d.stores.team.getState().connection === 'live')).toBe(true);
+}
+
+describe('two devices of one person', () => {
+  it('see each other’s new conversations, renames and deletions, without a reload', async () => {
+    const phone = device('ann@example.test');
+    const laptop = device('ann@example.test');
+    await live(phone, laptop);
+    const id = phone.stores.conversations.getState().newConversation('Trip to Oslo');
+    phone.stores.conversations.getState().addUserMessage(id, 'Which museums open on Mondays?');
+    await expect
+      .poll(() => laptop.stores.conversations.getState().conversations[id]?.messages.length)
+      .toBe(1);
+    expect(titles(laptop)).toEqual(['Trip to Oslo']);
+
+    laptop.stores.conversations.getState().renameConversation(id, 'Oslo in May');
+    await expect
+      .poll(() => phone.stores.conversations.getState().conversations[id]?.title)
+      .toBe('Oslo in May');
+
+    phone.stores.conversations.getState().deleteConversation(id);
+    await expect.poll(() => laptop.stores.conversations.getState().conversations[id]).toBeUndefined();
+    expect(await phone.sync.flush()).toBe(0);
+  });
+
+  it('join edits both made before hearing of the other’s: a rename here, a message there', async () => {
+    const phone = device('bo@example.test');
+    const laptop = device('bo@example.test');
+    await live(phone, laptop);
+    const id = phone.stores.conversations.getState().newConversation('Draft');
+    await expect.poll(() => laptop.stores.conversations.getState().conversations[id]?.title).toBe('Draft');
+
+    phone.online.value = false;
+    laptop.online.value = false;
+    phone.stores.conversations.getState().renameConversation(id, 'Budget 2027');
+    laptop.stores.conversations.getState().addUserMessage(id, 'Add the travel costs');
+    phone.online.value = true;
+    laptop.online.value = true;
+    await Promise.all([phone.sync.flush(), laptop.sync.flush()]);
+    for (const d of [phone, laptop]) {
+      await expect.poll(() => d.stores.conversations.getState().conversations[id]?.title).toBe('Budget 2027');
+      await expect
+        .poll(() => d.stores.conversations.getState().conversations[id]?.messages.map((m) => m.role))
+        .toEqual(['user']);
+    }
+    expect(await readApi('bo@example.test', `/api/conversations/${id}`)).toMatchObject({
+      deleted: false,
+      title: 'Budget 2027',
+    });
+  });
+
+  it('keeps what was changed offline, across a reload, and sends it when the server is back', async () => {
+    const stores = createAppStores();
+    const first = device('cy@example.test', { stores });
+    const other = device('cy@example.test');
+    await live(first, other);
+    first.online.value = false;
+    const id = stores.conversations.getState().newConversation('Written on the train');
+    await expect.poll(() => stores.team.getState().connection).toBe('offline');
+    await first.sync.flush();
+    expect(stores.team.getState().pending).toBe(1);
+    await first.sync.stop();
+
+    // The page is reloaded once the connection is back: the same stores (as IndexedDB gives them back) and memory.
+    const again = device('cy@example.test', { stores, memory: first.memory });
+    await again.sync.start();
+    await expect
+      .poll(() => other.stores.conversations.getState().conversations[id]?.title)
+      .toBe('Written on the train');
+    await expect.poll(() => stores.team.getState().pending).toBe(0);
+  });
+
+  it('stops when the session ends, losing nothing, and goes on after signing in again', async () => {
+    const phone = device('di@example.test');
+    const laptop = device('di@example.test');
+    await live(phone, laptop);
+    phone.session.value = false;
+    const id = phone.stores.conversations.getState().newConversation('Notes after sign-out');
+    await expect.poll(() => phone.stores.team.getState().connection).toBe('signed-out');
+    expect(phone.stores.conversations.getState().conversations[id]?.title).toBe('Notes after sign-out');
+    expect(laptop.stores.conversations.getState().conversations[id]).toBeUndefined();
+
+    await phone.sync.stop();
+    phone.session.value = true;
+    const signedIn = device('di@example.test', { stores: phone.stores, memory: phone.memory });
+    phone.stores.team.getState().signedIn({ mode: 'team', auth: 'header', person: null });
+    await signedIn.sync.start();
+    await expect
+      .poll(() => laptop.stores.conversations.getState().conversations[id]?.title)
+      .toBe('Notes after sign-out');
+  });
+
+  it('share settings, but never the gateway key', async () => {
+    const phone = device('ed@example.test');
+    const laptop = device('ed@example.test');
+    await live(phone, laptop);
+    phone.stores.settings.getState().update({ systemPrompt: 'Answer in French.', apiKey: 'sk-phone-only' });
+    await expect
+      .poll(() => laptop.stores.settings.getState().settings.systemPrompt)
+      .toBe('Answer in French.');
+    expect(laptop.stores.settings.getState().settings.apiKey).toBe('');
+    const stored = await readApi('ed@example.test', '/api/settings');
+    expect(stored).toMatchObject({ document: { systemPrompt: 'Answer in French.' } });
+    expect(JSON.stringify(stored)).not.toContain('sk-phone-only');
+  });
+
+  it('upload what a browser kept before signing in once, however often it is offered', async () => {
+    const kept = createAppStores();
+    kept.conversations.getState().hydrate([], null);
+    const id = kept.conversations.getState().newConversation('From before team mode');
+    kept.conversations.getState().addUserMessage(id, 'Hello');
+    const record = kept.conversations.getState().conversations[id]!;
+    const laptop = device('fay@example.test');
+    await live(laptop);
+    // Two browsers hold the same history (a backup restored on both) and both add it.
+    for (const browser of [device('fay@example.test'), device('fay@example.test')]) {
+      browser.stores.conversations.getState().takeStored([record]);
+      await browser.sync.start();
+      expect(await browser.sync.flush()).toBe(0);
+    }
+    await expect.poll(() => titles(laptop)).toEqual(['From before team mode']);
+    const listed = (await readApi('fay@example.test', '/api/conversations')) as { items: { id: string }[] };
+    expect(listed.items.map((c) => c.id)).toEqual([id]);
+  });
+});
+
+describe('another person', () => {
+  it('hears and reads nothing of the first one’s conversations', async () => {
+    const ann = device('gil@example.test');
+    const mallory = device('mallory@example.test');
+    await live(ann, mallory);
+    const id = ann.stores.conversations.getState().newConversation('Salary review');
+    expect(await ann.sync.flush()).toBe(0);
+    // Mallory's own conversation under Ann's id is hers alone.
+    mallory.stores.conversations
+      .getState()
+      .takeStored([{ ...ann.stores.conversations.getState().conversations[id]!, title: 'Mallory’s copy' }]);
+    expect(await mallory.sync.flush()).toBe(0);
+    ann.stores.conversations.getState().renameConversation(id, 'Salary review 2027');
+    expect(await ann.sync.flush()).toBe(0);
+    await expect.poll(() => titles(ann)).toEqual(['Salary review 2027']);
+    expect(titles(mallory)).toEqual(['Mallory’s copy']);
+  });
+});
+
+/** What the server holds, read as the person. */
+async function readApi(email: string, path: string): Promise<unknown> {
+  return (await server.fetchAs(email)(path)).json();
+}

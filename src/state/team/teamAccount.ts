@@ -1,0 +1,61 @@
+import type { LocalHistory } from './localHistory.ts';
+import type { ServerSync } from './serverSync.ts';
+import type { TeamApi } from './teamApi.ts';
+
+export type SignOutResult =
+  | { ok: true }
+  /** Changes made here are not on the server yet (offline): signing out now keeps them here only. */
+  | { ok: false; kind: 'pending'; pending: number }
+  | { ok: false; kind: 'failed'; reason: string };
+
+export interface TeamAccountOptions {
+  api: TeamApi;
+  sync: ServerSync;
+  localHistory: LocalHistory;
+  /** The person's database in this browser, deleted at sign-out when the server holds all of it. */
+  databaseName: string;
+  deleteDatabase?: (name: string) => void;
+}
+
+/** What a signed-in person does with their account here: add what this browser kept before, sign out. */
+export class TeamAccount {
+  constructor(private readonly options: TeamAccountOptions) {}
+
+  /** In step with the server from now on; then the history kept here before signing in is offered. */
+  async start(): Promise<void> {
+    await this.options.sync.start();
+    await this.options.localHistory.offer();
+  }
+
+  get localHistory(): LocalHistory {
+    return this.options.localHistory;
+  }
+
+  /**
+   * Sends what is pending, then ends the session on the server. The copy this browser keeps goes with it
+   * (someone else may use this browser next), unless changes made here would go with it: then, unless
+   * `anyway`, nothing is done and the caller asks the person; signed out anyway, they stay in this browser
+   * and are sent when the person signs in here again.
+   */
+  async signOut(anyway = false): Promise<SignOutResult> {
+    const {
+      api,
+      sync,
+      databaseName,
+      deleteDatabase = (name) => indexedDB.deleteDatabase(name),
+    } = this.options;
+    const pending = await sync.flush();
+    if (pending > 0 && !anyway) return { ok: false, kind: 'pending', pending };
+    const ended = await api.signOut();
+    if (!ended.ok && ended.kind !== 'signed-out')
+      return {
+        ok: false,
+        kind: 'failed',
+        reason: ended.kind === 'unreachable' ? ended.reason : ended.reason,
+      };
+    await sync.stop();
+    // Deleted once this page lets go of it (the deletion waits for its open connections to close).
+    if (pending === 0) deleteDatabase(databaseName);
+    return { ok: true };
+  }
+}

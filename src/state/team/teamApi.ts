@@ -1,0 +1,201 @@
+import * as v from 'valibot';
+
+/**
+ * The team server's API (`server/api/routes.ts`, `server/auth/routes.ts`) as the page speaks it: every
+ * answer validated here, where it enters, and every failure one of a few kinds the sync knows what to do
+ * with. The records themselves are read by the browser's own record reader (`records.ts`) by the caller.
+ */
+
+const person = v.object({
+  email: v.string(),
+  name: v.nullish(v.string()),
+  admin: v.boolean(),
+});
+export type Person = { email: string; name: string | null; admin: boolean };
+
+const authMode = v.picklist(['oidc', 'header']);
+export type AuthMode = v.InferOutput<typeof authMode>;
+
+const count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+
+const serverConversation = v.variant('deleted', [
+  v.object({ deleted: v.literal(false), id: v.string(), version: count, change: count, record: v.unknown() }),
+  v.object({ deleted: v.literal(true), id: v.string(), version: count, change: count }),
+]);
+/** A conversation as the server holds it: its record (checked by the caller), or its tombstone. */
+export type ServerConversation = v.InferOutput<typeof serverConversation>;
+
+const written = v.object({ version: count, change: count });
+const conflict = v.object({ current: v.nullish(serverConversation) });
+const records = v.object({ items: v.array(serverConversation) });
+const storedSettings = v.object({ version: count, document: v.record(v.string(), v.unknown()) });
+export type ServerSettings = v.InferOutput<typeof storedSettings>;
+const settingsConflict = v.object({ current: v.nullish(storedSettings) });
+
+/** Why a request came to nothing. */
+export type Failure =
+  /** The session ended (signed out on another device, expired, revoked): sign in again. */
+  | { kind: 'signed-out' }
+  /** The server could not be reached, or answered in a way that may pass (5xx, 429): try again later. */
+  | { kind: 'unreachable'; reason: string }
+  /** The server refused this request for good (too large, not valid): trying again changes nothing. */
+  | { kind: 'refused'; reason: string };
+
+export type Result<T> = ({ ok: true } & T) | ({ ok: false } & Failure);
+
+export type WriteResult =
+  | Result<{ version: number }>
+  /** Written elsewhere since the version it was made from: `current` is what is stored (none: nothing is). */
+  | { ok: false; kind: 'conflict'; current: ServerConversation | null };
+
+export type SettingsWriteResult =
+  | Result<{ version: number }>
+  | { ok: false; kind: 'conflict'; current: ServerSettings | null };
+
+/** Who the page is for: single-person mode, or team mode signed in or not. */
+export type Account = { mode: 'single' } | { mode: 'team'; auth: AuthMode; person: Person | null };
+
+const me = v.object({ mode: authMode, user: person });
+const notSignedIn = v.object({ mode: authMode });
+
+/** Conversations read in one request (the server's own cap). */
+export const RECORDS_PER_REQUEST = 100;
+
+type Fetch = typeof fetch;
+
+export class TeamApi {
+  constructor(private readonly fetchFn: Fetch = (input, init) => fetch(input, init)) {}
+
+  /**
+   * Who this page is for. A server without team mode has no `/api/me` (404, or the app's own page from a
+   * dev server): single-person mode. Team mode answers JSON, 401 with its mode when nobody is signed in.
+   */
+  async account(): Promise<Account> {
+    let response: Response;
+    try {
+      response = await this.fetchFn('/api/me', { headers: { accept: 'application/json' } });
+    } catch {
+      return { mode: 'single' };
+    }
+    const body = await jsonOf(response);
+    if (response.ok) {
+      const read = v.safeParse(me, body);
+      if (read.success) return { mode: 'team', auth: read.output.mode, person: personOf(read.output.user) };
+    }
+    if (response.status === 401) {
+      const read = v.safeParse(notSignedIn, body);
+      if (read.success) return { mode: 'team', auth: read.output.mode, person: null };
+    }
+    return { mode: 'single' };
+  }
+
+  async signOut(): Promise<Result<object>> {
+    return this.call('/auth/sign-out', { method: 'POST' }, v.unknown(), () => ({}));
+  }
+
+  /** The conversations `ids` as stored (unknown ones left out). */
+  async conversations(ids: readonly string[]): Promise<Result<{ items: ServerConversation[] }>> {
+    const query = ids.map((id) => `id=${encodeURIComponent(id)}`).join('&');
+    return this.call(`/api/conversation-records?${query}`, {}, records, (read) => ({ items: read.items }));
+  }
+
+  async putConversation(id: string, baseVersion: number, record: unknown): Promise<WriteResult> {
+    const response = await this.send(`/api/conversations/${encodeURIComponent(id)}`, {
+      method: 'PUT',
+      body: JSON.stringify({ baseVersion, record }),
+    });
+    if (!(response instanceof Response)) return response;
+    if (response.status === 409 || response.status === 404) {
+      const read = v.safeParse(conflict, await jsonOf(response));
+      if (read.success) return { ok: false, kind: 'conflict', current: read.output.current ?? null };
+    }
+    return this.read(response, written, ({ version }) => ({ version }));
+  }
+
+  async deleteConversation(id: string): Promise<Result<object>> {
+    const response = await this.send(`/api/conversations/${encodeURIComponent(id)}`, { method: 'DELETE' });
+    if (!(response instanceof Response)) return response;
+    // Deleted already (on another device): what this one wanted.
+    if (response.status === 404) return { ok: true };
+    return this.read(response, v.unknown(), () => ({}));
+  }
+
+  async settings(): Promise<Result<{ settings: ServerSettings }>> {
+    return this.call('/api/settings', {}, storedSettings, (settings) => ({ settings }));
+  }
+
+  async putSettings(baseVersion: number, settings: Record<string, unknown>): Promise<SettingsWriteResult> {
+    const response = await this.send('/api/settings', {
+      method: 'PUT',
+      body: JSON.stringify({ baseVersion, settings }),
+    });
+    if (!(response instanceof Response)) return response;
+    if (response.status === 409) {
+      const read = v.safeParse(settingsConflict, await jsonOf(response));
+      if (read.success) return { ok: false, kind: 'conflict', current: read.output.current ?? null };
+    }
+    return this.read(response, written, ({ version }) => ({ version }));
+  }
+
+  private async call<S extends v.GenericSchema, T>(
+    path: string,
+    init: RequestInit,
+    schema: S,
+    take: (value: v.InferOutput<S>) => T,
+  ): Promise<Result<T>> {
+    const response = await this.send(path, init);
+    return response instanceof Response ? this.read(response, schema, take) : response;
+  }
+
+  private async send(path: string, init: RequestInit): Promise<Response | ({ ok: false } & Failure)> {
+    try {
+      return await this.fetchFn(path, {
+        ...init,
+        headers: { accept: 'application/json', ...(init.body && { 'content-type': 'application/json' }) },
+        credentials: 'same-origin',
+      });
+    } catch (error) {
+      return {
+        ok: false,
+        kind: 'unreachable',
+        reason: error instanceof Error ? error.message : String(error),
+      };
+    }
+  }
+
+  private async read<S extends v.GenericSchema, T>(
+    response: Response,
+    schema: S,
+    take: (value: v.InferOutput<S>) => T,
+  ): Promise<Result<T>> {
+    const body = await jsonOf(response);
+    if (response.status === 401) return { ok: false, kind: 'signed-out' };
+    if (!response.ok) {
+      const reason = errorOf(body) ?? `HTTP ${response.status}`;
+      const passing = response.status >= 500 || response.status === 429 || response.status === 408;
+      return { ok: false, kind: passing ? 'unreachable' : 'refused', reason };
+    }
+    const read = v.safeParse(schema, body);
+    if (!read.success)
+      return { ok: false, kind: 'unreachable', reason: 'The server’s answer was not what it should be.' };
+    return { ok: true, ...take(read.output) };
+  }
+}
+
+function personOf(user: v.InferOutput<typeof person>): Person {
+  return { email: user.email, name: user.name ?? null, admin: user.admin };
+}
+
+async function jsonOf(response: Response): Promise<unknown> {
+  if (!response.headers.get('content-type')?.includes('application/json')) return undefined;
+  try {
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+}
+
+function errorOf(body: unknown): string | undefined {
+  const read = v.safeParse(v.object({ error: v.string() }), body);
+  return read.success ? read.output.error : undefined;
+}
