@@ -19,13 +19,17 @@ import { performance } from 'node:perf_hooks';
  *    that load, then the server's CPU time per MB it relayed while they streamed for HOLD_S seconds.
  *
  * Settings: BENCH_STREAMS (1000), BENCH_HOLD_S (20), BENCH_SAMPLES (300), BENCH_DELTA_MS (the
- * simulator's pause between tokens, 200: 1,000 streams make 5,000 events a second).
+ * simulator's pause between tokens, 200: 1,000 streams make 5,000 events a second). BENCH_TEAM=1: the
+ * server in team mode (one person, named by the trusted proxy's header; PGlite in a temporary directory),
+ * with per-person limits set too high to refuse, so that every call pays for their checks and every
+ * answer is read for its usage and recorded: against a run without it, what team mode costs a stream.
  */
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 const HOLD_S = Number(process.env.BENCH_HOLD_S ?? 20);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
 const DELTA_MS = Number(process.env.BENCH_DELTA_MS ?? 200);
+const TEAM = process.env.BENCH_TEAM === '1';
 const KEY = 'sk-bench-server-5e1d7c3a';
 const SIM_PORT = 18_000 + Math.floor(Math.random() * 1000);
 const SERVE_PORT = SIM_PORT + 1000;
@@ -67,7 +71,14 @@ interface Call {
 }
 
 const direct: Call = { base: simUrl, headers: { authorization: `Bearer ${KEY}` } };
-const proxied: Call = { base: serveUrl, headers: { origin: serveUrl, 'sec-fetch-site': 'same-origin' } };
+const proxied: Call = {
+  base: serveUrl,
+  headers: {
+    origin: serveUrl,
+    'sec-fetch-site': 'same-origin',
+    ...(TEAM && { 'x-forwarded-email': 'bench@example.test' }),
+  },
+};
 
 function post(call: Call, model: string, onResponse: (res: IncomingMessage) => void) {
   const { hostname, port } = new URL(call.base);
@@ -179,12 +190,21 @@ const load = () =>
     .join(' ');
 
 async function main() {
-  console.log(`node ${process.version}, load average ${load()} at the start`);
+  console.log(
+    `node ${process.version}, ${TEAM ? 'team mode (limits checked, usage recorded)' : 'single-person mode'}, load average ${load()} at the start`,
+  );
   step('compiling the server (tsconfig.server.json)');
   execFileSync('npx', ['tsc', '-p', 'tsconfig.server.json'], { stdio: 'inherit' });
   step('starting the simulator and the server');
   const distDir = mkdtempSync(join(tmpdir(), 'hopbase-bench-dist-'));
   writeFileSync(join(distDir, 'index.html'), '<!doctype html><title>bench</title>');
+  const dataDir = mkdtempSync(join(tmpdir(), 'hopbase-bench-data-'));
+  const team = {
+    HOPBASE_AUTH: 'header',
+    HOPBASE_DATA_DIR: dataDir,
+    HOPBASE_USER_REQUESTS_PER_MINUTE: '1000000',
+    HOPBASE_USER_TOKENS_PER_DAY: '1000000000000',
+  };
 
   await start(
     ['--import', 'tsx', 'simulator/main.ts'],
@@ -207,6 +227,7 @@ async function main() {
       HOPBASE_DIST_DIR: distDir,
       HOPBASE_MAX_REQUESTS: String(STREAMS + 100),
       HOPBASE_MAX_REQUESTS_PER_CLIENT: String(STREAMS + 100),
+      ...(TEAM && team),
     },
     /HopBase Chat on/,
   );
@@ -262,6 +283,7 @@ async function main() {
 
   for (const s of streams) s.req.destroy();
   rmSync(distDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
 }
 
 try {

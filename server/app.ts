@@ -13,13 +13,13 @@ import { compress } from 'hono/compress';
 import { etag } from 'hono/etag';
 import { type ErrorKind, errorBody, familyForPath, requestIdFor } from '../simulator/errors.ts';
 import { isAllowedHost, sendJson } from '../simulator/http.ts';
-import { personOf } from './auth/routes.ts';
 import { type Backend, createBackend } from './backend.ts';
 import type { ServerConfig, ServerLimits } from './config.ts';
 import { clientKey, createConcurrencyLimit } from './limits.ts';
 import { isGatewayPath } from './proxy.ts';
 import { isAmbiguousPath, securityHeaders } from './security.ts';
 import { isTeamPath, type TeamServer } from './team.ts';
+import { serveTeamGateway } from './teamGateway.ts';
 
 /** Vite puts every hashed file under `assets/`: its name changes with its content, so it never goes stale. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -202,19 +202,12 @@ export function createServerApp(
       res.once('close', slot.release);
     }
     if (team && isGatewayPath(path)) {
-      // In team mode the gateway (and the operator's key) serves signed-in people only.
-      personOf(team.auth, req).then(
-        (person) => {
-          if (person) backend.handle(req, res);
-          else
-            sendError(res, path, {
-              status: 401,
-              kind: 'authentication',
-              message: 'Sign in to use this server: open the app and sign in.',
-            });
-        },
-        (error: unknown) => fault(req, res, error),
-      );
+      // In team mode the gateway (and the operator's key) serves signed-in people only, within their limits.
+      serveTeamGateway(team, req, res, path, {
+        refuse: ({ headers: extra, ...error }) => sendError(res, path, error, extra),
+        forward: () => backend.handle(req, res),
+        log,
+      }).catch((error: unknown) => fault(req, res, error));
     } else if (isGatewayPath(path) || path === '/__sim' || path.startsWith('/__sim/'))
       backend.handle(req, res);
     else if (serveTeam && isTeamPath(path))

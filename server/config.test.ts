@@ -7,6 +7,7 @@ import {
   exposureWarning,
   parseConnectSrc,
   parseGatewayUrl,
+  personLimitsFromEnv,
   serverConfigFromEnv,
 } from './config.ts';
 import { upstreamUrl } from './proxy.ts';
@@ -64,6 +65,39 @@ describe('serverConfigFromEnv', () => {
     } catch (error) {
       expect(String(error)).not.toMatch(/secret-pass|sk-key-1/);
     }
+  });
+});
+
+describe('per-person limits (team mode)', () => {
+  it('reads both; unset or 0 is no limit', () => {
+    expect(
+      personLimitsFromEnv(
+        { HOPBASE_USER_REQUESTS_PER_MINUTE: ' 20 ', HOPBASE_USER_TOKENS_PER_DAY: '1000000' },
+        true,
+      ),
+    ).toEqual({ requestsPerMinute: 20, tokensPerDay: 1_000_000 });
+    expect(personLimitsFromEnv({ HOPBASE_USER_TOKENS_PER_DAY: '0' }, true)).toEqual({
+      requestsPerMinute: 0,
+      tokensPerDay: 0,
+    });
+  });
+
+  it('refuses what is not a whole number, naming the variable', () => {
+    for (const value of ['-1', '2.5', 'ten', '1e3x'])
+      expect(() => personLimitsFromEnv({ HOPBASE_USER_REQUESTS_PER_MINUTE: value }, true)).toThrow(
+        /HOPBASE_USER_REQUESTS_PER_MINUTE must be a whole number/,
+      );
+    expect(() => personLimitsFromEnv({ HOPBASE_USER_TOKENS_PER_DAY: '-5' }, true)).toThrow(ConfigError);
+  });
+
+  it('refuses to start with a limit no one would be held to (no team mode)', () => {
+    expect(() => personLimitsFromEnv({ HOPBASE_USER_TOKENS_PER_DAY: '1000' }, false)).toThrow(
+      /HOPBASE_USER_TOKENS_PER_DAY limits each signed-in person: set HOPBASE_AUTH/,
+    );
+    expect(personLimitsFromEnv({ HOPBASE_USER_REQUESTS_PER_MINUTE: '0' }, false)).toEqual({
+      requestsPerMinute: 0,
+      tokensPerDay: 0,
+    });
   });
 });
 

@@ -96,6 +96,38 @@ function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
   };
 }
 
+/** What one signed-in person may use of the gateway in team mode (README, "Deploy"); 0: no limit. */
+export interface PersonLimits {
+  /** `/v1` requests that ask a model (not the model list) started in any minute. */
+  readonly requestsPerMinute: number;
+  /** Input and output tokens of the attempts started on one day (UTC). */
+  readonly tokensPerDay: number;
+}
+
+const PERSON_LIMITS = {
+  requestsPerMinute: 'HOPBASE_USER_REQUESTS_PER_MINUTE',
+  tokensPerDay: 'HOPBASE_USER_TOKENS_PER_DAY',
+} as const;
+
+/**
+ * The per-person limits. They count signed-in people, so they need team mode: set without it they would
+ * limit nobody, and the server says so rather than start.
+ */
+export function personLimitsFromEnv(env: NodeJS.ProcessEnv, teamMode: boolean): PersonLimits {
+  const limits: PersonLimits = {
+    requestsPerMinute: integer(env, PERSON_LIMITS.requestsPerMinute, 0, 0),
+    tokensPerDay: integer(env, PERSON_LIMITS.tokensPerDay, 0, 0),
+  };
+  const set = Object.entries(PERSON_LIMITS)
+    .filter(([key]) => limits[key as keyof PersonLimits] > 0)
+    .map(([, name]) => name);
+  if (!teamMode && set.length > 0)
+    throw new ConfigError(
+      `${set.join(' and ')} limit${set.length > 1 ? '' : 's'} each signed-in person: set HOPBASE_AUTH (team mode) too, or unset ${set.length > 1 ? 'them' : 'it'}.`,
+    );
+  return limits;
+}
+
 function flag(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
 }

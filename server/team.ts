@@ -1,28 +1,34 @@
 import { attachmentRoutes } from './api/attachmentRoutes.ts';
 import { recordingRoutes } from './api/recordingRoutes.ts';
 import { apiRoutes } from './api/routes.ts';
+import { usageRoutes } from './api/usageRoutes.ts';
 import { authConfigFromEnv } from './auth/config.ts';
 import { authRoutes } from './auth/routes.ts';
 import { TeamAuth, type TeamConfig } from './auth/teamAuth.ts';
+import { type PersonLimits, personLimitsFromEnv } from './config.ts';
 import { type DatabaseConfig, databaseConfigFromEnv } from './db/open.ts';
 import { Storage } from './db/storage.ts';
 
-/** Team mode's settings: who may sign in and how, and the database (README, "Deploy"). */
+/** Team mode's settings: who may sign in and how, the database, what each person may use (README, "Deploy"). */
 export interface TeamSettings {
   readonly auth: TeamConfig;
   readonly database: DatabaseConfig;
+  readonly limits: PersonLimits;
 }
 
 /** Undefined in single-person mode (HOPBASE_AUTH unset). Throws ConfigError on a bad setting. */
 export function teamSettingsFromEnv(env: NodeJS.ProcessEnv): TeamSettings | undefined {
   const auth = authConfigFromEnv(env);
-  return auth.mode === 'none' ? undefined : { auth, database: databaseConfigFromEnv(env) };
+  const limits = personLimitsFromEnv(env, auth.mode !== 'none');
+  return auth.mode === 'none' ? undefined : { auth, database: databaseConfigFromEnv(env), limits };
 }
 
 /** What the server needs in team mode, opened at start: the storage (migrated) and sign-in. */
 export interface TeamServer {
   readonly auth: TeamAuth;
   readonly storage: Storage;
+  /** What each person may use of the gateway. */
+  readonly limits: PersonLimits;
   /** `/auth/*` and `/api/*`. */
   readonly routes: ReturnType<typeof teamRoutes>;
   close(): Promise<void>;
@@ -34,6 +40,7 @@ export function teamRoutes(auth: TeamAuth, storage: Storage, log: (line: string)
   // Before apiRoutes, whose guard is on all of `/api/*`: these routes have their own (asked once, not twice).
   routes.route('/', attachmentRoutes(auth, storage));
   routes.route('/', recordingRoutes(auth, storage));
+  routes.route('/', usageRoutes(auth, storage));
   routes.route('/', apiRoutes(auth, storage));
   // A path or method no route takes is refused in JSON, as everything else here is.
   routes.notFound((c) => c.json({ error: 'No such address, or not with this method.' }, 404));
@@ -57,6 +64,7 @@ export async function openTeamServer(
   return {
     auth,
     storage,
+    limits: settings.limits,
     routes,
     close: () => {
       clearInterval(upkeep);

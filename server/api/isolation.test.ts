@@ -115,6 +115,8 @@ const cases: Record<string, (segment: string) => Call> = {
   'PUT /api/requests/:attemptId': (segment) =>
     json(`/api/requests/${segment}?conversation=${ids.conversation}`, { body: { model: 'owned' } }),
   'GET /api/requests/:attemptId': (segment) => ({ path: `/api/requests/${segment}` }),
+  'GET /api/usage': (segment) => ({ path: `/api/usage?from=2026-01-01&to=2026-12-31&user=${segment}` }),
+  'GET /api/admin/usage': (segment) => ({ path: `/api/admin/usage?from=${segment}&to=2026-12-31` }),
 };
 const routeNames = Object.keys(cases);
 const methodOf = (route: string) => route.slice(0, route.indexOf(' '));

@@ -50,7 +50,13 @@ export async function startTeamApp(storage: Storage, mode: SignInMode): Promise<
       limits: DEFAULT_LIMITS,
     },
     quiet,
-    { auth, storage, routes: teamRoutes(auth, storage, quiet), close: async () => {} },
+    {
+      auth,
+      storage,
+      limits: { requestsPerMinute: 0, tokensPerDay: 0 },
+      routes: teamRoutes(auth, storage, quiet),
+      close: async () => {},
+    },
   );
   const url = await app.listen();
   const sessions = new Map<string, string>();

@@ -148,4 +148,16 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX request_bodies_conversation ON request_bodies (user_id, conversation_id)',
     ],
   },
+  {
+    name: '0004 requests of the last minute per person',
+    statements: [
+      // When each of a person's requests of the last minute started (`requestWindow.ts`): one row per
+      // person, never more entries than the limit, so a single UPSERT both checks and counts, whichever
+      // server process the request reached.
+      `CREATE TABLE request_windows (
+        user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        started timestamptz[] NOT NULL
+      )`,
+    ],
+  },
 ];

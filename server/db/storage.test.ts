@@ -2,13 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationRecord } from './conversations.ts';
 import { TooLarge } from './limits.ts';
+import type { DatabaseConfig } from './open.ts';
 import { Storage } from './storage.ts';
 import { conversation, newPerson, startTimeout, testDatabases } from './testing.ts';
 
 describe.each(testDatabases())('storage on $name', (database) => {
   let storage: Storage;
+  let config: DatabaseConfig;
   beforeAll(async () => {
-    storage = await Storage.open(await database.start(), {
+    config = await database.start();
+    storage = await Storage.open(config, {
       limits: { attachmentBytes: 1_000, recordingBytes: 2_000, requestBytes: 2_000 },
     });
   }, startTimeout);
@@ -412,6 +415,27 @@ describe.each(testDatabases())('storage on $name', (database) => {
       expect(await person.usage.totals({ from: '2026-03-02', to: '2026-03-31' })).toHaveLength(1);
     });
 
+    it('adds what a stream said under a new attempt id only: an id used again replaces nothing', async () => {
+      const person = await newPerson(storage);
+      const today = new Date('2026-04-10T08:00:00Z');
+      expect(await person.usage.add({ ...attempt, attemptId: 't1', startedAt: today })).toBe(true);
+      expect(
+        await person.usage.add({
+          ...attempt,
+          attemptId: 't1',
+          startedAt: today,
+          inputTokens: 0,
+          outputTokens: 0,
+        }),
+      ).toBe(false);
+      await person.usage.add({ ...attempt, attemptId: 't2', startedAt: new Date('2026-04-10T23:59:59Z') });
+      await person.usage.add({ ...attempt, attemptId: 't3', startedAt: new Date('2026-04-11T00:00:00Z') });
+      // Input and output: 2 × (100 + 20) on the day, the next day's apart, another person's not at all.
+      expect(await person.usage.tokensOn('2026-04-10')).toBe(240);
+      expect(await person.usage.tokensOn('2026-04-11')).toBe(120);
+      expect(await (await newPerson(storage)).usage.tokensOn('2026-04-10')).toBe(0);
+    });
+
     it("shows everyone's usage per person to an administrator, and to no one else", async () => {
       const admin = await storage.users.signIn(
         { issuer: 'header', subject: `${randomUUID()}@example.test` },
@@ -430,6 +454,62 @@ describe.each(testDatabases())('storage on $name', (database) => {
         { email: 'admin@example.test', displayName: null, isAdmin: false },
       );
       expect(await storage.forAdmin(admin.id)).toBeUndefined();
+    });
+  });
+
+  describe('requests of the last minute', () => {
+    /** Moves a person's counted requests `ms` into the past, as if that long had passed. */
+    const age = (userId: string, ms: number) =>
+      storage.db.query(
+        `UPDATE request_windows SET started = ARRAY(SELECT t - $2 * interval '1 millisecond' FROM unnest(started) t)
+         WHERE user_id = $1`,
+        [userId, ms],
+      );
+
+    it('admits up to the limit in a minute, then says when the oldest slot frees', async () => {
+      const person = await newPerson(storage);
+      expect(await person.recentRequests.admit(2)).toEqual({ admitted: true });
+      await age(person.userId, 20_000);
+      expect(await person.recentRequests.admit(2)).toEqual({ admitted: true });
+      const refused = await person.recentRequests.admit(2);
+      // The first request is 20 s old: its slot frees in 40 s (give or take the statements' own time).
+      expect(refused.admitted).toBe(false);
+      expect(!refused.admitted && refused.retryAfterMs).toBeGreaterThan(39_000);
+      expect(!refused.admitted && refused.retryAfterMs).toBeLessThanOrEqual(40_000);
+      // A refused request takes no slot: once the first is a minute old, one more is admitted, not two.
+      await age(person.userId, 40_000);
+      expect(await person.recentRequests.admit(2)).toEqual({ admitted: true });
+      expect((await person.recentRequests.admit(2)).admitted).toBe(false);
+      // Another person's window is their own.
+      expect(await (await newPerson(storage)).recentRequests.admit(1)).toEqual({ admitted: true });
+    });
+
+    it('counts a limit lowered since by the requests still in the minute', async () => {
+      const person = await newPerson(storage);
+      for (let i = 0; i < 3; i++) {
+        expect(await person.recentRequests.admit(5)).toEqual({ admitted: true });
+        await age(person.userId, 10_000);
+      }
+      // Aged 30, 20 and 10 s: under a limit of 2, one of them must go, then another for a slot: the one
+      // 20 s old, in 40 s.
+      const refused = await person.recentRequests.admit(2);
+      expect(!refused.admitted && refused.retryAfterMs).toBeGreaterThan(39_000);
+      expect(!refused.admitted && refused.retryAfterMs).toBeLessThanOrEqual(40_000);
+    });
+
+    it('never admits more than the limit, however many ask at once, from two server processes', async () => {
+      // PostgreSQL: a second storage (its own pool), as another process has; PGlite is one process.
+      const other = database.name === 'PostgreSQL' ? await Storage.open(config) : storage;
+      try {
+        const person = await newPerson(storage);
+        const twin = other.forUser(person.userId);
+        const all = await Promise.all(
+          Array.from({ length: 24 }, (_, i) => (i % 2 ? twin : person).recentRequests.admit(5)),
+        );
+        expect(all.filter((a) => a.admitted)).toHaveLength(5);
+      } finally {
+        if (other !== storage) await other.close();
+      }
     });
   });
 

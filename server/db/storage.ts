@@ -6,6 +6,7 @@ import { defaultLimits, type StorageLimits } from './limits.ts';
 import { migrate } from './migrate.ts';
 import { type DatabaseConfig, openDatabase } from './open.ts';
 import { Recordings, RequestBodies } from './recordings.ts';
+import { RequestWindow } from './requestWindow.ts';
 import { DEFAULT_SESSION_MS, Sessions } from './sessions.ts';
 import { Settings } from './settings.ts';
 import { SignIns } from './signIns.ts';
@@ -27,6 +28,8 @@ export interface Person {
   readonly requests: RequestBodies;
   readonly settings: Settings;
   readonly usage: Usage;
+  /** Their requests to a model in the last minute, for the per-person limit. */
+  readonly recentRequests: RequestWindow;
 }
 
 /** What only an administrator sees. */
@@ -86,6 +89,7 @@ export class Storage {
       requests: new RequestBodies(db, userId, limits),
       settings: new Settings(db, userId, limits),
       usage: new Usage(db, userId),
+      recentRequests: new RequestWindow(db, userId),
     };
   }
 

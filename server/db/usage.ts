@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { type Protocol, protocols } from '../../src/core/index.ts';
-import { clientId, type Database, int, rows } from './database.ts';
+import { clientId, type Database, firstRow, int, rows } from './database.ts';
 
 /**
  * Tokens per attempt, as the server read them from the stream it relayed (never as a browser reports
@@ -62,8 +62,8 @@ const attemptUsage = v.object({
   reasoningTokens: tokens,
   interrupted: v.boolean(),
 });
-const day = v.pipe(v.string(), v.isoDate());
-const dayRange = v.object({ from: day, to: day });
+const dayText = v.pipe(v.string(), v.isoDate());
+const dayRange = v.object({ from: dayText, to: dayText });
 
 const totalsEntries = {
   day: v.string(),
@@ -111,16 +111,45 @@ export class Usage {
 
   /** Records an attempt's usage; recording it again (its final figures after partial ones) replaces it. */
   async record(input: AttemptUsage): Promise<void> {
-    const u = v.parse(attemptUsage, input);
-    await this.db.query(
-      `INSERT INTO usage (user_id, attempt_id, conversation_id, protocol, model, day, input_tokens, output_tokens,
-         cached_tokens, cache_write_tokens, reasoning_tokens, interrupted)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-       ON CONFLICT (user_id, attempt_id) DO UPDATE SET
+    await this.insert(
+      input,
+      `ON CONFLICT (user_id, attempt_id) DO UPDATE SET
          conversation_id = excluded.conversation_id, protocol = excluded.protocol, model = excluded.model,
          day = excluded.day, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
          cached_tokens = excluded.cached_tokens, cache_write_tokens = excluded.cache_write_tokens,
          reasoning_tokens = excluded.reasoning_tokens, interrupted = excluded.interrupted, recorded_at = now()`,
+    );
+  }
+
+  /**
+   * Records a new attempt's usage; false, with nothing changed, when the person already has one under that
+   * id. What the server read from a stream is added this way: a client sending an attempt id again must not
+   * replace what an earlier request was billed.
+   */
+  async add(input: AttemptUsage): Promise<boolean> {
+    return (await this.insert(input, 'ON CONFLICT (user_id, attempt_id) DO NOTHING RETURNING 1')).length > 0;
+  }
+
+  /** Tokens (input and output) of the attempts that started on `day` (UTC, `YYYY-MM-DD`). */
+  async tokensOn(day: string): Promise<number> {
+    const row = firstRow(
+      v.object({ tokens: int }),
+      await this.db.query(
+        `SELECT coalesce(sum(input_tokens::bigint + output_tokens), 0)::bigint AS tokens
+         FROM usage WHERE user_id = $1 AND day = $2`,
+        [this.userId, v.parse(dayText, day)],
+      ),
+    );
+    return row?.tokens ?? 0;
+  }
+
+  private insert(input: AttemptUsage, onConflict: string): Promise<unknown[]> {
+    const u = v.parse(attemptUsage, input);
+    return this.db.query(
+      `INSERT INTO usage (user_id, attempt_id, conversation_id, protocol, model, day, input_tokens, output_tokens,
+         cached_tokens, cache_write_tokens, reasoning_tokens, interrupted)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       ${onConflict}`,
       [
         this.userId,
         u.attemptId,
