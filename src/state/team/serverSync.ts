@@ -102,8 +102,17 @@ export class ServerSync {
     for (const id of Object.keys(this.options.conversations.getState().conversations))
       if (!(id in this.versions)) this.pending.add(id);
     this.follow();
+    // A device that has never synced shows what was last worked on first; the stream then brings the rest.
+    if (this.cursor === 0) await this.readFirstScreen();
     this.openStream();
     this.scheduler.runSoon();
+  }
+
+  private async readFirstScreen(): Promise<void> {
+    const newest = await this.options.api.newest(RECORDS_PER_REQUEST);
+    if (!newest.ok) return;
+    for (const id of newest.ids) this.wanted.add(id);
+    await this.scheduler.run();
   }
 
   /** Sends what is pending now; resolves with how many changes are still not on the server. */

@@ -28,6 +28,7 @@ export type ServerConversation = v.InferOutput<typeof serverConversation>;
 const written = v.object({ version: count, change: count });
 const conflict = v.object({ current: v.nullish(serverConversation) });
 const records = v.object({ items: v.array(serverConversation) });
+const page = v.object({ items: v.array(v.object({ id: v.string() })) });
 const storedSettings = v.object({ version: count, document: v.record(v.string(), v.unknown()) });
 export type ServerSettings = v.InferOutput<typeof storedSettings>;
 const settingsConflict = v.object({ current: v.nullish(storedSettings) });
@@ -91,6 +92,13 @@ export class TeamApi {
 
   async signOut(): Promise<Result<object>> {
     return this.call('/auth/sign-out', { method: 'POST' }, v.unknown(), () => ({}));
+  }
+
+  /** The ids of the `limit` conversations last worked on (the server's first page of the list). */
+  async newest(limit: number): Promise<Result<{ ids: string[] }>> {
+    return this.call(`/api/conversations?limit=${limit}`, {}, page, (read) => ({
+      ids: read.items.map((item) => item.id),
+    }));
   }
 
   /** The conversations `ids` as stored (unknown ones left out). */
