@@ -117,7 +117,12 @@ describe('sendMessage streams every recorded fixture', () => {
     expect(sent.init.method).toBe('POST');
     expect(JSON.parse(sent.body)).toEqual(spec.body);
     expect(sent.body).toBe(JSON.stringify(spec.body));
-    expect(sent.init.headers).toEqual(spec.headers);
+    // This app's own server is told which attempt it relays (team mode records its usage under it).
+    expect(sent.init.headers).toEqual({
+      ...spec.headers,
+      'x-hopbase-conversation': activeConversation().id,
+      'x-hopbase-attempt': message.attempts[0]!.id,
+    });
     expect(message.attempts[0]!.request).toMatchObject({ url: `/v1${spec.path}`, body: spec.body });
     expect(app.stores.answers.getState().answers).toEqual({});
   });
@@ -155,6 +160,8 @@ describe('sendMessage', () => {
     );
     await app.using({ fetchImpl }).send('What is 2+2?', 'responses');
     await app.using({ fetchImpl }).send('And 2+2 again?', 'responses');
+    // Another origin is never told this app's ids (they would only cost a CORS preflight there).
+    expect(Object.keys(call(fetchImpl, 0).init.headers as object)).not.toContain('x-hopbase-attempt');
     const spec = buildRequest('responses', {
       model: 'gpt-x',
       system: 'Be brief',

@@ -146,9 +146,10 @@ export class AnswerStream {
   /** One request and its stream, read to the end. */
   private async attempt() {
     const { conversationId, messageId, protocol, request, source, frames } = this.options;
-    const connection = source.connect();
+    const id = newId('att');
+    const connection = source.connect({ conversationId, attemptId: id });
     const attempt: Attempt = {
-      id: newId('att'),
+      id,
       startedAt: Date.now(),
       request,
       sentHeaders: connection.sentHeaders,

@@ -4,7 +4,7 @@ import type { AttachmentBlobs } from '../../state/storage/attachmentBlobs.ts';
 import { bodyWithAttachments } from '../attachmentData.ts';
 import type { BlockedConnections } from '../blockedConnections.ts';
 import { isCrossOrigin } from '../gateway.ts';
-import type { StreamSource } from './streamSource.ts';
+import type { AttemptLabel, StreamSource } from './streamSource.ts';
 
 export interface GatewayAccess {
   fetch: typeof fetch;
@@ -21,7 +21,7 @@ export function gatewaySource(protocol: Protocol, request: SentRequest, access: 
   return {
     source: { kind: 'gateway' },
     retriesOnItsOwn: true,
-    connect() {
+    connect(attempt) {
       const crossOrigin = isCrossOrigin(request.url);
       const apiKey = access.apiKey();
       const credentials = authHeaders(protocol, apiKey, crossOrigin);
@@ -29,7 +29,7 @@ export function gatewaySource(protocol: Protocol, request: SentRequest, access: 
         open: async (signal) =>
           access.fetch(request.url, {
             method: 'POST',
-            headers: { ...request.headers, ...credentials },
+            headers: { ...request.headers, ...credentials, ...(!crossOrigin && labelHeaders(attempt)) },
             // Stored with placeholders: each attachment's bytes go in now, the same every time.
             body: await bodyWithAttachments(request.body, access.attachmentRef, access.attachments),
             signal,
@@ -40,4 +40,12 @@ export function gatewaySource(protocol: Protocol, request: SentRequest, access: 
       };
     },
   };
+}
+
+/**
+ * The attempt named to this app's own server (which records each attempt's usage in team mode, and never
+ * forwards these); never to another origin, where they would only cost a CORS preflight.
+ */
+function labelHeaders({ conversationId, attemptId }: AttemptLabel): Record<string, string> {
+  return { 'x-hopbase-conversation': conversationId, 'x-hopbase-attempt': attemptId };
 }

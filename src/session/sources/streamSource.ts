@@ -21,5 +21,11 @@ export interface StreamSource {
   /** Failures before any output may be tried again on their own (the person's setting decides). */
   readonly retriesOnItsOwn: boolean;
   /** Called per attempt, so that each one goes out with the settings of that moment. */
-  connect(): Connection;
+  connect(attempt: AttemptLabel): Connection;
+}
+
+/** Which attempt a connection is for: a same-origin server records its usage under these (team mode). */
+export interface AttemptLabel {
+  conversationId: string;
+  attemptId: string;
 }
