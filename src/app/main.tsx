@@ -15,8 +15,11 @@ import { indexedDbStorage } from '../state/storage/appStorage.ts';
 import { deleteOrphanedAttachments } from '../state/storage/attachmentBlobs.ts';
 import { attachmentsInUse } from '../state/storage/attachmentSweep.ts';
 import { openDatabase, personalDatabaseName } from '../state/storage/database.ts';
+import { storedRecording } from '../state/storage/recordingReads.ts';
 import { type AppStores, createAppStores } from '../state/stores/appStores.ts';
+import { attachmentsWithServer, recordingsFromServer } from '../state/team/fromServer.ts';
 import { LocalHistory } from '../state/team/localHistory.ts';
+import { ServerParts } from '../state/team/serverParts.ts';
 import { ServerSync } from '../state/team/serverSync.ts';
 import { idbSyncMemory } from '../state/team/syncMemory.ts';
 import { TeamAccount } from '../state/team/teamAccount.ts';
@@ -43,8 +46,12 @@ function servicesFor(account: Account): AppServices {
     db ??= openDatabase(databaseName);
     return db;
   };
-  const storage = indexedDbStorage({ open: database });
-  const session = new ChatSession({ stores, attachments: storage.attachments });
+  const storage = indexedDbStorage({
+    open: database,
+    ...(person && { recordingsElsewhere: recordingsFromServer(teamApi) }),
+  });
+  const attachments = person ? attachmentsWithServer(storage.attachments, teamApi) : storage.attachments;
+  const session = new ChatSession({ stores, attachments });
   const team =
     person && databaseName
       ? new TeamAccount({
@@ -56,6 +63,10 @@ function servicesFor(account: Account): AppServices {
             team: stores.team,
             api: teamApi,
             memory: idbSyncMemory(database),
+            parts: new ServerParts(teamApi, {
+              attachment: (id) => storage.attachments.get(id),
+              recordingKeptApart: (attemptId) => storedRecording(database(), attemptId),
+            }),
           }),
           localHistory: new LocalHistory({
             team: stores.team,
@@ -65,7 +76,7 @@ function servicesFor(account: Account): AppServices {
           }),
         })
       : null;
-  return { stores, session, storage, markdown, team };
+  return { stores, session, storage: { ...storage, attachments }, markdown, team };
 }
 
 /** Whether the first screen shows an answer: then it waits for the renderer rather than flash plain text. */

@@ -7,6 +7,7 @@ import type { ChangeFeed } from './changeFeed.ts';
 import { openDatabase } from './database.ts';
 import { type LoadedState, loadState } from './load.ts';
 import { startPersisting } from './persistence.ts';
+import type { RecordingsElsewhere } from './recordingReads.ts';
 import { openTabFeed } from './tabSync.ts';
 
 /**
@@ -37,12 +38,15 @@ export interface IndexedDbStorageOptions {
   open?: () => UseStore;
   /** Opens the change feed between this browser's tabs (null where there is none). */
   openFeed?: () => ChangeFeed | null;
+  /** Where recordings this browser lacks may be found (team mode: the server). */
+  recordingsElsewhere?: RecordingsElsewhere;
 }
 
 /** The app's storage in this browser's IndexedDB, opened on first use, kept coherent across its tabs. */
 export function indexedDbStorage({
   open = openDatabase,
   openFeed = openTabFeed,
+  recordingsElsewhere,
 }: IndexedDbStorageOptions = {}): AppStorage {
   let db: UseStore | null = null;
   const database = () => {
@@ -57,7 +61,8 @@ export function indexedDbStorage({
       remove: (ids) => blobs().remove(ids),
     },
     load: (stores) => loadState(database(), stores),
-    persist: (stores, loaded) => startPersisting(database(), stores, 400, 2000, { loaded, feed: openFeed() }),
+    persist: (stores, loaded) =>
+      startPersisting(database(), stores, 400, 2000, { loaded, feed: openFeed(), recordingsElsewhere }),
     sweep: (inUse, now) => sweepAttachments(database(), inUse, now),
     // The backup code is fetched when first used: the first screen needs none of it.
     backUp: async (apiKey) => (await import('../formats/backup.ts')).backUp(database(), apiKey),

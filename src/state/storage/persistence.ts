@@ -5,7 +5,7 @@ import { ChangesFromElsewhere } from './changesFromElsewhere.ts';
 import { UnloadJournal } from './journal.ts';
 import { KnownState } from './knownState.ts';
 import type { LoadedState } from './load.ts';
-import { readRecordingsWhenAsked } from './recordingReads.ts';
+import { type RecordingsElsewhere, readRecordingsWhenAsked } from './recordingReads.ts';
 import { keepSessionKey } from './storedSettings.ts';
 import { createWriter } from './writer.ts';
 import { isStructural, WriteScheduler } from './writeScheduler.ts';
@@ -36,6 +36,8 @@ export interface PersistOptions {
   feed?: ChangeFeed | null;
   /** How long a failed write waits before it is tried again. */
   retryDelayMs?: number;
+  /** Where recordings this browser lacks may be found (team mode: the server). */
+  recordingsElsewhere?: RecordingsElsewhere;
 }
 
 /**
@@ -49,7 +51,7 @@ export function startPersisting(
   traceDelayMs = 2000,
   options: PersistOptions = {},
 ): () => Promise<void> {
-  const { loaded, feed = null, retryDelayMs = 2000 } = options;
+  const { loaded, feed = null, retryDelayMs = 2000, recordingsElsewhere } = options;
   const known = new KnownState(stores, loaded);
   const journal = new UnloadJournal(loaded?.journal ?? false);
   const elsewhere = new ChangesFromElsewhere(db, stores, known, feed);
@@ -92,7 +94,13 @@ export function startPersisting(
   });
   globalThis.addEventListener?.('pagehide', onHide);
   globalThis.document?.addEventListener('visibilitychange', onVisibility);
-  const stopRecordings = readRecordingsWhenAsked(db, stores, known, () => scheduler.stopped);
+  const stopRecordings = readRecordingsWhenAsked(
+    db,
+    stores,
+    known,
+    () => scheduler.stopped,
+    recordingsElsewhere,
+  );
   // Changes made before persisting started (restored from a reload's journal) are written at once.
   if (known.isDirty(stores.conversations.getState().conversations)) scheduler.runSoon();
 

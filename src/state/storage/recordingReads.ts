@@ -1,10 +1,20 @@
-import { promisifyRequest, type UseStore } from 'idb-keyval';
+import { get, promisifyRequest, type UseStore } from 'idb-keyval';
 import { type RecordingLoad, type RecordingLoads, recordingKeptApart } from '../domain/recordings.ts';
 import type { Attempt, Conversation } from '../domain/types.ts';
 import { readTraceRecord, type StoredTrace, tracePrefix, type UnreadableRecord } from '../formats/records.ts';
 import type { AppStores } from '../stores/appStores.ts';
 import type { KnownState } from './knownState.ts';
 import { attemptsOf, withRecordings } from './storedConversation.ts';
+
+/** Where recordings this browser lacks may be found (the team server), by attempt id; the ones found. */
+export type RecordingsElsewhere = (attemptIds: readonly string[]) => Promise<Map<string, StoredTrace>>;
+
+/** One recording kept apart in IndexedDB, if it is there and readable. */
+export async function storedRecording(db: UseStore, attemptId: string): Promise<StoredTrace | undefined> {
+  const value = await get(tracePrefix + attemptId, db);
+  const trace = value === undefined ? undefined : readTraceRecord(value);
+  return typeof trace === 'object' ? trace : undefined;
+}
 
 /**
  * Reads the events of recordings kept apart (this tab's from an earlier visit, or another tab's) when
@@ -17,6 +27,7 @@ export function readRecordingsWhenAsked(
   stores: AppStores,
   known: KnownState,
   stopped: () => boolean,
+  elsewhere?: RecordingsElsewhere,
 ): () => void {
   const { conversations: conversationStore, storage } = stores;
   /** Recordings being read now. */
@@ -54,6 +65,14 @@ export function readRecordingsWhenAsked(
       for (const id of ids) failed.set(id, 'failed');
     } finally {
       for (const id of ids) reading.delete(id);
+    }
+    // Not in this browser: the team server may have them (recorded on another device).
+    const missing = [...failed].flatMap(([id, why]) => (why === 'missing' ? [id] : []));
+    if (elsewhere && missing.length) {
+      for (const [id, trace] of await elsewhere(missing)) {
+        found.set(id, trace);
+        failed.delete(id);
+      }
     }
     if (stopped()) return;
     if (found.size) fillRecordings(found);

@@ -1,8 +1,12 @@
 // @vitest-environment node
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTeamApiServer, type TeamApiServer } from '../../../server/testing/teamApiServer.ts';
+import { answerMessage } from '../../testing/builders.ts';
 import { fetchChangeStream } from '../../testing/fetchChangeStream.ts';
+import { type AttachmentBlobs, memoryAttachments } from '../storage/attachmentBlobs.ts';
 import { type AppStores, createAppStores } from '../stores/appStores.ts';
+import { attachmentsWithServer, recordingsFromServer } from './fromServer.ts';
+import { ServerParts } from './serverParts.ts';
 import { ServerSync } from './serverSync.ts';
 import { emptyMemory, type SyncMemory, type SyncMemoryStore } from './syncMemory.ts';
 import { TeamApi } from './teamApi.ts';
@@ -43,6 +47,9 @@ interface Device {
   online: { value: boolean };
   /** Whether the server still knows the device's session. */
   session: { value: boolean };
+  /** Its attached files: its own, else the server's. */
+  files: AttachmentBlobs;
+  api: TeamApi;
 }
 
 function device(
@@ -61,18 +68,24 @@ function device(
     return reach(input, init);
   };
   if (!stores.conversations.getState().hydrated) stores.conversations.getState().hydrate([], null);
+  const api = new TeamApi(fetchFn);
+  const files = memoryAttachments();
   const sync = new ServerSync({
     conversations: stores.conversations,
     settings: stores.settings,
     team: stores.team,
-    api: new TeamApi(fetchFn),
+    api,
     memory,
     openStream: fetchChangeStream(fetchFn),
     delayMs: 20,
     retryMs: 50,
+    parts: new ServerParts(api, {
+      attachment: (id) => files.get(id),
+      recordingKeptApart: async () => undefined,
+    }),
   });
   running.push(sync);
-  return { stores, sync, memory, online, session };
+  return { stores, sync, memory, online, session, files: attachmentsWithServer(files, api), api };
 }
 
 const titles = (d: Device) =>
@@ -205,6 +218,65 @@ describe('two devices of one person', () => {
     await expect.poll(() => titles(laptop)).toEqual(['From before team mode']);
     const listed = (await readApi('fay@example.test', '/api/conversations')) as { items: { id: string }[] };
     expect(listed.items.map((c) => c.id)).toEqual([id]);
+  });
+});
+
+describe('what a record leaves out', () => {
+  it('reaches the other device: a file attached on one, an answer’s recording and request body', async () => {
+    const phone = device('hal@example.test');
+    const laptop = device('hal@example.test');
+    await live(phone, laptop);
+    const ref = {
+      id: 'att_photo1',
+      name: 'fjord.png',
+      mimeType: 'image/png',
+      size: 4,
+      kind: 'image' as const,
+    };
+    await phone.files.put([
+      { ref, blob: new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' }) },
+    ]);
+    const id = phone.stores.conversations.getState().newConversation('Photos');
+    phone.stores.conversations.getState().addUserMessage(id, 'What fjord is this?', [ref]);
+    const answer = answerMessage(
+      'msg_fjord',
+      { status: 'complete', text: 'Geirangerfjord.' },
+      {
+        bytes: 42,
+        items: [{ kind: 'event', t: 1, event: 'message', data: '{"text":"Geirangerfjord."}' }],
+        raw: 'data: {"text":"Geirangerfjord."}\n\n',
+      },
+    );
+    const conversation = phone.stores.conversations.getState().conversations[id]!;
+    phone.stores.conversations.getState().takeStored([
+      {
+        ...conversation,
+        messages: [
+          ...conversation.messages,
+          {
+            ...answer,
+            parentId: conversation.messages[0]!.id,
+            attempts: answer.attempts.map((a) => ({
+              ...a,
+              request: { ...a.request, body: { model: 'sim-echo' } },
+            })),
+          },
+        ],
+      },
+    ]);
+    expect(await phone.sync.flush()).toBe(0);
+    await expect
+      .poll(() => laptop.stores.conversations.getState().conversations[id]?.messages.length)
+      .toBe(2);
+
+    const photo = await laptop.files.get('att_photo1');
+    expect(new Uint8Array(await photo!.arrayBuffer())).toEqual(new Uint8Array([137, 80, 78, 71]));
+    const recordings = await recordingsFromServer(laptop.api)(['msg_fjord_att', 'att_nowhere']);
+    expect([...recordings.keys()]).toEqual(['msg_fjord_att']);
+    expect(recordings.get('msg_fjord_att')?.raw).toContain('Geirangerfjord');
+    expect(await laptop.api.attemptRecord('requests', 'msg_fjord_att')).toEqual({
+      body: { model: 'sim-echo' },
+    });
   });
 });
 
