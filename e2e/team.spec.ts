@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { artifactsDir, send, uniqueText, waitForAnswer } from './helpers.ts';
+import { artifactsDir, send, uniqueText, violations, waitForAnswer } from './helpers.ts';
 import { startTeamServers, type TeamServers, teamUrls } from './team.ts';
 
 // Team mode as deployed: people sign in through a real OpenID provider (or an authenticating proxy), their
@@ -169,4 +169,33 @@ test('behind an authenticating proxy: the history kept before is offered once, a
   await inSync(before);
   await expect(before.getByRole('region', { name: 'Add to my account' })).toHaveCount(0);
   await expect(before.getByRole('navigation').getByText(title)).toHaveCount(1);
+});
+
+test('sign-in and the account on a phone, in the dark, in Japanese: readable, and no accessibility fault', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    baseURL: teamUrls.first,
+    viewport: { width: 390, height: 844 },
+    colorScheme: 'dark',
+    locale: 'ja-JP',
+  });
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'HopBase Chat にサインイン' })).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+  await page.screenshot({ path: `${artifactsDir}/team-sign-in-phone-dark-ja.png` });
+
+  await page.getByRole('link', { name: 'サインイン' }).click();
+  await page.getByPlaceholder('Enter any login').fill('kenji');
+  await page.getByPlaceholder('and password').fill('any');
+  await page.getByRole('button', { name: /sign-in/i }).click();
+  await expect(page.getByRole('textbox', { name: 'メッセージ' })).toBeVisible();
+  await page.getByRole('button', { name: '会話' }).click();
+  const panel = page.getByRole('region', { name: 'アカウント' });
+  await expect(panel.getByRole('status')).toHaveText('サーバーに保存済み');
+  await expect(panel).toBeInViewport();
+  expect(await violations(page, '.sidebar')).toEqual([]);
+  await page.screenshot({ path: `${artifactsDir}/team-account-phone-dark-ja.png` });
 });

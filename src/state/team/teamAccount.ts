@@ -14,6 +14,11 @@ export interface TeamAccountOptions {
   localHistory: LocalHistory;
   /** The person's database in this browser, deleted at sign-out when the server holds all of it. */
   databaseName: string;
+  /**
+   * Stops keeping this page's state in the browser and forgets what the tab holds of the person (the
+   * unload journal, a key kept for the tab): the next person to sign in here must not inherit it.
+   */
+  forgetHere: () => Promise<void>;
   deleteDatabase?: (name: string) => void;
 }
 
@@ -54,6 +59,7 @@ export class TeamAccount {
         reason: ended.kind === 'unreachable' ? ended.reason : ended.reason,
       };
     await sync.stop();
+    await this.options.forgetHere();
     // Deleted once this page lets go of it (the deletion waits for its open connections to close).
     if (pending === 0) deleteDatabase(databaseName);
     return { ok: true };
