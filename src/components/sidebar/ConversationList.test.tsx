@@ -30,6 +30,41 @@ const items = () =>
     .queryAllByRole('listitem')
     .map((li) => li.querySelector('.conversation-title')?.textContent);
 
+describe('a long list', () => {
+  it('renders a hundred rows, the rest a page at a time, and always the active conversation', async () => {
+    const user = userEvent.setup();
+    const now = Date.now();
+    store().hydrate(
+      Array.from({ length: 250 }, (_, i) => ({
+        id: `conv_${i}`,
+        title: `Trip ${i}`,
+        createdAt: now - i,
+        updatedAt: now - i,
+        messages: [],
+      })),
+      'conv_180',
+    );
+    const { container } = app.render(<ConversationList />);
+    const titles = () =>
+      [...container.querySelectorAll('.conversation-title')].map((title) => title.textContent);
+    // The list's last item, found as a person finds it (querying every row's buttons by role is slow in jsdom).
+    const more = (name: string) =>
+      within(container.querySelector<HTMLElement>('.conversation-list > li:last-child')!).getByRole(
+        'button',
+        {
+          name,
+        },
+      );
+    expect(titles()).toHaveLength(181);
+    expect(titles().at(-1)).toBe('Trip 180');
+    await user.click(more('Show 69 more conversations'));
+    expect(titles()).toHaveLength(200);
+    await user.click(more('Show 50 more conversations'));
+    expect(titles()).toHaveLength(250);
+    expect(container.querySelector('.more-conversations')).toBeNull();
+  });
+});
+
 describe('ConversationList', () => {
   it('says when there is nothing yet, and creates a conversation with "New chat"', async () => {
     const user = userEvent.setup();

@@ -7,6 +7,8 @@ import { answeringConversations } from '../../state/stores/answers.ts';
 import { conversationUsage } from '../../state/stores/conversationStore.ts';
 import { AccountPanel } from '../account/AccountPanel.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
+import { LIST_PAGE, rowsToRender } from './listWindow.ts';
+import { MoreConversations } from './MoreConversations.tsx';
 import { SearchBox } from './SearchBox.tsx';
 import { SearchResults } from './SearchResults.tsx';
 import { outcomeSummary } from './searchSummary.ts';
@@ -197,6 +199,9 @@ export const ConversationList = memo(function ConversationList({
   const streamingIds = useAnswers(answeringConversations);
   const streaming = new Set(streamingIds.split(' '));
   const [renaming, setRenaming] = useState<string | null>(null);
+  const [shown, setShown] = useState(LIST_PAGE);
+  const rendered = rowsToRender(order.length, shown, activeId === null ? -1 : order.indexOf(activeId));
+  const showMore = useCallback(() => setShown((n) => n + LIST_PAGE), []);
 
   const [query, setQuery] = useState('');
   const searching = query.trim() !== '';
@@ -278,7 +283,7 @@ export const ConversationList = memo(function ConversationList({
       ) : null}
       {!showResults && order.length === 0 ? <p className="sidebar-empty">{t('sidebar.empty')}</p> : null}
       <ul className="conversation-list" hidden={showResults}>
-        {order.map((conversationId) => (
+        {order.slice(0, rendered).map((conversationId) => (
           <ConversationRow
             key={conversationId}
             id={conversationId}
@@ -289,6 +294,9 @@ export const ConversationList = memo(function ConversationList({
             onNavigate={onNavigate}
           />
         ))}
+        {rendered < order.length ? (
+          <MoreConversations remaining={order.length - rendered} onMore={showMore} />
+        ) : null}
       </ul>
       <AccountPanel />
     </nav>

@@ -257,6 +257,7 @@ export const en = {
   'sidebar.untitled': 'New chat',
   'sidebar.replayTitle': 'Replay: {file}',
   'sidebar.empty': 'No conversations yet.',
+  'sidebar.more': 'Show {n, plural, one {# more conversation} other {# more conversations}}',
   'sidebar.meta':
     '{streaming, select, yes {streaming… · } other {}}{tokens, plural, one {# token} other {# tokens}} · {when}',
   'sidebar.titleField': 'Conversation title',

@@ -251,6 +251,7 @@ export const es: Catalog = {
   'sidebar.untitled': 'Nuevo chat',
   'sidebar.replayTitle': 'Reproducción: {file}',
   'sidebar.empty': 'Aún no hay conversaciones.',
+  'sidebar.more': 'Mostrar {n, plural, one {# conversación más} other {# conversaciones más}}',
   'sidebar.meta':
     '{streaming, select, yes {recibiendo… · } other {}}{tokens, plural, one {# token} other {# tokens}} · {when}',
   'sidebar.titleField': 'Título de la conversación',

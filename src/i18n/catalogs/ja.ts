@@ -246,6 +246,7 @@ export const ja: Catalog = {
   'sidebar.untitled': '新しいチャット',
   'sidebar.replayTitle': '再生: {file}',
   'sidebar.empty': '会話はまだありません。',
+  'sidebar.more': 'さらに {n, plural, other {# 件の会話}}を表示',
   'sidebar.meta':
     '{streaming, select, yes {受信中… · } other {}}{tokens, plural, other {#\u00a0トークン}} · {when}',
   'sidebar.titleField': '会話のタイトル',

@@ -223,6 +223,7 @@ export const zhCN: Catalog = {
   'sidebar.untitled': '新对话',
   'sidebar.replayTitle': '回放：{file}',
   'sidebar.empty': '还没有对话。',
+  'sidebar.more': '再显示 {n, plural, other {# 个对话}}',
   'sidebar.meta':
     '{streaming, select, yes {接收中… · } other {}}{tokens, plural, other {#\u00a0token}} · {when}',
   'sidebar.titleField': '对话标题',
