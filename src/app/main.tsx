@@ -33,8 +33,6 @@ const queryClient = new QueryClient();
 const stores = createAppStores();
 const markdown = createMarkdownResources();
 const teamApi = new TeamApi();
-/** Stops writing the stores to this browser (set once persisting starts); sign-out calls it. */
-let stopPersisting: (() => Promise<void>) | undefined;
 
 /**
  * What the app runs on for whoever the server says is here: in single-person mode this browser's storage;
@@ -60,7 +58,7 @@ function servicesFor(account: Account): AppServices {
           api: teamApi,
           databaseName,
           forgetHere: async () => {
-            await stopPersisting?.();
+            await storage.stop();
             globalThis.sessionStorage?.clear();
           },
           sync: new ServerSync({
@@ -97,7 +95,7 @@ function opensOnAnswer({ conversations }: AppStores): boolean {
 async function start({ storage, team }: AppServices) {
   const loaded = await storage.load(stores);
   followAddress(stores.conversations);
-  stopPersisting = storage.persist(stores, loaded);
+  storage.persist(stores, loaded);
   // Team mode: in step with the server from now on (what is loaded above is its cache).
   team?.start().catch((error: unknown) => console.warn('Could not start the sync with the server', error));
   deleteOrphanedAttachments(stores.conversations, storage.attachments);

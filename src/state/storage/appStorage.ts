@@ -25,6 +25,8 @@ export interface AppStorage {
    * and takes in changes made elsewhere. Returns the function that writes what is pending and stops.
    */
   persist(stores: AppStores, loaded: LoadedState): () => Promise<void>;
+  /** Writes what is pending and stops what `persist` started (nothing when it never started). */
+  stop(): Promise<void>;
   /** Deletes stored attachments that `inUse` does not name, once they are old enough; resolves with how many. */
   sweep(inUse: ReadonlySet<string>, now: number): Promise<number>;
   /** Everything kept, as one file, the API key scrubbed from it. */
@@ -54,6 +56,7 @@ export function indexedDbStorage({
     return db;
   };
   const blobs = () => databaseAttachments(database());
+  let stopPersisting: (() => Promise<void>) | null = null;
   return {
     attachments: {
       put: (files) => blobs().put(files),
@@ -61,8 +64,15 @@ export function indexedDbStorage({
       remove: (ids) => blobs().remove(ids),
     },
     load: (stores) => loadState(database(), stores),
-    persist: (stores, loaded) =>
-      startPersisting(database(), stores, 400, 2000, { loaded, feed: openFeed(), recordingsElsewhere }),
+    persist(stores, loaded) {
+      stopPersisting = startPersisting(database(), stores, 400, 2000, {
+        loaded,
+        feed: openFeed(),
+        recordingsElsewhere,
+      });
+      return stopPersisting;
+    },
+    stop: () => stopPersisting?.() ?? Promise.resolve(),
     sweep: (inUse, now) => sweepAttachments(database(), inUse, now),
     // The backup code is fetched when first used: the first screen needs none of it.
     backUp: async (apiKey) => (await import('../formats/backup.ts')).backUp(database(), apiKey),
