@@ -142,7 +142,7 @@ function UsageTable({ rows, range, everyone }: { rows: UsageRow[]; range: DayRan
         <tbody>
           {rows.map((row) => (
             <tr key={`${row.day} ${row.person ?? ''} ${row.model} ${row.protocol}`}>
-              <td className="usage-day">{dates.day(row.day)}</td>
+              <td>{dates.day(row.day)}</td>
               {everyone ? <td>{row.person}</td> : null}
               <td>{row.model}</td>
               <td>{isProtocol(row.protocol) ? adapters[row.protocol].label : row.protocol}</td>
