@@ -7,6 +7,7 @@ import { isThinkingBudget, isUsableBaseUrl, type Settings } from '../../state/st
 import { ModalDialog } from '../shared/ModalDialog.tsx';
 import { BackupSection } from './BackupSection.tsx';
 import { StorageUse } from './StorageUse.tsx';
+import { UsageSection } from './UsageSection.tsx';
 import './settings.css';
 
 function numberOrNull(value: string): number | null {
@@ -302,6 +303,7 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
         </label>
       </fieldset>
 
+      <UsageSection />
       <StorageUse />
       <BackupSection />
     </ModalDialog>

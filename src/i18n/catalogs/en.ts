@@ -501,6 +501,29 @@ export const en = {
     'Attempt {n} of {total}, {time}: {status, select, error {failed} complete {complete} streaming {still streaming when exported} interrupted {interrupted} other {stopped}}{tokens, plural, =0 {} other { after {tokens, number} output tokens}}{withError, select, yes { ({error})} other {}}',
   'markdownExport.toolResult': 'Tool result',
   'markdownExport.resultOf': 'Result of {id}:',
+  // Settings: usage (team mode)
+  'usage.legend': 'Usage',
+  'usage.help':
+    'Tokens the server counted from the answers it relayed, per day (UTC). Interrupted attempts are billed too.',
+  'usage.period': 'Period',
+  'usage.lastDays': 'Last {days, number} days',
+  'usage.whose': 'Whose usage',
+  'usage.whose.own': 'Yours',
+  'usage.whose.everyone': 'Everyone',
+  'usage.loading': 'Loading usage…',
+  'usage.empty': 'No usage in these days.',
+  'usage.signedOut': 'You are signed out: sign in again to see usage.',
+  'usage.failed': 'Usage could not be loaded: {reason}',
+  'usage.malformed': 'Usage could not be loaded: the server’s answer was not what it should be.',
+  'usage.caption': '{whose, select, everyone {Everyone’s usage} other {Your usage}}, {days} (UTC)',
+  'usage.day': 'Day',
+  'usage.person': 'Person',
+  'usage.input': 'Input tokens',
+  'usage.output': 'Output tokens',
+  'usage.cached': 'Cached tokens',
+  'usage.attempts': 'Attempts',
+  'usage.interrupted': 'Interrupted',
+  'usage.total': 'Total',
 } as const;
 
 export type MessageKey = keyof typeof en;
