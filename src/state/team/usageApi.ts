@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Failure } from './teamApi.ts';
+import { errorOf, type Failure, jsonOf } from './teamApi.ts';
 
 /**
  * The team server's usage routes (`server/api/usageRoutes.ts`) as the page reads them: a person's own
@@ -96,19 +96,4 @@ async function read<S extends v.GenericSchema>(
   const checked = v.safeParse(schema, body);
   if (!checked.success) throw new UsageError({ kind: 'malformed' });
   return checked.output;
-}
-
-/** The body as JSON, or nothing when it is not (a proxy's HTML page, say). */
-async function jsonOf(response: Response): Promise<unknown> {
-  if (!response.headers.get('content-type')?.includes('application/json')) return undefined;
-  try {
-    return await response.json();
-  } catch {
-    return undefined;
-  }
-}
-
-function errorOf(body: unknown): string | undefined {
-  const checked = v.safeParse(v.object({ error: v.string() }), body);
-  return checked.success ? checked.output.error : undefined;
 }
