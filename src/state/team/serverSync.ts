@@ -134,11 +134,11 @@ export class ServerSync {
     this.stops.push(
       conversations.subscribe((state, previous) => {
         if (this.applying || state.conversations === previous.conversations) return;
-        for (const id of new Set([
-          ...Object.keys(state.conversations),
-          ...Object.keys(previous.conversations),
-        ]))
-          if (state.conversations[id] !== previous.conversations[id]) this.pending.add(id);
+        // In place, without collecting the ids: this runs on every streaming frame.
+        const next = state.conversations;
+        const before = previous.conversations;
+        for (const id in next) if (next[id] !== before[id]) this.pending.add(id);
+        for (const id in before) if (!(id in next)) this.pending.add(id);
         if (isStructural(state.conversations, previous.conversations)) this.scheduler.runSoon();
         else this.scheduler.later();
       }),
