@@ -1,7 +1,6 @@
-import { lazy, useCallback, useId, useRef, useState } from 'react';
+import { type ComponentType, lazy, useCallback, useId, useRef, useState } from 'react';
 import { MissingConversationBanner } from '../components/banners/MissingConversationBanner.tsx';
 import { StorageWarning } from '../components/banners/StorageWarning.tsx';
-import { TeamBanners } from '../components/banners/TeamBanners.tsx';
 import { Composer } from '../components/composer/Composer.tsx';
 import { ConversationView } from '../components/conversation/ConversationView.tsx';
 import { Toolbar } from '../components/header/Toolbar.tsx';
@@ -35,7 +34,16 @@ const SettingsDialog = lazy(() =>
 /** Below this width the sidebar is a drawer (see app.css). */
 const narrowScreen = '(max-width: 760px)';
 
-export function App() {
+/**
+ * What only team mode shows: its news above the conversation and the account at the sidebar's foot. They
+ * come with team mode's code (`teamServices.ts`), fetched before the first screen only in team mode.
+ */
+export interface TeamViews {
+  Banners: ComponentType;
+  AccountPanel: ComponentType;
+}
+
+export function App({ team = null }: { team?: TeamViews | null }) {
   // The dropdown's protocol keys the stream that sends the next message.
   const { protocol } = useChoices();
   const stream = useProtocolStream(protocol);
@@ -107,6 +115,7 @@ export function App() {
         inert={sidebarHidden}
         onNavigate={closeSidebar}
         onRequestOpen={openSidebar}
+        AccountPanel={team?.AccountPanel}
       />
       {sidebarOpen ? (
         <button
@@ -128,7 +137,7 @@ export function App() {
         {/* One row of the layout, however many notices show (none: no height). */}
         <div className="main-notices">
           <MissingConversationBanner />
-          <TeamBanners />
+          {team ? <team.Banners /> : null}
         </div>
         <ConversationView
           conversation={conversation}

@@ -1,8 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { UseStore } from 'idb-keyval';
-import { StrictMode } from 'react';
+import { type ReactElement, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { SignInScreen } from '../components/account/SignInScreen.tsx';
 import { draftAttachmentIds } from '../components/composer/drafts.ts';
 import { markdownRenderer } from '../components/markdown/LazyMarkdown.tsx';
 import { AppProvider, type AppServices } from '../hooks/appContext.tsx';
@@ -14,17 +13,10 @@ import { ChatSession } from '../session/ChatSession.ts';
 import { indexedDbStorage } from '../state/storage/appStorage.ts';
 import { deleteOrphanedAttachments } from '../state/storage/attachmentBlobs.ts';
 import { attachmentsInUse } from '../state/storage/attachmentSweep.ts';
-import { openDatabase, personalDatabaseName } from '../state/storage/database.ts';
-import { storedRecording } from '../state/storage/recordingReads.ts';
+import { openDatabase } from '../state/storage/database.ts';
 import { type AppStores, createAppStores } from '../state/stores/appStores.ts';
-import { attachmentsWithServer, recordingsFromServer } from '../state/team/fromServer.ts';
-import { LocalHistory } from '../state/team/localHistory.ts';
-import { ServerParts } from '../state/team/serverParts.ts';
-import { ServerSync } from '../state/team/serverSync.ts';
-import { idbSyncMemory } from '../state/team/syncMemory.ts';
-import { TeamAccount } from '../state/team/teamAccount.ts';
-import { type Account, TeamApi } from '../state/team/teamApi.ts';
-import { App } from './App.tsx';
+import { type Account, accountHere } from '../state/team/account.ts';
+import { App, type TeamViews } from './App.tsx';
 import { followAddress } from './address.ts';
 import { Localized } from './Localized.tsx';
 
@@ -32,55 +24,36 @@ import { Localized } from './Localized.tsx';
 const queryClient = new QueryClient();
 const stores = createAppStores();
 const markdown = createMarkdownResources();
-const teamApi = new TeamApi();
 
 /**
  * What the app runs on for whoever the server says is here: in single-person mode this browser's storage;
- * in team mode the signed-in person's own database (the server's cache) and their sync with the server.
+ * in team mode the signed-in person's own database (the server's cache) and their sync with the server,
+ * and the views that show them. Team mode's code is fetched only then, not with single-person mode's.
  */
-function servicesFor(account: Account): AppServices {
+async function servicesFor(account: Account): Promise<{ services: AppServices; views: TeamViews | null }> {
   const person = account.mode === 'team' ? account.person : null;
-  const databaseName = person ? personalDatabaseName(person.email) : undefined;
+  const team = person ? (await import('./teamServices.ts')).teamServices(stores, person) : null;
   let db: UseStore | undefined;
   const database = () => {
-    db ??= openDatabase(databaseName);
+    db ??= openDatabase(team?.databaseName);
     return db;
   };
   const storage = indexedDbStorage({
     open: database,
-    ...(person && { recordingsElsewhere: recordingsFromServer(teamApi) }),
+    ...(team && { recordingsElsewhere: team.recordingsElsewhere }),
   });
-  const attachments = person ? attachmentsWithServer(storage.attachments, teamApi) : storage.attachments;
+  const attachments = team ? team.attachments(storage.attachments) : storage.attachments;
   const session = new ChatSession({ stores, attachments });
-  const team =
-    person && databaseName
-      ? new TeamAccount({
-          api: teamApi,
-          databaseName,
-          forgetHere: async () => {
-            await storage.stop();
-            globalThis.sessionStorage?.clear();
-          },
-          sync: new ServerSync({
-            conversations: stores.conversations,
-            settings: stores.settings,
-            team: stores.team,
-            api: teamApi,
-            memory: idbSyncMemory(database),
-            parts: new ServerParts(teamApi, {
-              attachment: (id) => storage.attachments.get(id),
-              recordingKeptApart: (attemptId) => storedRecording(database(), attemptId),
-            }),
-          }),
-          localHistory: new LocalHistory({
-            team: stores.team,
-            conversations: stores.conversations,
-            email: person.email,
-            target: database,
-          }),
-        })
-      : null;
-  return { stores, session, storage: { ...storage, attachments }, markdown, team };
+  return {
+    services: {
+      stores,
+      session,
+      storage: { ...storage, attachments },
+      markdown,
+      team: team?.account(storage, database) ?? null,
+    },
+    views: team?.views ?? null,
+  };
 }
 
 /** Whether the first screen shows an answer: then it waits for the renderer rather than flash plain text. */
@@ -145,11 +118,18 @@ async function firstLanguage(): Promise<I18n | undefined> {
   }
 }
 
+/** The app; in team mode with nobody signed in, the sign-in screen instead, fetched only then. */
+async function firstScreen(signedOut: boolean, team: TeamViews | null): Promise<ReactElement> {
+  if (!signedOut) return <App team={team} />;
+  const { SignInScreen } = await import('../components/account/SignInScreen.tsx');
+  return <SignInScreen />;
+}
+
 /** Who is here first (team mode's sign-in screen loads nothing), then what they kept, then the first screen. */
 async function main() {
-  const account = await teamApi.account();
+  const account = await accountHere();
   stores.team.getState().signedIn(account);
-  const services = servicesFor(account);
+  const { services, views } = await servicesFor(account);
   const signedOut = account.mode === 'team' && account.person === null;
   if (!signedOut)
     await start(services).catch((error: unknown) => {
@@ -157,12 +137,12 @@ async function main() {
       // Its own words: the banner says what failed around them.
       stores.storage.getState().loadFailed(String(error));
     });
-  const initial = await firstLanguage();
+  const [initial, screen] = await Promise.all([firstLanguage(), firstScreen(signedOut, views)]);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <AppProvider services={services}>
-          <Localized initial={initial}>{signedOut ? <SignInScreen /> : <App />}</Localized>
+          <Localized initial={initial}>{screen}</Localized>
         </AppProvider>
       </QueryClientProvider>
     </StrictMode>,

@@ -1,11 +1,10 @@
-import { memo, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type ComponentType, memo, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useAnswers, useConversations } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { Conversation } from '../../state/domain/types.ts';
 import { answeringConversations } from '../../state/stores/answers.ts';
 import { conversationUsage } from '../../state/stores/conversationStore.ts';
-import { AccountPanel } from '../account/AccountPanel.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
 import { LIST_PAGE, rowsToRender } from './listWindow.ts';
 import { MoreConversations } from './MoreConversations.tsx';
@@ -176,6 +175,8 @@ export interface ConversationListProps {
   onNavigate?: () => void;
   /** Opens the sidebar while it is a closed drawer: the search shortcut needs it on screen. */
   onRequestOpen?: () => void;
+  /** Team mode: who is signed in and their sync, at the foot (handed in: team mode's code is its own chunk). */
+  AccountPanel?: ComponentType;
 }
 
 /**
@@ -188,6 +189,7 @@ export const ConversationList = memo(function ConversationList({
   inert,
   onNavigate,
   onRequestOpen,
+  AccountPanel,
 }: ConversationListProps) {
   const order = useConversations((s) => s.order);
   const activeId = useConversations((s) => s.activeId);
@@ -298,7 +300,7 @@ export const ConversationList = memo(function ConversationList({
           <MoreConversations remaining={order.length - rendered} onMore={showMore} />
         ) : null}
       </ul>
-      <AccountPanel />
+      {AccountPanel ? <AccountPanel /> : null}
     </nav>
   );
 });

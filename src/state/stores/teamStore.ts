@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Account, Person } from '../team/teamApi.ts';
+import type { Account, Person } from '../team/account.ts';
 
 /** How this page's copy stands with the server's. */
 export type SyncConnection =

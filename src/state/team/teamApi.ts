@@ -1,20 +1,12 @@
 import * as v from 'valibot';
+import { type Account, accountHere } from './account.ts';
+import { errorOf, jsonOf } from './json.ts';
 
 /**
  * The team server's API (`server/api/routes.ts`, `server/auth/routes.ts`) as the page speaks it: every
  * answer validated here, where it enters, and every failure one of a few kinds the sync knows what to do
  * with. The records themselves are read by the browser's own record reader (`records.ts`) by the caller.
  */
-
-const person = v.object({
-  email: v.string(),
-  name: v.nullish(v.string()),
-  admin: v.boolean(),
-});
-export type Person = { email: string; name: string | null; admin: boolean };
-
-const authMode = v.picklist(['oidc', 'header']);
-export type AuthMode = v.InferOutput<typeof authMode>;
 
 const count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 
@@ -53,12 +45,6 @@ export type SettingsWriteResult =
   | Result<{ version: number }>
   | { ok: false; kind: 'conflict'; current: ServerSettings | null };
 
-/** Who the page is for: single-person mode, or team mode signed in or not. */
-export type Account = { mode: 'single' } | { mode: 'team'; auth: AuthMode; person: Person | null };
-
-const me = v.object({ mode: authMode, user: person });
-const notSignedIn = v.object({ mode: authMode });
-
 /** Conversations read in one request (the server's own cap). */
 export const RECORDS_PER_REQUEST = 100;
 
@@ -67,27 +53,9 @@ type Fetch = typeof fetch;
 export class TeamApi {
   constructor(private readonly fetchFn: Fetch = (input, init) => fetch(input, init)) {}
 
-  /**
-   * Who this page is for. A server without team mode has no `/api/me` (404, or the app's own page from a
-   * dev server): single-person mode. Team mode answers JSON, 401 with its mode when nobody is signed in.
-   */
-  async account(): Promise<Account> {
-    let response: Response;
-    try {
-      response = await this.fetchFn('/api/me', { headers: { accept: 'application/json' } });
-    } catch {
-      return { mode: 'single' };
-    }
-    const body = await jsonOf(response);
-    if (response.ok) {
-      const read = v.safeParse(me, body);
-      if (read.success) return { mode: 'team', auth: read.output.mode, person: personOf(read.output.user) };
-    }
-    if (response.status === 401) {
-      const read = v.safeParse(notSignedIn, body);
-      if (read.success) return { mode: 'team', auth: read.output.mode, person: null };
-    }
-    return { mode: 'single' };
+  /** Who this page is for (`account.ts`). */
+  account(): Promise<Account> {
+    return accountHere(this.fetchFn);
   }
 
   async signOut(): Promise<Result<object>> {
@@ -227,24 +195,4 @@ export class TeamApi {
       return { ok: false, kind: 'unreachable', reason: 'The server’s answer was not what it should be.' };
     return { ok: true, ...take(read.output) };
   }
-}
-
-function personOf(user: v.InferOutput<typeof person>): Person {
-  return { email: user.email, name: user.name ?? null, admin: user.admin };
-}
-
-/** The body as JSON, or nothing when it is not (a proxy's HTML page, say). */
-export async function jsonOf(response: Response): Promise<unknown> {
-  if (!response.headers.get('content-type')?.includes('application/json')) return undefined;
-  try {
-    return await response.json();
-  } catch {
-    return undefined;
-  }
-}
-
-/** The server's own words for a refusal (`{error}`), when it gave them. */
-export function errorOf(body: unknown): string | undefined {
-  const read = v.safeParse(v.object({ error: v.string() }), body);
-  return read.success ? read.output.error : undefined;
 }

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { errorOf, type Failure, jsonOf } from './teamApi.ts';
+import { errorOf, jsonOf } from './json.ts';
+import type { Failure } from './teamApi.ts';
 
 /**
  * The team server's usage routes (`server/api/usageRoutes.ts`) as the page reads them: a person's own
