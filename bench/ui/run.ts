@@ -8,7 +8,7 @@
  * inputs, and the JavaScript the first screen loads. Writes bench/ui/results.md.
  *
  * `BENCH_UI_SERVER=own|preview|serve` picks the server the app is loaded from (bench/ui/servers.ts; default
- * own; a list such as `own,preview,serve` runs each case under each server in turn, in the same run), `BENCH_UI_CASES=paced,fast,reload,hostile,js` the cases run (default all; the results file is written
+ * own; a list such as `own,preview,serve` runs each case under each server in turn, in the same run), `BENCH_UI_CASES=paced,fast,reload,hostile,js,list` the cases run (default all; the results file is written
  * only when all ran). `BENCH_UI_REPS=n` runs each streaming case n times (median reported; default 2).
  * `BENCH_UI_NAMES=1` builds the app unminified, so that traces and profiles name its functions (the figures
  * are then not the production build's). `BENCH_UI_FILES=1` lists each file a reload loaded, with its timings.
@@ -22,6 +22,8 @@ import { type Browser, type BrowserContext, chromium, type Page } from '@playwri
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { writeResults } from '../writeResults.ts';
+import { longList } from './longList.ts';
+import { chooseModel, lastAnswerDone, median, newPage, sendMessage } from './page.ts';
 import { PACED_RATE, startServer } from './server.ts';
 import { type AppServer, SERVER_KINDS, type ServerKind, startAppServer } from './servers.ts';
 
@@ -31,7 +33,9 @@ const SERVERS = (process.env.BENCH_UI_SERVER ?? 'own').split(',').map((k) => k.t
 for (const kind of SERVERS)
   if (!SERVER_KINDS.includes(kind))
     throw new Error(`BENCH_UI_SERVER: each must be one of ${SERVER_KINDS.join(', ')}`);
-const ALL_CASES = ['paced', 'fast', 'reload', 'hostile', 'js'] as const;
+const ALL_CASES = ['paced', 'fast', 'reload', 'hostile', 'js', 'list'] as const;
+/** How many conversations the `list` case reloads on. */
+const LIST_CONVERSATIONS = Number(process.env.BENCH_UI_CONVERSATIONS ?? 10_000);
 const CASES = new Set(process.env.BENCH_UI_CASES?.split(',').map((c) => c.trim()) ?? ALL_CASES);
 for (const c of CASES)
   if (!(ALL_CASES as readonly string[]).includes(c))
@@ -58,38 +62,6 @@ interface StreamFigures {
   /** The one-minute load average when the case started. */
   load: number;
 }
-
-/**
- * Installed before any page script: long tasks, frames and the moment the stream starts. Plain JavaScript
- * in a string: a function would be transpiled with helpers the page does not have.
- */
-const INSTRUMENT = `
-(() => {
-  const w = window;
-  w.__longTasks = [];
-  w.__frames = [];
-  w.__sendAt = -1;
-  w.__firstAt = -1;
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
-  function frame(t) {
-    if (w.__sendAt >= 0) {
-      w.__frames.push(t);
-      if (w.__firstAt < 0) {
-        const text = document.querySelector('[data-testid="turn-text"]');
-        if (text && (text.textContent || '').trim().length > 0) w.__firstAt = performance.now();
-      }
-    }
-    requestAnimationFrame(frame);
-  }
-  requestAnimationFrame(frame);
-  document.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && event.target.getAttribute && event.target.getAttribute('aria-label') === 'Message')
-      w.__sendAt = performance.now();
-  }, true);
-})();
-`;
 
 /** Whether the last element of the answer holds the end marker (a cheap check: no whole-text read). */
 function finalShown(marker: string): boolean {
@@ -302,29 +274,6 @@ const profile = {
   },
 };
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
-async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.addInitScript({ content: INSTRUMENT });
-  return { context, page: await context.newPage() };
-}
-
-async function chooseModel(page: Page, model: string): Promise<void> {
-  await page.getByRole('combobox', { name: 'Protocol' }).selectOption({ label: 'Chat Completions' });
-  await page.getByRole('combobox', { name: 'Model' }).selectOption(model);
-}
-
-async function sendMessage(page: Page, text: string): Promise<void> {
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
-  await box.press('Enter');
-}
-
 /** One streamed answer on one page; `start` begins the stream, `done` says when the stream has ended. */
 async function measureStream(page: Page, start: () => Promise<void>, done: () => Promise<boolean>) {
   const cdp = await page.context().newCDPSession(page);
@@ -451,14 +400,6 @@ async function reference(browser: Browser, url: string, model: string): Promise<
 function medianFigures(runs: StreamFigures[]): StreamFigures {
   const keys = Object.keys(runs[0]!) as (keyof StreamFigures)[];
   return Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => r[k]))])) as unknown as StreamFigures;
-}
-
-/** Waits for the last answer on the page to finish streaming. */
-async function lastAnswerDone(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const turns = document.querySelectorAll('[data-testid="assistant-turn"]');
-    return turns.length > 0 && turns[turns.length - 1]!.getAttribute('aria-busy') === 'false';
-  });
 }
 
 /** How a page's load went, from its Navigation, Resource and Paint timings (ms from the navigation). */
@@ -800,6 +741,7 @@ async function main() {
       bad = await hostileInputs(browser, url);
     }
     const js = CASES.has('js') ? await initialJs(browser, url) : undefined;
+    const list = CASES.has('list') ? await longList(browser, url, LIST_CONVERSATIONS) : undefined;
 
     const lines: string[] = [header(), ''];
     if (rows.length > 0)
@@ -820,7 +762,7 @@ async function main() {
         `| ${mode} | **ours ÷ reference** | | | ${ratio(o.longestTask, r.longestTask)} | | | ${ratio(o.busyMs, r.busyMs)} | ${ratio(o.layoutStyleMs, r.layoutStyleMs)} | ${ratio(o.scriptMs, r.scriptMs)} | ${ratio(o.firstTextMs, r.firstTextMs)} | ${ratio(o.finalTextMs, r.finalTextMs)} | ${ratio(o.heapMb, r.heapMb)} |`,
       );
     }
-    if (longs.length > 0 || Object.keys(bad).length > 0 || js) {
+    if (longs.length > 0 || Object.keys(bad).length > 0 || js || list) {
       const reload = (x: ReloadFigures, how: string) => {
         const t = x.timings;
         return [
@@ -844,6 +786,11 @@ async function main() {
             `| hostile \`${name}\`: longest task / time to render | ${f0(x.longest)} ms / ${f0(x.ms)} ms |`,
         ),
       );
+      if (list)
+        lines.push(
+          `| reload with 1 conversation: list and message box shown | ${f0(list.oneListMs)} ms |`,
+          `| reload with ${list.conversations.toLocaleString('en-US')} conversations (load ${f1(list.load)}): list and message box shown / active answer rendered / all counted / longest task | ${f0(list.listMs)} ms / ${f0(list.answerMs)} ms / ${f0(list.allMs)} ms / ${f0(list.longest)} ms |`,
+        );
       if (js)
         lines.push(
           `| JavaScript for the first screen (gzip) / markdown chunk (fetched once the first screen has painted, when the page is idle) | ${f1(js.firstScreenKb)} kB / ${f1(js.markdownKb)} kB |`,

@@ -10,6 +10,7 @@ import { loadCatalog } from '../i18n/loadCatalog.ts';
 import { resolveLocale } from '../i18n/locales.ts';
 import { createMarkdownResources } from '../markdown/resources.ts';
 import { ChatSession } from '../session/ChatSession.ts';
+import { conversationIdInPath } from '../state/domain/address.ts';
 import { indexedDbStorage } from '../state/storage/appStorage.ts';
 import { deleteOrphanedAttachments } from '../state/storage/attachmentBlobs.ts';
 import { attachmentsInUse } from '../state/storage/attachmentSweep.ts';
@@ -65,24 +66,28 @@ function opensOnAnswer({ conversations }: AppStores): boolean {
 
 // Persisted conversations load before the first render, so a reload never flashes an empty app. Saving
 // starts once they are loaded (a load that fails overwrites nothing), with the channel to the other tabs.
-async function start({ storage, team }: AppServices) {
-  const loaded = await storage.load(stores);
+async function start({ storage, team }: AppServices, painted: Promise<void>) {
+  // A long history reads its first screen first (with the conversation the address names), the rest once painted.
+  const named = conversationIdInPath(location.pathname);
+  const loaded = await storage.load(stores, named === null ? [] : [named]);
   followAddress(stores.conversations);
-  storage.persist(stores, loaded);
+  storage.persist(stores, loaded, painted);
   // Team mode: in step with the server from now on (what is loaded above is its cache).
   team?.start().catch((error: unknown) => console.warn('Could not start the sync with the server', error));
   deleteOrphanedAttachments(stores.conversations, storage.attachments);
-  if (loaded.ok) {
-    // Files attached but never sent (drafts of closed tabs) go once they are a day old.
-    const inUse = attachmentsInUse(
-      Object.values(stores.conversations.getState().conversations),
-      stores.storage.getState().unreadable,
-      draftAttachmentIds(),
-    );
-    storage
-      .sweep(inUse, Date.now())
-      .catch((error: unknown) => console.warn('Could not sweep unsent attachments', error));
-  }
+  if (loaded.ok)
+    // Files attached but never sent (drafts of closed tabs) go once they are a day old: judged once every
+    // conversation is read, or those of the ones not read yet would look unused.
+    void allRead(stores).then(() => {
+      const inUse = attachmentsInUse(
+        Object.values(stores.conversations.getState().conversations),
+        stores.storage.getState().unreadable,
+        draftAttachmentIds(),
+      );
+      return storage
+        .sweep(inUse, Date.now())
+        .catch((error: unknown) => console.warn('Could not sweep unsent attachments', error));
+    });
   // Ask the browser not to clear the conversations under storage pressure (it may decide on its own).
   void stores.storage.getState().requestPersistence();
   // The markdown renderer: when the first screen shows an answer, the first paint waits for it (a saved
@@ -92,19 +97,33 @@ async function start({ storage, team }: AppServices) {
   if (opensOnAnswer(stores)) await markdownRenderer(markdown).load();
 }
 
+/** Resolves once every stored conversation is read (a long history reads the rest after the first screen). */
+function allRead({ storage }: AppStores): Promise<void> {
+  return new Promise((resolve) => {
+    if (storage.getState().unread.kind === 'none') return resolve();
+    const stop = storage.subscribe((state) => {
+      if (state.unread.kind !== 'none') return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+/** Runs `then` in a task after the next frame: after the first screen's paint, never competing with it. */
+function afterPaint(then: () => void) {
+  requestAnimationFrame(() => setTimeout(then));
+}
+
 /**
  * The renderer fetched (and warmed up) after the first screen's paint, when the page is idle: the first
- * answer then neither waits for its chunk nor runs its code cold. In a task after the next frame, so that
- * it never competes with the first screen's own code.
+ * answer then neither waits for its chunk nor runs its code cold.
  */
 function prefetchRenderer() {
   const load = () => void markdownRenderer(markdown).load();
-  requestAnimationFrame(() =>
-    setTimeout(() => {
-      if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 2_000 });
-      else load();
-    }),
-  );
+  afterPaint(() => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 2_000 });
+    else load();
+  });
 }
 
 /** The first screen's language, loaded before it renders; if its catalog cannot be fetched, English. */
@@ -131,8 +150,12 @@ async function main() {
   stores.team.getState().signedIn(account);
   const { services, views } = await servicesFor(account);
   const signedOut = account.mode === 'team' && account.person === null;
+  let firstPainted = () => {};
+  const painted = new Promise<void>((resolve) => {
+    firstPainted = resolve;
+  });
   if (!signedOut)
-    await start(services).catch((error: unknown) => {
+    await start(services, painted).catch((error: unknown) => {
       console.error('Could not load saved conversations', error);
       // Its own words: the banner says what failed around them.
       stores.storage.getState().loadFailed(String(error));
@@ -147,6 +170,7 @@ async function main() {
       </QueryClientProvider>
     </StrictMode>,
   );
+  afterPaint(firstPainted);
   if (!signedOut) prefetchRenderer();
 }
 

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { addressChanged, conversationIdInPath } from '../state/domain/address.ts';
-import { useConversations, useTeam } from './useStores.ts';
+import { useConversations, useStorageStatus, useTeam } from './useStores.ts';
 
 function subscribe(onChange: () => void): () => void {
   window.addEventListener('popstate', onChange);
@@ -19,5 +19,7 @@ export function useMissingConversation(): string | null {
   const here = useConversations((s) => !s.hydrated || (id !== null && s.conversations[id] !== undefined));
   // Team mode: until the server has been heard, the conversation may be on its way.
   const arriving = useTeam((s) => s.account.mode === 'team' && s.connection === 'connecting');
-  return id !== null && !here && !arriving ? id : null;
+  // A long history reads its older conversations after the first screen: it may be among them.
+  const reading = useStorageStatus((s) => s.unread.kind !== 'none');
+  return id !== null && !here && !arriving && !reading ? id : null;
 }

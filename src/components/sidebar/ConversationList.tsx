@@ -1,6 +1,6 @@
 import { type ComponentType, memo, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
-import { useAnswers, useConversations } from '../../hooks/useStores.ts';
+import { useAnswers, useConversations, useStorageStatus } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { Conversation } from '../../state/domain/types.ts';
 import { answeringConversations } from '../../state/stores/answers.ts';
@@ -10,7 +10,7 @@ import { LIST_PAGE, rowsToRender } from './listWindow.ts';
 import { MoreConversations } from './MoreConversations.tsx';
 import { SearchBox } from './SearchBox.tsx';
 import { SearchResults } from './SearchResults.tsx';
-import { outcomeSummary } from './searchSummary.ts';
+import { outcomeSummary, stillReading } from './searchSummary.ts';
 import { useConversationLabel } from './useConversationLabel.ts';
 import { useConversationSearch } from './useConversationSearch.ts';
 import { useDebouncedValue } from './useDebouncedValue.ts';
@@ -192,6 +192,7 @@ export const ConversationList = memo(function ConversationList({
   AccountPanel,
 }: ConversationListProps) {
   const order = useConversations((s) => s.order);
+  const unread = useStorageStatus((s) => s.unread);
   const activeId = useConversations((s) => s.activeId);
   const { stores } = useServices();
   const i18n = useI18n();
@@ -269,7 +270,7 @@ export const ConversationList = memo(function ConversationList({
       </div>
       <p role="status" className="search-status">
         {outcome
-          ? outcomeSummary(i18n, outcome, settledQuery)
+          ? `${outcomeSummary(i18n, outcome, settledQuery)}${stillReading(i18n, unread)}`
           : searching && search.kind === 'unavailable'
             ? t('search.unavailable')
             : ''}

@@ -51,6 +51,24 @@ const titles = () =>
     .map((li) => li.querySelector('.conversation-title')?.textContent);
 
 describe('searching conversations', () => {
+  it('says while older conversations are still being read, and that they will be searched', async () => {
+    seed();
+    app.stores.storage.getState().readingRest({ kind: 'uncounted' });
+    const user = userEvent.setup();
+    app.render(<ConversationList />);
+    await user.type(box(), 'oslo');
+    await results();
+    expect(screen.getByRole('status')).toHaveTextContent(
+      '1 conversation matches. Older conversations are still being read: the results will include them.',
+    );
+    act(() => app.stores.storage.getState().readingRest({ kind: 'counted', count: 1_200 }));
+    expect(screen.getByRole('status')).toHaveTextContent(
+      '1 conversation matches. 1,200 older conversations are still being read: the results will include them.',
+    );
+    act(() => app.stores.storage.getState().readingRest({ kind: 'none' }));
+    expect(screen.getByRole('status')).toHaveTextContent(/^1 conversation matches\.$/);
+  });
+
   it('finds an answer by an accent-free word, highlights it, and Escape restores the list', async () => {
     const { paris } = seed();
     const user = userEvent.setup();

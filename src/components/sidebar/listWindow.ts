@@ -1,5 +1,7 @@
+import { FIRST_SCREEN_CONVERSATIONS } from '../../state/domain/recent.ts';
+
 /** Rows the conversation list renders at first, and adds each time more are asked for. */
-export const LIST_PAGE = 100;
+export const LIST_PAGE = FIRST_SCREEN_CONVERSATIONS;
 
 /**
  * How many of the list's rows to render: the ones asked for so far (`shown`), and always as far as the

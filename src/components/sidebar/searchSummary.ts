@@ -1,5 +1,6 @@
 import type { I18n } from '../../i18n/i18n.tsx';
 import type { SearchOutcome } from '../../state/domain/conversationSearch.ts';
+import type { UnreadConversations } from '../../state/stores/storageStatus.ts';
 
 /** What a search found, in words (the sidebar's status line, read out by screen readers). */
 export function outcomeSummary(
@@ -9,4 +10,10 @@ export function outcomeSummary(
 ): string {
   if (total === 0) return t('search.none', { query: query.trim() });
   return t('search.found', { total, more: total > results.length ? 'yes' : 'no', shown: results.length });
+}
+
+/** Said after the summary while a long history's older conversations are still being read: more may match. */
+export function stillReading({ t }: Pick<I18n, 't'>, unread: UnreadConversations): string {
+  if (unread.kind === 'none') return '';
+  return ` ${unread.kind === 'counted' ? t('search.reading', { n: unread.count }) : t('search.readingSome')}`;
 }

@@ -283,6 +283,9 @@ export const en = {
   'search.kind':
     '{kind, select, user {You:} answer {Answer:} reasoning {Reasoning:} refusal {Refusal:} tool_call {Tool call:} other {Tool result:}}',
   'search.unavailable': 'Search could not be loaded. Check the connection, then type again.',
+  'search.readingSome': 'Older conversations are still being read: the results will include them.',
+  'search.reading':
+    '{n, plural, one {# older conversation is} other {# older conversations are}} still being read: the results will include {n, plural, one {it} other {them}}.',
   'search.none': 'No conversation matches “{query}”.',
   'search.found':
     '{total, plural, one {# conversation matches} other {# conversations match}}{more, select, yes {, the first {shown, number} shown} other {}}.',

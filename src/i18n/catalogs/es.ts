@@ -277,6 +277,9 @@ export const es: Catalog = {
   'search.kind':
     '{kind, select, user {Tú:} answer {Respuesta:} reasoning {Razonamiento:} refusal {Rechazo:} tool_call {Llamada a herramienta:} other {Resultado de herramienta:}}',
   'search.unavailable': 'No se pudo cargar la búsqueda. Comprueba la conexión y vuelve a escribir.',
+  'search.readingSome': 'Aún se están leyendo conversaciones antiguas: los resultados las incluirán.',
+  'search.reading':
+    '{n, plural, one {Aún se está leyendo # conversación antigua} other {Aún se están leyendo # conversaciones antiguas}}: los resultados {n, plural, one {la incluirán} other {las incluirán}}.',
   'search.none': 'Ninguna conversación coincide con «{query}».',
   'search.found':
     '{total, plural, one {# conversación coincide} other {# conversaciones coinciden}}{more, select, yes {; se muestran las primeras {shown, number}} other {}}.',

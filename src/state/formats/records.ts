@@ -21,6 +21,11 @@ export const requestPrefix = 'request:';
 /** `deleted:<id>`: a deleted conversation's tombstone, so that no other tab's older copy brings it back. */
 export const deletedPrefix = 'deleted:';
 export const settingsKey = 'settings';
+/**
+ * The ids of the conversations last worked on, newest first (`newestIds`): a long history's load reads
+ * these first, and the rest once the first screen is up.
+ */
+export const recentKey = 'recent-conversations';
 export const activeKey = 'active-conversation';
 /** Records the app could not read and had to make room for: copied here byte for byte, never deleted. */
 export const setAsidePrefix = 'set-aside:';
@@ -81,6 +86,11 @@ export function readConversationRecord(key: string, value: unknown): ReadRecord 
 /** The revision a record or tombstone holds (0: none, as in records written before revisions). */
 export function recordRevision(value: unknown): number {
   return isPlain(value) && v.is(revision, value.revision) ? value.revision : 0;
+}
+
+/** The recent-conversations record's ids, or null when it holds anything else. */
+export function readRecentRecord(value: unknown): string[] | null {
+  return Array.isArray(value) && value.every((id) => typeof id === 'string') ? value : null;
 }
 
 /** One `trace:<attemptId>` record, or why it cannot be used. */

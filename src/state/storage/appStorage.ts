@@ -18,13 +18,17 @@ import { openTabFeed } from './tabSync.ts';
 export interface AppStorage {
   /** The bytes of attached files. */
   readonly attachments: AttachmentBlobs;
-  /** Reads what is stored into `stores`, before the first render. */
-  load(stores: AppStores): Promise<LoadedState>;
+  /**
+   * Reads what is stored into `stores`, before the first render: of a long history, the first screen's
+   * conversations (the last worked on, the active one and those in `first`), the rest left to `persist`.
+   */
+  load(stores: AppStores, first?: readonly string[]): Promise<LoadedState>;
   /**
    * From now on writes the stores' changes back, each joined with what was written elsewhere meanwhile,
-   * and takes in changes made elsewhere. Returns the function that writes what is pending and stops.
+   * and takes in changes made elsewhere; once `readRestAfter` resolves, reads what the load left for later.
+   * Returns the function that writes what is pending and stops.
    */
-  persist(stores: AppStores, loaded: LoadedState): () => Promise<void>;
+  persist(stores: AppStores, loaded: LoadedState, readRestAfter?: Promise<unknown>): () => Promise<void>;
   /** Writes what is pending and stops what `persist` started (nothing when it never started). */
   stop(): Promise<void>;
   /** Deletes stored attachments that `inUse` does not name, once they are old enough; resolves with how many. */
@@ -63,10 +67,11 @@ export function indexedDbStorage({
       get: (id) => blobs().get(id),
       remove: (ids) => blobs().remove(ids),
     },
-    load: (stores) => loadState(database(), stores),
-    persist(stores, loaded) {
+    load: (stores, first) => loadState(database(), stores, first),
+    persist(stores, loaded, readRestAfter) {
       stopPersisting = startPersisting(database(), stores, 400, 2000, {
         loaded,
+        readRestAfter,
         feed: openFeed(),
         recordingsElsewhere,
       });

@@ -1,6 +1,6 @@
 import { mergeConversation, withOwnChoices } from '../domain/merge.ts';
 import type { Attempt, Conversation } from '../domain/types.ts';
-import type { ConversationStore } from '../stores/conversationStore.ts';
+import type { ConversationStore, NewPlacement } from '../stores/conversationStore.ts';
 import type { Settings, SettingsStore } from '../stores/settingsStore.ts';
 import type { KnownState } from './knownState.ts';
 import { attemptsOf } from './storedConversation.ts';
@@ -10,7 +10,7 @@ import { followingStored } from './storedSettings.ts';
  * Puts stored copies into the store (after this tab's write joined them with another tab's, or when
  * another tab stored them). Where this tab changed a conversation since `from` (the copy the stored one
  * was made from), the change is joined in and written by the next flush; either way this tab keeps the
- * versions it chose (`withOwnChoices`).
+ * versions it chose (`withOwnChoices`). Conversations new to the store go where `placement` says.
  */
 export function applyStoredConversations(
   conversationStore: ConversationStore,
@@ -18,6 +18,7 @@ export function applyStoredConversations(
   upserts: Conversation[],
   removals: string[],
   from: Map<string, Conversation | null>,
+  placement: NewPlacement = 'top',
 ): void {
   if (!upserts.length && !removals.length) return;
   /** Recordings that came from the database: not this tab's to write again. */
@@ -43,7 +44,7 @@ export function applyStoredConversations(
     if (shown !== stored && base?.conversation === stored)
       known.bases.set(stored.id, { ...base, conversation: shown });
   }
-  conversationStore.getState().takeStored(taken, removals);
+  conversationStore.getState().takeStored(taken, removals, placement);
   const now = Date.now();
   for (const attempt of fromDatabase) known.traceStored(attempt, now);
 }

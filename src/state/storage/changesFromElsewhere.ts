@@ -37,6 +37,8 @@ export class ChangesFromElsewhere {
   private readonly remote = new Map<string, number>();
   private remoteSettings = false;
   private resync = false;
+  /** Stored conversations the load left for later, to read next (`readLater`). */
+  private readonly unread = new Set<string>();
 
   constructor(
     private readonly db: UseStore,
@@ -52,13 +54,21 @@ export class ChangesFromElsewhere {
     this.remoteSettings ||= change.settings;
   }
 
+  /**
+   * Stored conversations this tab has not read yet (a long history's load reads its first screen first):
+   * read with the next catch-up and added to the list by date, below the newer ones.
+   */
+  readLater(ids: readonly string[]): void {
+    for (const id of ids) this.unread.add(id);
+  }
+
   /** What the others said meanwhile may have been missed: everything is read again. */
   missedSome(): void {
     this.resync = true;
   }
 
   get pending(): boolean {
-    return this.remote.size > 0 || this.remoteSettings || this.resync;
+    return this.remote.size > 0 || this.unread.size > 0 || this.remoteSettings || this.resync;
   }
 
   /** Reads what other tabs stored since this tab last knew, and takes it in. */
@@ -84,6 +94,9 @@ export class ChangesFromElsewhere {
       })
       .map(([id]) => id);
     this.remote.clear();
+    const older = new Set([...this.unread].filter((id) => !bases.has(id)));
+    this.unread.clear();
+    wanted.push(...older);
     const wantSettings = this.remoteSettings;
     this.remoteSettings = false;
     const everything = this.resync;
@@ -99,6 +112,7 @@ export class ChangesFromElsewhere {
     this.stores.storage.getState().noteUnreadable(unreadable);
     const conversationStore = this.stores.conversations;
     const upserts: Conversation[] = [];
+    const loadedLater: Conversation[] = [];
     const removals: string[] = [];
     const from = new Map<string, Conversation | null>();
     for (const { id, read, tombstone } of conversations) {
@@ -121,9 +135,10 @@ export class ChangesFromElsewhere {
       );
       from.set(id, base?.conversation ?? null);
       bases.set(id, { revision: read.revision, conversation: stored });
-      upserts.push(stored);
+      (older.has(id) ? loadedLater : upserts).push(stored);
     }
     applyStoredConversations(conversationStore, this.known, upserts, removals, from);
+    applyStoredConversations(conversationStore, this.known, loadedLater, [], from, 'byDate');
     if (settings !== undefined) {
       const read = readSettingsRecord(settings);
       if (read) applyStoredSettings(this.stores.settings, this.known, asStoredSettings(read.settings), {});

@@ -28,6 +28,8 @@ export class KnownState {
   settings: Settings;
   /** The active conversation as stored. */
   activeId: string | null;
+  /** The recent-conversations record as stored (null: none known). */
+  recent: string[] | null;
   /** Per attempt, the recording last sent and the one last committed. */
   readonly sentTraces = new Map<string, SentTrace>();
   readonly committedTraces = new Map<string, AttemptTrace>();
@@ -48,6 +50,7 @@ export class KnownState {
         this.bases.set(id, { revision: null, conversation });
     this.settings = loaded?.settingsBase ?? storableSettings(stores.settings.getState().settings);
     this.activeId = loaded ? loaded.activeId : activeId;
+    this.recent = loaded?.recent ?? null;
     this.unsavedTraces = loaded?.unsavedTraces ?? new Set();
     this.storedBodies = new Set(loaded?.storedBodies);
     for (const conversation of Object.values(conversations))

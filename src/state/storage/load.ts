@@ -5,8 +5,10 @@ import {
   conversationPrefix,
   deletedPrefix,
   readConversationRecord,
+  readRecentRecord,
   readSettingsNoting,
   readSettingsRecord,
+  recentKey,
   recordRevision,
   requestPrefix,
   setAsidePrefix,
@@ -35,28 +37,80 @@ export interface LoadedState {
   storedBodies: Set<string>;
   /** Whether an unload journal was found (it is cleared once everything in it is stored). */
   journal: boolean;
+  /** Whether this load read only the first screen's conversations, leaving the rest for `readRest`. */
+  partial: boolean;
+  /** The recent-conversations record as stored (null: none, or unreadable). */
+  recent: string[] | null;
   /** The active conversation as stored. */
   activeId: string | null;
+}
+
+/** What a load read: every record it needs as [key, value], and whether it left conversations for later. */
+interface LoadRecords {
+  records: [IDBValidKey, unknown][];
+  /** Only the first screen's conversations were read: the rest are read once it is up (`readRest`). */
+  partial: boolean;
+}
+
+/** The attempt ids a conversation record names, looked at loosely (it is checked once read). */
+function attemptIdsIn(record: unknown): string[] {
+  const messages = (record as { messages?: unknown } | null)?.messages;
+  if (!Array.isArray(messages)) return [];
+  return messages.flatMap((m: { attempts?: unknown }) =>
+    Array.isArray(m?.attempts) ? m.attempts.map((a: { id?: unknown }) => String(a?.id)) : [],
+  );
 }
 
 /**
  * The records a load reads, in one transaction: conversations and their request bodies, tombstones,
  * records set aside, settings and the active conversation. Not the recordings (megabytes each: read when
- * the inspector asks) nor anything else kept in the database.
+ * the inspector asks) nor anything else kept in the database. Where the database keeps a list of the
+ * conversations last worked on, only the first screen's are read: those, the active one and those in
+ * `first`, each by its key (a scan of every conversation's key alone takes a fifth of a second over
+ * 10,000); the rest are read once the first screen is up.
  */
-function readLoadRecords(db: UseStore): Promise<[IDBValidKey, unknown][]> {
+function readLoadRecords(db: UseStore, first: ReadonlySet<string> | 'all'): Promise<LoadRecords> {
   return db('readonly', (store) => {
-    const ranges = [conversationPrefix, requestPrefix, deletedPrefix, setAsidePrefix].map((prefix) => {
+    const records: [IDBValidKey, unknown][] = [];
+    let partial = false;
+    const all = (prefix: string) => {
       const range = prefixRange(prefix);
-      return { keys: store.getAllKeys(range), values: store.getAll(range) };
-    });
-    const singles = [settingsKey, activeKey].map((key) => ({ key, request: store.get(key) }));
-    return promisifyRequest(store.transaction).then(() => [
-      ...ranges.flatMap(({ keys, values }) =>
-        keys.result.map((key, i): [IDBValidKey, unknown] => [key, values.result[i]]),
-      ),
-      ...singles.map(({ key, request }): [IDBValidKey, unknown] => [key, request.result]),
-    ]);
+      const keys = store.getAllKeys(range);
+      const values = store.getAll(range);
+      values.onsuccess = () => {
+        for (const [i, key] of keys.result.entries()) records.push([key, values.result[i]]);
+      };
+    };
+    const one = (key: string, then?: (value: unknown) => void) => {
+      const request = store.get(key);
+      request.onsuccess = () => {
+        if (request.result === undefined) return;
+        records.push([key, request.result]);
+        then?.(request.result);
+      };
+    };
+    all(deletedPrefix);
+    all(setAsidePrefix);
+    one(settingsKey);
+    const active = store.get(activeKey);
+    const recent = store.get(recentKey);
+    recent.onsuccess = () => {
+      records.push([activeKey, active.result], [recentKey, recent.result]);
+      const recentIds = readRecentRecord(recent.result);
+      if (first === 'all' || recentIds === null) {
+        all(conversationPrefix);
+        all(requestPrefix);
+        return;
+      }
+      partial = true;
+      const wanted = new Set([...recentIds, ...first]);
+      if (typeof active.result === 'string') wanted.add(active.result);
+      for (const id of wanted)
+        one(conversationPrefix + id, (record) => {
+          for (const attemptId of attemptIdsIn(record)) one(requestPrefix + attemptId);
+        });
+    };
+    return promisifyRequest(store.transaction).then(() => ({ records, partial }));
   });
 }
 
@@ -69,16 +123,20 @@ interface StoredRecords {
   unreadable: UnreadableRecord[];
   settingsValue: unknown;
   active: unknown;
+  /** Only the first screen's conversations were read. */
+  partial: boolean;
+  recent: string[] | null;
 }
 
-async function readStoredRecords(db: UseStore): Promise<StoredRecords> {
-  const all = await readLoadRecords(db);
+async function readStoredRecords(db: UseStore, first: ReadonlySet<string> | 'all'): Promise<StoredRecords> {
+  const { records: all, partial } = await readLoadRecords(db, first);
   const unreadable: UnreadableRecord[] = [];
   const records: [string, unknown][] = [];
   const bodies = new Map<string, StoredBody>();
   const bases = new Map<string, Base>();
   let settingsValue: unknown;
   let active: unknown;
+  let recent: string[] | null = null;
   for (const [key, value] of all) {
     if (typeof key !== 'string') continue;
     if (key.startsWith(conversationPrefix)) records.push([key, value]);
@@ -87,6 +145,7 @@ async function readStoredRecords(db: UseStore): Promise<StoredRecords> {
       bases.set(key.slice(deletedPrefix.length), { revision: recordRevision(value), conversation: null });
     else if (key === settingsKey) settingsValue = value;
     else if (key === activeKey) active = value;
+    else if (key === recentKey) recent = readRecentRecord(value);
     else if (key.startsWith(setAsidePrefix)) {
       const what = key.includes(conversationPrefix) ? 'conversation' : 'settings';
       unreadable.push({ key, what, reason: 'set aside earlier: it could not be read', value });
@@ -107,7 +166,7 @@ async function readStoredRecords(db: UseStore): Promise<StoredRecords> {
     bases.set(id, { revision: read.revision, conversation });
     conversations.set(id, conversation);
   }
-  return { conversations, bases, bodies, unreadable, settingsValue, active };
+  return { conversations, bases, bodies, unreadable, settingsValue, active, partial, recent };
 }
 
 /**
@@ -115,7 +174,7 @@ async function readStoredRecords(db: UseStore): Promise<StoredRecords> {
  * read as a load reads them; unreadable ones left out (they stay where they are).
  */
 export async function readStoredConversations(db: UseStore): Promise<Conversation[]> {
-  return [...(await readStoredRecords(db)).conversations.values()];
+  return [...(await readStoredRecords(db, 'all')).conversations.values()];
 }
 
 /**
@@ -124,7 +183,11 @@ export async function readStoredConversations(db: UseStore): Promise<Conversatio
  * that cannot be read at all is reported there (`loadError`), and a load that fails so starts empty and
  * never overwrites what is stored. Changes this tab had not committed before a reload are joined in.
  */
-export async function loadState(db: UseStore, stores: AppStores): Promise<LoadedState> {
+export async function loadState(
+  db: UseStore,
+  stores: AppStores,
+  first: readonly string[] = [],
+): Promise<LoadedState> {
   const journal = readJournal();
   let read: StoredRecords = {
     conversations: new Map(),
@@ -133,16 +196,25 @@ export async function loadState(db: UseStore, stores: AppStores): Promise<Loaded
     unreadable: [],
     settingsValue: undefined,
     active: undefined,
+    partial: false,
+    recent: null,
   };
   let ok = true;
   try {
-    read = await readStoredRecords(db);
+    // What the unload journal holds is joined with its stored copy: read with the first screen.
+    const journalIds = journal
+      ? [
+          ...journal.deleted,
+          ...journal.conversations.map((entry) => String((entry.record as { id?: unknown })?.id)),
+        ]
+      : [];
+    read = await readStoredRecords(db, new Set([...first, ...journalIds]));
   } catch (error) {
     ok = false;
     // The exception's own words: the UI says what failed around them (`storage.loadError`).
     stores.storage.getState().loadFailed(errorText(error));
   }
-  const { conversations: loaded, bases, bodies, unreadable, settingsValue, active } = read;
+  const { conversations: loaded, bases, bodies, unreadable, settingsValue, active, partial, recent } = read;
 
   const unsavedTraces = new Set<string>();
   if (journal) restoreJournal(journal, bases, loaded, unsavedTraces, bodies);
@@ -164,7 +236,18 @@ export async function loadState(db: UseStore, stores: AppStores): Promise<Loaded
     unsavedTraces,
     storedBodies: new Set(bodies.keys()),
     journal: journal !== null,
+    partial,
+    recent,
     // After a failed load nothing is known, and nothing is overwritten until the person picks a conversation.
     activeId: ok ? storedActive : stores.conversations.getState().activeId,
   };
+}
+
+/** The ids of every conversation stored: a scan of their keys (a fifth of a second over 10,000). */
+export function storedConversationIds(db: UseStore): Promise<string[]> {
+  return db('readonly', (store) =>
+    promisifyRequest(store.getAllKeys(prefixRange(conversationPrefix))).then((keys) =>
+      keys.map((key) => String(key).slice(conversationPrefix.length)),
+    ),
+  );
 }

@@ -196,7 +196,7 @@ describe('persistence', () => {
     await new Promise((resolve) => setTimeout(resolve, 40));
     await keys(db);
     expect((await keys(db)).sort()).toEqual(
-      ['active-conversation', `conversation:${a}`, `conversation:${b}`].sort(),
+      ['active-conversation', 'recent-conversations', `conversation:${a}`, `conversation:${b}`].sort(),
     );
 
     conversations().deleteConversation(b);
@@ -204,6 +204,7 @@ describe('persistence', () => {
     expect(await keys(db)).not.toContain(`conversation:${b}`);
     expect(await keys(db)).toContain(`conversation:${a}`);
     expect(await get('active-conversation', db)).toBe(a);
+    expect(await get('recent-conversations', db)).toEqual([a]);
 
     resetStores();
     await loadState(db, stores);

@@ -4,7 +4,7 @@ import type { ChangeFeed } from './changeFeed.ts';
 import { ChangesFromElsewhere } from './changesFromElsewhere.ts';
 import { UnloadJournal } from './journal.ts';
 import { KnownState } from './knownState.ts';
-import type { LoadedState } from './load.ts';
+import { type LoadedState, storedConversationIds } from './load.ts';
 import { type RecordingsElsewhere, readRecordingsWhenAsked } from './recordingReads.ts';
 import { keepSessionKey } from './storedSettings.ts';
 import { createWriter } from './writer.ts';
@@ -38,7 +38,12 @@ export interface PersistOptions {
   retryDelayMs?: number;
   /** Where recordings this browser lacks may be found (team mode: the server). */
   recordingsElsewhere?: RecordingsElsewhere;
+  /** When to read the conversations the load left for later (`loaded.rest`): once the first screen is up. */
+  readRestAfter?: Promise<unknown>;
 }
+
+/** How many of the conversations a load left for later are read at a time: the page stays responsive. */
+const REST_BATCH = 500;
 
 /**
  * Starts writing changes back and listening to the change feed; returns a function that flushes pending writes
@@ -51,7 +56,7 @@ export function startPersisting(
   traceDelayMs = 2000,
   options: PersistOptions = {},
 ): () => Promise<void> {
-  const { loaded, feed = null, retryDelayMs = 2000, recordingsElsewhere } = options;
+  const { loaded, feed = null, retryDelayMs = 2000, recordingsElsewhere, readRestAfter } = options;
   const known = new KnownState(stores, loaded);
   const journal = new UnloadJournal(loaded?.journal ?? false);
   const elsewhere = new ChangesFromElsewhere(db, stores, known, feed);
@@ -103,6 +108,24 @@ export function startPersisting(
   );
   // Changes made before persisting started (restored from a reload's journal) are written at once.
   if (known.isDirty(stores.conversations.getState().conversations)) scheduler.runSoon();
+
+  // The conversations the load left for later, a batch at a time, each read as another tab's would be
+  // (joined with what changed here meanwhile) and put in the list by date.
+  const status = stores.storage.getState();
+  if (loaded?.partial) {
+    status.readingRest({ kind: 'uncounted' });
+    void (readRestAfter ?? Promise.resolve())
+      .then(async () => {
+        const rest = (await storedConversationIds(db)).filter((id) => !known.bases.has(id));
+        for (let start = 0; start < rest.length && !scheduler.stopped; start += REST_BATCH) {
+          status.readingRest({ kind: 'counted', count: rest.length - start });
+          elsewhere.readLater(rest.slice(start, start + REST_BATCH));
+          await scheduler.run();
+        }
+      })
+      .catch((error: unknown) => console.warn('Could not read the older conversations', error))
+      .finally(() => status.readingRest({ kind: 'none' }));
+  }
 
   return async () => {
     stopConversations();

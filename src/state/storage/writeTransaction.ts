@@ -7,6 +7,7 @@ import {
   deletedPrefix,
   readConversationRecord,
   readSettingsRecord,
+  recentKey,
   requestPrefix,
   settingsKey,
   type Tombstone,
@@ -36,6 +37,8 @@ export interface Changes {
   settings: Partial<Settings> | null;
   /** The active conversation, when it changed. */
   active: { id: string | null } | null;
+  /** The conversations last worked on (`newestIds`), when they changed. */
+  recent: string[] | null;
 }
 
 export interface Outcome {
@@ -163,6 +166,7 @@ export async function writeChanges(
       };
     }
     if (changes.active) store.put(changes.active.id, activeKey);
+    if (changes.recent) store.put(changes.recent, recentKey);
     return promisifyRequest(store.transaction);
   });
   return written;

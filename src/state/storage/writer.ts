@@ -1,4 +1,5 @@
 import type { UseStore } from 'idb-keyval';
+import { newestIds, sameIds } from '../domain/recent.ts';
 import { recordingKeptApart } from '../domain/recordings.ts';
 import type { Conversation } from '../domain/types.ts';
 import type { AppStores } from '../stores/appStores.ts';
@@ -59,7 +60,16 @@ export function createWriter({ db, stores, known, journal, elsewhere, traceDelay
     const settingsPatch = changedSettings(settingsStore.getState().settings, known.settings);
     const settingsChanged = Object.keys(settingsPatch).length > 0;
     const activeChanged = activeId !== known.activeId;
-    if (!changed.length && !deletions.length && !traces.size && !settingsChanged && !activeChanged) {
+    const recent = newestIds(conversations);
+    const recentChanged = !sameIds(known.recent, recent);
+    if (
+      !changed.length &&
+      !deletions.length &&
+      !traces.size &&
+      !settingsChanged &&
+      !activeChanged &&
+      !recentChanged
+    ) {
       journal.clear();
       return;
     }
@@ -76,6 +86,7 @@ export function createWriter({ db, stores, known, journal, elsewhere, traceDelay
           traces,
           settings: settingsChanged ? settingsPatch : null,
           active: activeChanged ? { id: activeId } : null,
+          recent: recentChanged ? recent : null,
         },
         known.bases,
         known.storedBodies,
@@ -93,6 +104,7 @@ export function createWriter({ db, stores, known, journal, elsewhere, traceDelay
 
     storage.getState().saved();
     if (activeChanged) known.activeId = activeId;
+    if (recentChanged) known.recent = recent;
     for (const list of traces.values())
       for (const { attempt } of list) known.committedTraces.set(attempt.id, attempt.trace);
     for (const id of written.bodies) known.storedBodies.add(id);

@@ -15,6 +15,30 @@ import type {
 import { sumUsage, type UsageTotals } from '../domain/usage.ts';
 import type { Settings } from './settingsStore.ts';
 
+/**
+ * Where a conversation new to this tab goes in the list: at the top, as it would had it been made here
+ * (another tab's new one); or by date (an older one read after the first screen).
+ */
+export type NewPlacement = 'top' | 'byDate';
+
+/** `order` with `added` (newest first) put in by date: both merged as two lists sorted newest first. */
+function mergedByDate(
+  order: readonly string[],
+  added: readonly Conversation[],
+  conversations: Readonly<Record<string, Conversation>>,
+): string[] {
+  const sorted = [...added].sort((a, b) => b.updatedAt - a.updatedAt);
+  const merged: string[] = [];
+  let next = 0;
+  for (const id of order) {
+    const updatedAt = conversations[id]?.updatedAt ?? 0;
+    while (next < sorted.length && sorted[next]!.updatedAt > updatedAt) merged.push(sorted[next++]!.id);
+    merged.push(id);
+  }
+  for (; next < sorted.length; next++) merged.push(sorted[next]!.id);
+  return merged;
+}
+
 export interface ConversationState {
   conversations: Record<string, Conversation>;
   /** Newest first, as the sidebar lists them. */
@@ -26,10 +50,14 @@ export interface ConversationState {
   hydrate(conversations: Conversation[], activeId: string | null): void;
   /**
    * Copies from storage (another tab's, or recordings read back), already joined with this tab's: each
-   * replaces the one of its id or is added at the top of the list; `removed` are gone. The active
+   * replaces the one of its id or is added where `placement` says; `removed` are gone. The active
    * conversation stays unless removed.
    */
-  takeStored(conversations: readonly Conversation[], removed?: readonly string[]): void;
+  takeStored(
+    conversations: readonly Conversation[],
+    removed?: readonly string[],
+    placement?: NewPlacement,
+  ): void;
   /** Starts a conversation (untitled unless a title is given) and makes it the active one. */
   newConversation(title?: string): string;
   selectConversation(id: string): void;
@@ -178,18 +206,18 @@ export function createConversationStore(): ConversationStore {
         });
       },
 
-      takeStored(stored, removed = []) {
+      takeStored(stored, removed = [], placement = 'top') {
         if (!stored.length && !removed.length) return;
         set((state) => {
           const conversations = { ...state.conversations };
-          // Each one new here goes to the top of the list, as it would have had it been made here.
-          const added = stored
-            .filter((c) => !conversations[c.id])
-            .map((c) => c.id)
-            .reverse();
+          const added = stored.filter((c) => !conversations[c.id]);
           for (const conversation of stored) conversations[conversation.id] = conversation;
           for (const id of removed) delete conversations[id];
-          const order = [...added, ...state.order].filter((id) => conversations[id]);
+          const order = (
+            placement === 'top'
+              ? [...added.map((c) => c.id).reverse(), ...state.order]
+              : mergedByDate(state.order, added, conversations)
+          ).filter((id) => conversations[id]);
           const activeId =
             state.activeId !== null && !conversations[state.activeId] ? (order[0] ?? null) : state.activeId;
           return { conversations, order, activeId };

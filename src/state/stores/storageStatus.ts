@@ -1,6 +1,17 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { UnreadableRecord } from '../formats/records.ts';
 
+/**
+ * Stored conversations not read yet: a long history shows its first screen first, then counts and reads
+ * the rest.
+ */
+export type UnreadConversations =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'uncounted' }
+  | { readonly kind: 'counted'; readonly count: number };
+
+const allRead: UnreadConversations = { kind: 'none' };
+
 /** What this browser's storage holds and how it is doing, as the app tells the person. */
 export interface StorageStatus {
   /** The last failure to save (quota exceeded, storage disabled); null once a save works. */
@@ -15,10 +26,13 @@ export interface StorageStatus {
   persisted: boolean | null;
   /** Bytes this site uses and may use, from the browser's estimate; null until known or where unsupported. */
   usage: { used: number; quota: number } | null;
+  unread: UnreadConversations;
   /** The saved data could not be read at all (the exception's own words). */
   loadFailed(error: string): void;
   /** What a load found: the records it could not read and the settings it put back to their defaults. */
   loaded(unreadable: UnreadableRecord[], resetSettings: string[]): void;
+  /** What of the stored conversations is still to be read (none: all are here). */
+  readingRest(unread: UnreadConversations): void;
   /** Adds records that could not be read to the list, once each. */
   noteUnreadable(records: readonly UnreadableRecord[]): void;
   /** A restore replaced the unreadable records `keys`: listed under their set-aside copies from now on. */
@@ -49,11 +63,15 @@ export function createStorageStatusStore(
     resetSettings: [],
     persisted: null,
     usage: null,
+    unread: allRead,
     loadFailed(error) {
       set({ loadError: error });
     },
     loaded(unreadable, resetSettings) {
       set({ unreadable, resetSettings });
+    },
+    readingRest(unread) {
+      set({ unread: unread.kind === 'none' ? allRead : unread });
     },
     noteUnreadable(records) {
       const listed = new Set(get().unreadable.map((r) => r.key));

@@ -50,6 +50,8 @@ interface Device {
   /** Its attached files: its own, else the server's. */
   files: AttachmentBlobs;
   api: TeamApi;
+  /** The paths this device wrote to (PUT). */
+  writes: string[];
 }
 
 function device(
@@ -62,8 +64,10 @@ function device(
   const online = { value: true };
   const session = { value: true };
   const reach = server.fetchAs(email);
+  const writes: string[] = [];
   const fetchFn: typeof fetch = async (input, init) => {
     if (!online.value) throw new TypeError('Failed to fetch');
+    if (init?.method === 'PUT') writes.push(new URL(String(input), 'http://here').pathname);
     if (!session.value) return Response.json({ error: 'Not signed in.', mode: 'header' }, { status: 401 });
     return reach(input, init);
   };
@@ -85,7 +89,7 @@ function device(
     }),
   });
   running.push(sync);
-  return { stores, sync, memory, online, session, files: attachmentsWithServer(files, api), api };
+  return { stores, sync, memory, online, session, files: attachmentsWithServer(files, api), api, writes };
 }
 
 const titles = (d: Device) =>
@@ -165,6 +169,29 @@ describe('two devices of one person', () => {
       .poll(() => other.stores.conversations.getState().conversations[id]?.title)
       .toBe('Written on the train');
     await expect.poll(() => stores.team.getState().pending).toBe(0);
+  });
+
+  it('write nothing back when a long history’s cache reads its older conversations after the first screen', async () => {
+    const laptop = device('flo@example.test');
+    await live(laptop);
+    const state = () => laptop.stores.conversations.getState();
+    const ids = ['One', 'Two', 'Three'].map((title) => state().newConversation(title));
+    await expect.poll(() => laptop.sync.flush()).toBe(0);
+    await laptop.sync.stop();
+
+    // Reloaded: the first screen holds the newest; the cache gives the other two once it is up.
+    const [newest, ...older] = ids.reverse().map((id) => state().conversations[id]!);
+    const stores = createAppStores();
+    stores.conversations.getState().hydrate([newest!], newest!.id);
+    const again = device('flo@example.test', { stores, memory: laptop.memory });
+    await live(again);
+    stores.conversations.getState().takeStored(older, [], 'byDate');
+    stores.conversations.getState().renameConversation(newest!.id, 'One, renamed');
+    await again.sync.flush();
+    expect(again.writes.filter((path) => path.includes('/conversations/'))).toEqual([
+      `/api/conversations/${newest!.id}`,
+    ]);
+    expect(stores.conversations.getState().order).toEqual(ids);
   });
 
   it('stops when the session ends, losing nothing, and goes on after signing in again', async () => {

@@ -137,7 +137,13 @@ export class ServerSync {
         // In place, without collecting the ids: this runs on every streaming frame.
         const next = state.conversations;
         const before = previous.conversations;
-        for (const id in next) if (next[id] !== before[id]) this.pending.add(id);
+        for (const id in next) {
+          if (next[id] === before[id]) continue;
+          // One this page had not read yet arriving from its own cache (a long history reads its first
+          // screen first) is not a change: pending only if the server never confirmed it, as at start.
+          if (before[id] === undefined && id in this.versions) continue;
+          this.pending.add(id);
+        }
         for (const id in before) if (!(id in next)) this.pending.add(id);
         if (isStructural(state.conversations, previous.conversations)) this.scheduler.runSoon();
         else this.scheduler.later();

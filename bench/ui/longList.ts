@@ -1,0 +1,127 @@
+import os from 'node:os';
+import type { Browser, Page } from '@playwright/test';
+import { chooseModel, lastAnswerDone, newPage, sendMessage } from './page.ts';
+
+/** A reload of a browser that keeps `conversations` conversations: when each part of the first screen shows. */
+export interface LongListFigures {
+  conversations: number;
+  /** The same, with one conversation stored: the app's own start. */
+  oneListMs: number;
+  /** From the navigation: the sidebar's first row and the message box are on screen. */
+  listMs: number;
+  /** …the active conversation's last answer is rendered. */
+  answerMs: number;
+  /** …the sidebar counts every conversation (its "Show N more" names all the rest). */
+  allMs: number;
+  /** The longest task from the navigation until all were counted. */
+  longest: number;
+  load: number;
+}
+
+/**
+ * Copies the conversation this page made (its record and its request bodies) `count - 1` times into the
+ * app's IndexedDB under new ids, each an hour older than the one before, as a person with that many
+ * conversations would have them. Plain JavaScript run in the page (a function would be transpiled with
+ * helpers the page does not have).
+ */
+const seedCopies = (count: number) => `(async () => {
+  const done = (request) => new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const db = await done(indexedDB.open('hopbase-chat'));
+  const read = db.transaction('state').objectStore('state');
+  const [keys, values] = await Promise.all([done(read.getAllKeys()), done(read.getAll())]);
+  const records = new Map(keys.map((k, i) => [String(k), values[i]]));
+  const found = [...records].find(([k]) => k.startsWith('conversation:'));
+  if (!found) throw new Error('no conversation record among ' + [...records.keys()].join(', '));
+  const [key, conversation] = found;
+  const attemptIds = conversation.messages.flatMap((m) => (m.attempts || []).map((a) => a.id));
+  const ids = [conversation.id, ...conversation.messages.map((m) => m.id), ...attemptIds];
+  const text = JSON.stringify(conversation);
+  const bodies = attemptIds.map((id) => [id, JSON.stringify(records.get('request:' + id))]);
+  const renamed = (json, n) => ids.reduce((s, id) => s.split(id).join(id + '-' + n), json);
+  for (let n = 1; n < ${count}; ) {
+    const tx = db.transaction('state', 'readwrite');
+    const store = tx.objectStore('state');
+    for (const end = Math.min(${count}, n + 500); n < end; n++) {
+      const copy = JSON.parse(renamed(text, n));
+      copy.title = 'Conversation ' + n + ' of the bench';
+      copy.updatedAt = conversation.updatedAt - n * 3600000;
+      copy.createdAt = copy.updatedAt;
+      store.put(copy, key + '-' + n);
+      for (const [id, body] of bodies)
+        if (body !== undefined) store.put(JSON.parse(renamed(body, n)), 'request:' + id + '-' + n);
+    }
+    await new Promise((resolve, reject) => {
+      tx.oncomplete = resolve;
+      tx.onerror = () => reject(tx.error);
+    });
+  }
+  db.close();
+})()`;
+
+/** The sidebar's first row and the message box are on screen. */
+const LIST_SHOWN = `document.querySelector('.conversation-open') && document.querySelector('textarea[aria-label="Message"]')`;
+
+/** Waits in the page until `holds` and answers when it first did, in ms from the navigation. */
+async function whenShown(page: Page, holds: string): Promise<number> {
+  const handle = await page.waitForFunction(`(${holds}) ? performance.now() : false`, undefined, {
+    polling: 'raf',
+    timeout: 120_000,
+  });
+  return (await handle.jsonValue()) as number;
+}
+
+/**
+ * A person with `count` conversations (three ~5 kB answers each) reloads: when the list, the answer and
+ * the whole list's count show, and the longest task meanwhile.
+ */
+export async function longList(browser: Browser, url: string, count: number): Promise<LongListFigures> {
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(url);
+    await chooseModel(page, 'bench-medium');
+    for (const text of ['First question', 'Second question', 'Third question']) {
+      const count = await page.getByTestId('assistant-turn').count();
+      await sendMessage(page, text);
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('[data-testid="assistant-turn"]').length > n,
+        count,
+      );
+      await lastAnswerDone(page);
+    }
+    await page.waitForTimeout(2_500); // saved
+    // The same reload with this one conversation: what the app's own start costs.
+    await page.reload();
+    const oneListMs = await whenShown(page, LIST_SHOWN);
+    await page.evaluate(seedCopies(count));
+    const load = os.loadavg()[0]!;
+    await page.reload();
+    const listMs = await whenShown(page, LIST_SHOWN);
+    const answerMs = await whenShown(
+      page,
+      `[...document.querySelectorAll('[data-testid="assistant-turn"]')].at(-1)?.querySelector('.md')?.textContent.includes('END-OF-ANSWER')`,
+    );
+    const rest = (count - 100).toLocaleString('en-US');
+    const allMs = await whenShown(
+      page,
+      `[...document.querySelectorAll('.more-conversations button')].some((b) => b.textContent.includes('${rest}'))`,
+    );
+    const longest = await page.evaluate(
+      (until) =>
+        Math.max(
+          0,
+          ...(window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks
+            .filter((t) => t.start <= until)
+            .map((t) => t.duration),
+        ),
+      allMs,
+    );
+    const figures = { conversations: count, oneListMs, listMs, answerMs, allMs, longest, load };
+    console.log('  long list:', JSON.stringify(figures));
+    return figures;
+  } finally {
+    await context.close();
+  }
+}

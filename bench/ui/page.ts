@@ -1,0 +1,66 @@
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+
+// What the UI benchmark's cases do with a page, as a person would.
+
+/**
+ * Installed before any page script: long tasks, frames and the moment the stream starts. Plain JavaScript
+ * in a string: a function would be transpiled with helpers the page does not have.
+ */
+const INSTRUMENT = `
+(() => {
+  const w = window;
+  w.__longTasks = [];
+  w.__frames = [];
+  w.__sendAt = -1;
+  w.__firstAt = -1;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  function frame(t) {
+    if (w.__sendAt >= 0) {
+      w.__frames.push(t);
+      if (w.__firstAt < 0) {
+        const text = document.querySelector('[data-testid="turn-text"]');
+        if (text && (text.textContent || '').trim().length > 0) w.__firstAt = performance.now();
+      }
+    }
+    requestAnimationFrame(frame);
+  }
+  requestAnimationFrame(frame);
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && event.target.getAttribute && event.target.getAttribute('aria-label') === 'Message')
+      w.__sendAt = performance.now();
+  }, true);
+})();
+`;
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript({ content: INSTRUMENT });
+  return { context, page: await context.newPage() };
+}
+
+export async function chooseModel(page: Page, model: string): Promise<void> {
+  await page.getByRole('combobox', { name: 'Protocol' }).selectOption({ label: 'Chat Completions' });
+  await page.getByRole('combobox', { name: 'Model' }).selectOption(model);
+}
+
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/** Waits for the last answer on the page to finish streaming. */
+export async function lastAnswerDone(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const turns = document.querySelectorAll('[data-testid="assistant-turn"]');
+    return turns.length > 0 && turns[turns.length - 1]!.getAttribute('aria-busy') === 'false';
+  });
+}
