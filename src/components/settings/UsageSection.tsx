@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useId, useState } from 'react';
 import { adapters, type Protocol, protocols } from '../../core/index.ts';
 import { useTeam } from '../../hooks/useStores.ts';
 import { lastDays, type UsageScope, useUsage } from '../../hooks/useUsage.ts';
@@ -12,19 +12,6 @@ import './usage.css';
 const presets = [7, 30] as const;
 
 const isProtocol = (value: string): value is Protocol => (protocols as readonly string[]).includes(value);
-
-/** Days as the server names them (`YYYY-MM-DD`, UTC) in the language's own format, kept in UTC. */
-function useDayFormat() {
-  const { locale } = useI18n();
-  return useMemo(() => {
-    const format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
-    const date = (day: string) => new Date(`${day}T00:00:00Z`);
-    return {
-      day: (day: string) => format.format(date(day)),
-      range: ({ from, to }: DayRange) => format.formatRange(date(from), date(to)),
-    };
-  }, [locale]);
-}
 
 /**
  * Team mode: the tokens the server counted for the signed-in person, per day, model and protocol, and for
@@ -108,7 +95,6 @@ const figures = ['inputTokens', 'outputTokens', 'cachedTokens', 'attempts', 'int
 
 function UsageTable({ rows, range, everyone }: { rows: UsageRow[]; range: DayRange; everyone: boolean }) {
   const { t, format } = useI18n();
-  const dates = useDayFormat();
   const captionId = useId();
   const total = (figure: (typeof figures)[number]) => rows.reduce((sum, row) => sum + row[figure], 0);
   const headings = {
@@ -124,7 +110,10 @@ function UsageTable({ rows, range, everyone }: { rows: UsageRow[]; range: DayRan
     <section className="usage-table-wrap" aria-labelledby={captionId} tabIndex={0}>
       <table className="usage-table">
         <caption id={captionId}>
-          {t('usage.caption', { whose: everyone ? 'everyone' : 'own', days: dates.range(range) })}
+          {t('usage.caption', {
+            whose: everyone ? 'everyone' : 'own',
+            days: format.utcDays(range.from, range.to),
+          })}
         </caption>
         <thead>
           <tr>
@@ -142,7 +131,7 @@ function UsageTable({ rows, range, everyone }: { rows: UsageRow[]; range: DayRan
         <tbody>
           {rows.map((row) => (
             <tr key={`${row.day} ${row.person ?? ''} ${row.model} ${row.protocol}`}>
-              <td>{dates.day(row.day)}</td>
+              <td>{format.utcDay(row.day)}</td>
               {everyone ? <td>{row.person}</td> : null}
               <td>{row.model}</td>
               <td>{isProtocol(row.protocol) ? adapters[row.protocol].label : row.protocol}</td>
