@@ -1,31 +1,27 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTimeout } from './db/testing.ts';
-import type { TeamServer } from './team.ts';
-import { openTestTeam, type ServedTeam, serveTeam } from './testing/teamServer.ts';
-import { type FakeGateway, fromApp, startFakeGateway } from './testing.ts';
+import { startTestTeam, type TestTeam } from './testing/teamServer.ts';
+import { type FakeGateway, fromApp } from './testing.ts';
 
 /** The production server in team mode (behind an authenticating proxy; PGlite in memory), before a gateway. */
+let server: TestTeam;
 let gateway: FakeGateway;
-let team: TeamServer;
-let served: ServedTeam;
 let url: string;
 
 beforeAll(async () => {
-  gateway = await startFakeGateway((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.end('data: [DONE]\n\n');
-  });
-  team = await openTestTeam({ HOPBASE_AUTH: 'header' }, { engine: 'pglite', dataDir: null });
-  served = await serveTeam(team, gateway.url);
-  url = served.url;
+  server = await startTestTeam(
+    { HOPBASE_AUTH: 'header' },
+    { engine: 'pglite', dataDir: null },
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: [DONE]\n\n');
+    },
+  );
+  ({ gateway, url } = server);
 }, startTimeout);
 
-afterAll(async () => {
-  await served?.close();
-  await team?.close();
-  await gateway?.close();
-});
+afterAll(() => server?.close());
 
 const chat = (headers: Record<string, string>) =>
   fetch(`${url}/v1/chat/completions`, {

@@ -6,8 +6,8 @@ import { payloads, readText } from '../simulator/testing.ts';
 import { buildRequest, type Protocol } from '../src/core/index.ts';
 import { startTimeout, testDatabases } from './db/testing.ts';
 import type { TeamServer } from './team.ts';
-import { openTestTeam, type ServedTeam, serveTeam } from './testing/teamServer.ts';
-import { type FakeGateway, fromApp, type SeenRequest, startFakeGateway } from './testing.ts';
+import { type ServedTeam, serveTeam, startTestTeam, type TestTeam } from './testing/teamServer.ts';
+import { type FakeGateway, fromApp, type SeenRequest } from './testing.ts';
 
 /**
  * Team mode's per-person limits and usage, as people (and an attacker among them) meet them: the
@@ -168,25 +168,19 @@ async function answer(seen: SeenRequest, res: ServerResponse): Promise<void> {
 }
 
 describe.each(testDatabases())('per-person limits and usage on $name', (database) => {
+  let server: TestTeam;
   let gateway: FakeGateway;
   let team: TeamServer;
-  let served: ServedTeam;
   let url: string;
 
   beforeAll(async () => {
-    gateway = await startFakeGateway(answer);
-    team = await openTestTeam(
-      { HOPBASE_AUTH: 'header', HOPBASE_ADMINS: 'boss@example.test', ...LIMITS },
-      await database.start(),
-    );
-    served = await serveTeam(team, gateway.url);
-    url = served.url;
+    const env = { HOPBASE_AUTH: 'header', HOPBASE_ADMINS: 'boss@example.test', ...LIMITS };
+    server = await startTestTeam(env, await database.start(), answer);
+    ({ gateway, team, url } = server);
   }, startTimeout);
 
   afterAll(async () => {
-    await served?.close();
-    await team?.close();
-    await gateway?.close();
+    await server?.close();
     await database.stop();
   });
 

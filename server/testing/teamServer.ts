@@ -3,18 +3,11 @@ import { createServerApp } from '../app.ts';
 import { DEFAULT_LIMITS, proxyConfigFromEnv } from '../config.ts';
 import type { DatabaseConfig } from '../db/open.ts';
 import { openTeamServer, type TeamServer, teamSettingsFromEnv } from '../team.ts';
-import { onePageDist } from '../testing.ts';
+import { type FakeGateway, onePageDist, startFakeGateway } from '../testing.ts';
 
 /** The production server in team mode for tests, opened from settings as `npm run serve` opens it. */
 
 const quiet = () => {};
-
-/** Team mode as `env` sets it (HOPBASE_AUTH and the rest), on `database`. */
-export async function openTestTeam(env: NodeJS.ProcessEnv, database: DatabaseConfig): Promise<TeamServer> {
-  const settings = teamSettingsFromEnv(env);
-  if (!settings) throw new Error('team mode expected: set HOPBASE_AUTH');
-  return openTeamServer({ ...settings, database }, quiet);
-}
 
 export interface ServedTeam {
   url: string;
@@ -48,6 +41,37 @@ export async function serveTeam(team: TeamServer, gatewayUrl?: string): Promise<
     async close() {
       await app.close();
       await rm(distDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestTeam extends ServedTeam {
+  team: TeamServer;
+  gateway: FakeGateway;
+}
+
+/**
+ * Team mode as `env` sets it (HOPBASE_AUTH and the rest) on `database`, served before a scripted gateway
+ * that answers with `respond`. `close` closes all three (not the database).
+ */
+export async function startTestTeam(
+  env: NodeJS.ProcessEnv,
+  database: DatabaseConfig,
+  respond: Parameters<typeof startFakeGateway>[0],
+): Promise<TestTeam> {
+  const settings = teamSettingsFromEnv(env);
+  if (!settings) throw new Error('team mode expected: set HOPBASE_AUTH');
+  const gateway = await startFakeGateway(respond);
+  const team = await openTeamServer({ ...settings, database }, quiet);
+  const served = await serveTeam(team, gateway.url);
+  return {
+    ...served,
+    team,
+    gateway,
+    async close() {
+      await served.close();
+      await team.close();
+      await gateway.close();
     },
   };
 }
