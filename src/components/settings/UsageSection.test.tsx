@@ -2,23 +2,15 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAppStores } from '../../state/stores/appStores.ts';
+import type { UsageRow } from '../../state/team/usageApi.ts';
 import { createTestApp } from '../../testing/testApp.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-/** A row as the server sends it (`server/db/usage.ts`), reasoning and cache writes included. */
-const totals = (row: {
-  day: string;
-  model: string;
-  protocol: string;
-  attempts: number;
-  interrupted: number;
-  inputTokens: number;
-  outputTokens: number;
-  cachedTokens: number;
-}) => ({ cacheWriteTokens: 0, reasoningTokens: 7, ...row });
+/** A row as the server sends it (`server/db/usage.ts`): what the page reads, and reasoning and cache writes. */
+const totals = (row: Omit<UsageRow, 'person'>) => ({ cacheWriteTokens: 0, reasoningTokens: 7, ...row });
 
 const ownTotals = [
   totals({
@@ -115,6 +107,9 @@ function openSettings(admin: boolean) {
   return { user: userEvent.setup(), section: screen.getByRole('group', { name: 'Usage' }) };
 }
 
+/** The headings of the figures' columns, after those that name the row. */
+const figureHeadings = ['Input tokens', 'Output tokens', 'Cached tokens', 'Attempts', 'Interrupted'];
+
 /** A table's rows as the text of their cells, header and total rows included. */
 const cells = (table: HTMLElement) =>
   within(table)
@@ -153,16 +148,7 @@ describe('Settings: usage (team mode)', () => {
     });
     expect(within(section).queryByRole('status')).toBeNull();
     expect(cells(table)).toEqual([
-      [
-        'Day',
-        'Model',
-        'Protocol',
-        'Input tokens',
-        'Output tokens',
-        'Cached tokens',
-        'Attempts',
-        'Interrupted',
-      ],
+      ['Day', 'Model', 'Protocol', ...figureHeadings],
       ['Mar 4, 2026', 'sim-echo', 'Chat Completions', '12,345', '678', '0', '3', '1'],
       ['Mar 9, 2026', 'sim-long', 'Anthropic Messages', '1,000', '3,000', '512', '1', '0'],
       ['Total', '13,345', '3,678', '512', '4', '1'],
@@ -198,17 +184,7 @@ describe('Settings: usage (team mode)', () => {
     });
     expect(requests.at(-1)).toBe('/api/admin/usage?from=2026-03-04&to=2026-03-10');
     expect(cells(table)).toEqual([
-      [
-        'Day',
-        'Person',
-        'Model',
-        'Protocol',
-        'Input tokens',
-        'Output tokens',
-        'Cached tokens',
-        'Attempts',
-        'Interrupted',
-      ],
+      ['Day', 'Person', 'Model', 'Protocol', ...figureHeadings],
       ['Mar 8, 2026', 'ana@example.com', 'sim-echo', 'Responses', '40', '60', '0', '2', '0'],
       ['Mar 8, 2026', 'bo@example.com', 'sim-echo', 'Responses', '2,000,000', '100', '9', '5', '2'],
       // A person the server knows no email of is named by their id; a protocol this app does not know, as sent.
