@@ -35,10 +35,25 @@ const ownTotals = [
   }),
 ];
 
+/** In the server's order: by day, then email (a person it knows no email of last). */
 const everyonesTotals = [
   {
     ...totals({
       day: '2026-03-08',
+      model: 'sim-echo',
+      protocol: 'responses',
+      attempts: 5,
+      interrupted: 2,
+      inputTokens: 2_000_000,
+      outputTokens: 100,
+      cachedTokens: 9,
+    }),
+    userId: 'u-2',
+    email: 'bo@example.com',
+  },
+  {
+    ...totals({
+      day: '2026-03-09',
       model: 'sim-echo',
       protocol: 'responses',
       attempts: 2,
@@ -52,14 +67,14 @@ const everyonesTotals = [
   },
   {
     ...totals({
-      day: '2026-03-08',
-      model: 'sim-echo',
-      protocol: 'responses',
-      attempts: 5,
-      interrupted: 2,
-      inputTokens: 2_000_000,
-      outputTokens: 100,
-      cachedTokens: 9,
+      day: '2026-03-10',
+      model: 'sim-long',
+      protocol: 'messages',
+      attempts: 1,
+      interrupted: 0,
+      inputTokens: 300,
+      outputTokens: 700,
+      cachedTokens: 0,
     }),
     userId: 'u-2',
     email: 'bo@example.com',
@@ -107,8 +122,17 @@ function openSettings(admin: boolean) {
   return { user: userEvent.setup(), section: screen.getByRole('group', { name: 'Usage' }) };
 }
 
-/** The headings of the figures' columns, after those that name the row. */
-const figureHeadings = ['Input tokens', 'Output tokens', 'Cached tokens', 'Attempts', 'Interrupted'];
+/** The table's column headings, whoever's usage it shows. */
+const headingRow = [
+  'Day',
+  'Model',
+  'Protocol',
+  'Input tokens',
+  'Output tokens',
+  'Cached tokens',
+  'Attempts',
+  'Interrupted',
+];
 
 /** A table's rows as the text of their cells, header and total rows included. */
 const cells = (table: HTMLElement) =>
@@ -148,7 +172,7 @@ describe('Settings: usage (team mode)', () => {
     });
     expect(within(section).queryByRole('status')).toBeNull();
     expect(cells(table)).toEqual([
-      ['Day', 'Model', 'Protocol', ...figureHeadings],
+      headingRow,
       ['Mar 4, 2026', 'sim-echo', 'Chat Completions', '12,345', '678', '0', '3', '1'],
       ['Mar 9, 2026', 'sim-long', 'Anthropic Messages', '1,000', '3,000', '512', '1', '0'],
       ['Total', '13,345', '3,678', '512', '4', '1'],
@@ -168,7 +192,7 @@ describe('Settings: usage (team mode)', () => {
     expect(requests.some((url) => url.startsWith('/api/admin/'))).toBe(false);
   });
 
-  it('shows an administrator everyone’s usage, per person by email', async () => {
+  it('shows an administrator everyone’s usage, each person’s rows under their email', async () => {
     const requests = serveUsage({
       own: () => json({ from: '2026-03-04', to: '2026-03-10', totals: ownTotals }),
       everyone: () => json({ from: '2026-03-04', to: '2026-03-10', totals: everyonesTotals }),
@@ -183,14 +207,23 @@ describe('Settings: usage (team mode)', () => {
       name: /^Everyone’s usage, Mar 4\s–\s10, 2026/,
     });
     expect(requests.at(-1)).toBe('/api/admin/usage?from=2026-03-04&to=2026-03-10');
+    // Each person's rows under their name, people in alphabetical order.
     expect(cells(table)).toEqual([
-      ['Day', 'Person', 'Model', 'Protocol', ...figureHeadings],
-      ['Mar 8, 2026', 'ana@example.com', 'sim-echo', 'Responses', '40', '60', '0', '2', '0'],
-      ['Mar 8, 2026', 'bo@example.com', 'sim-echo', 'Responses', '2,000,000', '100', '9', '5', '2'],
+      headingRow,
+      ['ana@example.com'],
+      ['Mar 9, 2026', 'sim-echo', 'Responses', '40', '60', '0', '2', '0'],
+      ['bo@example.com'],
+      ['Mar 8, 2026', 'sim-echo', 'Responses', '2,000,000', '100', '9', '5', '2'],
+      ['Mar 10, 2026', 'sim-long', 'Anthropic Messages', '300', '700', '0', '1', '0'],
       // A person the server knows no email of is named by their id; a protocol this app does not know, as sent.
-      ['Mar 10, 2026', 'u-3', 'gpt-x', 'a-newer-protocol', '1', '2', '0', '1', '0'],
-      ['Total', '2,000,041', '162', '9', '8', '2'],
+      ['u-3'],
+      ['Mar 10, 2026', 'gpt-x', 'a-newer-protocol', '1', '2', '0', '1', '0'],
+      ['Total', '2,000,341', '862', '9', '9', '2'],
     ]);
+    // A name heads the group of its rows, for a screen reader too.
+    const bo = within(table).getByRole('rowheader', { name: 'bo@example.com' });
+    expect(bo).toHaveAttribute('scope', 'rowgroup');
+    expect(within(bo.closest('tbody')!).getAllByRole('row')).toHaveLength(3);
 
     await user.selectOptions(whose, 'Yours');
     expect(await within(section).findByRole('table', { name: /^Your usage/ })).toBeInTheDocument();

@@ -93,8 +93,24 @@ function problemText(t: I18n['t'], error: Error): string {
 
 const figures = ['inputTokens', 'outputTokens', 'cachedTokens', 'attempts', 'interrupted'] as const;
 
+/**
+ * Everyone's rows per person, people in alphabetical order, each one's rows in the server's order (by day):
+ * a person's name heads their rows, once, instead of taking a column of its own in a table already wider
+ * than the dialog.
+ */
+function byPerson(rows: readonly UsageRow[], locale: string): [string, UsageRow[]][] {
+  const groups = new Map<string, UsageRow[]>();
+  for (const row of rows) {
+    const person = row.person ?? '';
+    const group = groups.get(person);
+    if (group) group.push(row);
+    else groups.set(person, [row]);
+  }
+  return [...groups].sort(([a], [b]) => a.localeCompare(b, locale));
+}
+
 function UsageTable({ rows, range, everyone }: { rows: UsageRow[]; range: DayRange; everyone: boolean }) {
-  const { t, format } = useI18n();
+  const { t, locale, format } = useI18n();
   const captionId = useId();
   const total = (figure: (typeof figures)[number]) => rows.reduce((sum, row) => sum + row[figure], 0);
   const headings = {
@@ -104,6 +120,8 @@ function UsageTable({ rows, range, everyone }: { rows: UsageRow[]; range: DayRan
     attempts: t('usage.attempts'),
     interrupted: t('usage.interrupted'),
   };
+  const columns = 3 + figures.length;
+  const groups: [string | null, UsageRow[]][] = everyone ? byPerson(rows, locale) : [[null, rows]];
   return (
     // A table wider than a phone scrolls inside this frame, which takes focus so keys can scroll it.
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1).
@@ -118,7 +136,6 @@ function UsageTable({ rows, range, everyone }: { rows: UsageRow[]; range: DayRan
         <thead>
           <tr>
             <th scope="col">{t('usage.day')}</th>
-            {everyone ? <th scope="col">{t('usage.person')}</th> : null}
             <th scope="col">{t('model.label')}</th>
             <th scope="col">{t('protocol.label')}</th>
             {figures.map((figure) => (
@@ -128,24 +145,33 @@ function UsageTable({ rows, range, everyone }: { rows: UsageRow[]; range: DayRan
             ))}
           </tr>
         </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={`${row.day} ${row.person ?? ''} ${row.model} ${row.protocol}`}>
-              <td>{format.utcDay(row.day)}</td>
-              {everyone ? <td>{row.person}</td> : null}
-              <td>{row.model}</td>
-              <td>{isProtocol(row.protocol) ? adapters[row.protocol].label : row.protocol}</td>
-              {figures.map((figure) => (
-                <td key={figure} className="usage-figure">
-                  {format.count(row[figure])}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
+        {groups.map(([person, rows]) => (
+          <tbody key={person ?? ''}>
+            {person === null ? null : (
+              <tr>
+                <th scope="rowgroup" colSpan={columns} className="usage-person">
+                  {/* In view while the figures scroll sideways under it. */}
+                  <span>{person}</span>
+                </th>
+              </tr>
+            )}
+            {rows.map((row) => (
+              <tr key={`${row.day} ${row.model} ${row.protocol}`}>
+                <td>{format.utcDay(row.day)}</td>
+                <td>{row.model}</td>
+                <td>{isProtocol(row.protocol) ? adapters[row.protocol].label : row.protocol}</td>
+                {figures.map((figure) => (
+                  <td key={figure} className="usage-figure">
+                    {format.count(row[figure])}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        ))}
         <tfoot>
           <tr>
-            <th scope="row" colSpan={everyone ? 4 : 3}>
+            <th scope="row" colSpan={3}>
               {t('usage.total')}
             </th>
             {figures.map((figure) => (
