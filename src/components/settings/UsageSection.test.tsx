@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAppStores } from '../../state/stores/appStores.ts';
@@ -118,8 +118,18 @@ function openSettings(admin: boolean) {
   stores.team
     .getState()
     .signedIn({ mode: 'team', auth: 'header', person: { email: 'ana@example.com', name: 'Ana', admin } });
-  createTestApp({ stores }).render(<SettingsDialog onClose={() => {}} />);
-  return { user: userEvent.setup(), section: screen.getByRole('group', { name: 'Usage' }) };
+  const app = createTestApp({ stores });
+  const dialog = app.render(<SettingsDialog onClose={() => {}} />);
+  return {
+    user: userEvent.setup(),
+    section: screen.getByRole('group', { name: 'Usage' }),
+    /** Closes the dialog and opens it again, in the same app. */
+    reopen() {
+      dialog.unmount();
+      app.render(<SettingsDialog onClose={() => {}} />);
+      return screen.getByRole('group', { name: 'Usage' });
+    },
+  };
 }
 
 /** The table's column headings, whoever's usage it shows. */
@@ -227,6 +237,30 @@ describe('Settings: usage (team mode)', () => {
 
     await user.selectOptions(whose, 'Yours');
     expect(await within(section).findByRole('table', { name: /^Your usage/ })).toBeInTheDocument();
+  });
+
+  it('asks again each time Settings opens: an answer since the last look is counted', async () => {
+    let counted = ownTotals.slice(0, 1);
+    const requests = serveUsage({
+      own: () => json({ from: '2026-03-04', to: '2026-03-10', totals: counted }),
+    });
+    const { section, reopen } = openSettings(false);
+    const table = await within(section).findByRole('table', { name: /^Your usage/ });
+    expect(cells(table).at(-1)).toEqual(['Total', '12,345', '678', '0', '3', '1']);
+
+    counted = ownTotals;
+    const again = reopen();
+    await waitFor(() =>
+      expect(cells(within(again).getByRole('table')).at(-1)).toEqual([
+        'Total',
+        '13,345',
+        '3,678',
+        '512',
+        '4',
+        '1',
+      ]),
+    );
+    expect(requests).toHaveLength(2);
   });
 
   it('says so when there is no usage in the days chosen', async () => {
