@@ -1,5 +1,22 @@
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { artifactsDir, send, uniqueText, violations, waitForAnswer } from './helpers.ts';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  expect,
+  type Locator,
+  type Page,
+  test,
+} from '@playwright/test';
+import {
+  artifactsDir,
+  choose,
+  type ProtocolKey,
+  protocolLabels,
+  send,
+  uniqueText,
+  violations,
+  waitForAnswer,
+} from './helpers.ts';
 import { startTeamServers, type TeamServers, teamUrls } from './team.ts';
 
 // Team mode as deployed: people sign in through a real OpenID provider (or an authenticating proxy), their
@@ -22,8 +39,8 @@ test.afterEach(async () => {
 });
 
 /** A device: a browser context of its own (its own cookies and IndexedDB), on one of the servers. */
-async function device(browser: Browser, baseURL: string, headers?: Record<string, string>): Promise<Page> {
-  const context = await browser.newContext({ baseURL, ...(headers && { extraHTTPHeaders: headers }) });
+async function device(browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL, ...options });
   contexts.push(context);
   return context.newPage();
 }
@@ -161,7 +178,7 @@ test('behind an authenticating proxy: the history kept before is offered once, a
   await expect(before.getByRole('status').filter({ hasText: 'Added 1 conversation' })).toBeVisible();
   await inSync(before);
 
-  const other = await device(browser, teamUrls.header, person);
+  const other = await device(browser, teamUrls.header, { extraHTTPHeaders: person });
   await other.goto('/');
   await expect(other.getByRole('navigation').getByText(title)).toBeVisible();
   // Offered once: a reload does not ask again, and nothing is doubled.
@@ -198,4 +215,89 @@ test('sign-in and the account on a phone, in the dark, in Japanese: readable, an
   await expect(panel).toBeInViewport();
   expect(await violations(page, '.sidebar')).toEqual([]);
   await page.screenshot({ path: `${artifactsDir}/team-account-phone-dark-ja.png` });
+});
+
+/** What one answer cost, as its usage line shows it: `14 in · 52 out · 66 total` (`· 3 cached` if any). */
+async function tokensShown(turn: Locator) {
+  const line = await turn.getByTestId('turn-usage').innerText();
+  const figure = (name: string) => new RegExp(`([\\d,]+) ${name}`).exec(line)?.[1];
+  const [input, output] = [figure('in'), figure('out')];
+  if (!input || !output) throw new Error(`No usage in “${line}”`);
+  return { input, output, cached: figure('cached') ?? '0' };
+}
+
+/** A person who sends one message on `protocol`; what its answer cost, as the page shows it. */
+async function askOnce(page: Page, protocol: ProtocolKey) {
+  await choose(page, protocol, 'sim-echo');
+  const answer = await waitForAnswer(await send(page, uniqueText('How long is the Flåm railway')));
+  const tokens = await tokensShown(answer);
+  await inSync(page);
+  return { protocol: protocolLabels[protocol], ...tokens };
+}
+
+/** Opens Settings; its Usage section. */
+async function usageIn(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  return page.getByRole('dialog', { name: 'Settings' }).getByRole('group', { name: 'Usage' });
+}
+
+/** A usage row's cells as they should read: one answer of sim-echo, today (a day as the table writes it). */
+function oneAnswer({ protocol, input, output, cached }: Awaited<ReturnType<typeof askOnce>>) {
+  return [/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/, 'sim-echo', protocol, input, output, cached, '1', '0'];
+}
+
+test('usage: each person sees what the server counted of their own answers, an administrator everyone’s', async ({
+  browser,
+}) => {
+  // Two people, each on a server process of their own, each ask once, on two protocols.
+  const ines = await device(browser, teamUrls.first);
+  await signIn(ines, 'ines');
+  const inesAsked = await askOnce(ines, 'chat');
+  const omar = await device(browser, teamUrls.second);
+  await signIn(omar, 'omar');
+  const omarAsked = await askOnce(omar, 'messages');
+
+  // Ines sees her answer's tokens, as the server metered them, and nothing of Omar's.
+  const own = await usageIn(ines);
+  await expect(own.getByRole('combobox', { name: 'Period' })).toHaveValue('7');
+  const inesTable = own.getByRole('table', { name: /^Your usage, .+ \(UTC\)$/ });
+  await expect(inesTable.getByRole('row')).toHaveCount(3);
+  await expect(inesTable.getByRole('row').nth(1).getByRole('cell')).toHaveText(oneAnswer(inesAsked));
+  const total = inesTable.getByRole('row').filter({ has: ines.getByRole('rowheader', { name: 'Total' }) });
+  await expect(total.getByRole('cell')).toHaveText(oneAnswer(inesAsked).slice(-5));
+  // Not an administrator: nobody else's usage to choose.
+  await expect(own.getByRole('combobox', { name: 'Whose usage' })).toHaveCount(0);
+  await own.screenshot({ path: `${artifactsDir}/team-usage-own.png` });
+
+  const omarsOwn = await usageIn(omar);
+  const omarTable = omarsOwn.getByRole('table', { name: /^Your usage/ });
+  await expect(omarTable.getByRole('row')).toHaveCount(3);
+  await expect(omarTable.getByRole('row').nth(1).getByRole('cell')).toHaveText(oneAnswer(omarAsked));
+  await expect(omarsOwn.getByRole('combobox', { name: 'Whose usage' })).toHaveCount(0);
+
+  // An administrator (the provider's group says so), on a phone in the dark: their own usage (none), then
+  // everyone's, per person.
+  const admin = await device(browser, teamUrls.first, {
+    viewport: { width: 390, height: 844 },
+    colorScheme: 'dark',
+  });
+  await signIn(admin, 'admin-rosa');
+  const usage = await usageIn(admin);
+  const whose = usage.getByRole('combobox', { name: 'Whose usage' });
+  await expect(whose).toHaveValue('own');
+  await expect(usage.getByText('No usage in these days.')).toBeVisible();
+  await whose.selectOption({ label: 'Everyone' });
+  const everyone = usage.getByRole('table', { name: /^Everyone’s usage/ });
+  // Each person's rows are headed by their email.
+  const rowsOf = (email: string) =>
+    everyone
+      .getByRole('rowgroup')
+      .filter({ has: admin.getByRole('rowheader', { name: email, exact: true }) })
+      .getByRole('row');
+  await expect(rowsOf('ines@example.test')).toHaveCount(2);
+  await expect(rowsOf('ines@example.test').nth(1).getByRole('cell')).toHaveText(oneAnswer(inesAsked));
+  await expect(rowsOf('omar@example.test')).toHaveCount(2);
+  await expect(rowsOf('omar@example.test').nth(1).getByRole('cell')).toHaveText(oneAnswer(omarAsked));
+  expect(await violations(admin, '.usage')).toEqual([]);
+  await usage.screenshot({ path: `${artifactsDir}/team-usage-everyone-phone-dark.png` });
 });

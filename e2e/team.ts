@@ -7,7 +7,8 @@ import { serveKey, simUrl } from './serve.ts';
  * Team mode as deployed, for the browser tests: one PostgreSQL, a real OpenID provider, and production
  * servers (`npm run serve`, built by playwright.config.ts) that share the database: two in OIDC mode (two
  * devices may reach different ones, as behind a load balancer) and one behind an "authenticating proxy"
- * (header mode: the test's browser context sends the header the proxy would).
+ * (header mode: the test's browser context sends the header the proxy would). A login starting with `admin`
+ * is an administrator (the provider puts it in the `hopbase-admins` group, which the OIDC servers read).
  */
 const base = Number(process.env.E2E_PORT ?? 4317);
 const ports = { first: base + 3, second: base + 4, header: base + 5 };
@@ -65,6 +66,7 @@ export async function startTeamServers(): Promise<TeamServers> {
     HOPBASE_OIDC_ISSUER: provider.issuer,
     HOPBASE_OIDC_CLIENT_ID: provider.clientId,
     HOPBASE_OIDC_CLIENT_SECRET: provider.clientSecret,
+    HOPBASE_OIDC_ADMIN_CLAIM: 'groups=hopbase-admins',
     HOPBASE_PUBLIC_URL: url,
     DATABASE_URL: postgres.url,
   });

@@ -1,50 +1,27 @@
-import { rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServerApp, type ServerApp } from './app.ts';
-import { DEFAULT_LIMITS, proxyConfigFromEnv } from './config.ts';
 import { startTimeout } from './db/testing.ts';
-import { openTeamServer, type TeamServer, teamSettingsFromEnv } from './team.ts';
-import { type FakeGateway, fromApp, onePageDist, startFakeGateway } from './testing.ts';
+import { startTestTeam, type TestTeam } from './testing/teamServer.ts';
+import { type FakeGateway, fromApp } from './testing.ts';
 
 /** The production server in team mode (behind an authenticating proxy; PGlite in memory), before a gateway. */
+let server: TestTeam;
 let gateway: FakeGateway;
-let team: TeamServer;
-let app: ServerApp;
 let url: string;
-let distDir: string;
 
 beforeAll(async () => {
-  gateway = await startFakeGateway((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.end('data: [DONE]\n\n');
-  });
-  distDir = await onePageDist();
-  const settings = teamSettingsFromEnv({ HOPBASE_AUTH: 'header', HOPBASE_DATA_DIR: '' });
-  if (!settings) throw new Error('team mode expected');
-  team = await openTeamServer({ ...settings, database: { engine: 'pglite', dataDir: null } }, () => {});
-  app = createServerApp(
-    {
-      host: '127.0.0.1',
-      port: 0,
-      distDir,
-      proxy: proxyConfigFromEnv({ HOPBASE_BASE_URL: gateway.url, HOPBASE_API_KEY: 'sk-operator' }),
-      connectSrc: [],
-      allowedHosts: [],
-      limits: DEFAULT_LIMITS,
+  server = await startTestTeam(
+    { HOPBASE_AUTH: 'header' },
+    { engine: 'pglite', dataDir: null },
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: [DONE]\n\n');
     },
-    () => {},
-    team,
   );
-  url = await app.listen();
+  ({ gateway, url } = server);
 }, startTimeout);
 
-afterAll(async () => {
-  await app?.close();
-  await team?.close();
-  await gateway?.close();
-  await rm(distDir, { recursive: true, force: true });
-});
+afterAll(() => server?.close());
 
 const chat = (headers: Record<string, string>) =>
   fetch(`${url}/v1/chat/completions`, {

@@ -1,15 +1,13 @@
-import { rm } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { payloads, readText } from '../simulator/testing.ts';
 import { buildRequest, type Protocol } from '../src/core/index.ts';
-import { createServerApp, type ServerApp } from './app.ts';
-import { DEFAULT_LIMITS, proxyConfigFromEnv } from './config.ts';
 import { startTimeout, testDatabases } from './db/testing.ts';
-import { openTeamServer, type TeamServer, teamSettingsFromEnv } from './team.ts';
-import { type FakeGateway, fromApp, onePageDist, type SeenRequest, startFakeGateway } from './testing.ts';
+import type { TeamServer } from './team.ts';
+import { type ServedTeam, serveTeam, startTestTeam, type TestTeam } from './testing/teamServer.ts';
+import { type FakeGateway, fromApp, type SeenRequest } from './testing.ts';
 
 /**
  * Team mode's per-person limits and usage, as people (and an attacker among them) meet them: the
@@ -170,44 +168,20 @@ async function answer(seen: SeenRequest, res: ServerResponse): Promise<void> {
 }
 
 describe.each(testDatabases())('per-person limits and usage on $name', (database) => {
+  let server: TestTeam;
   let gateway: FakeGateway;
   let team: TeamServer;
-  let app: ServerApp;
   let url: string;
-  let distDir: string;
 
   beforeAll(async () => {
-    gateway = await startFakeGateway(answer);
-    distDir = await onePageDist();
-    const settings = teamSettingsFromEnv({
-      HOPBASE_AUTH: 'header',
-      HOPBASE_ADMINS: 'boss@example.test',
-      ...LIMITS,
-    });
-    if (!settings) throw new Error('team mode expected');
-    team = await openTeamServer({ ...settings, database: await database.start() }, () => {});
-    app = createServerApp(
-      {
-        host: '127.0.0.1',
-        port: 0,
-        distDir,
-        proxy: proxyConfigFromEnv({ HOPBASE_BASE_URL: gateway.url, HOPBASE_API_KEY: 'sk-operator' }),
-        connectSrc: [],
-        allowedHosts: [],
-        limits: DEFAULT_LIMITS,
-      },
-      () => {},
-      team,
-    );
-    url = await app.listen();
+    const env = { HOPBASE_AUTH: 'header', HOPBASE_ADMINS: 'boss@example.test', ...LIMITS };
+    server = await startTestTeam(env, await database.start(), answer);
+    ({ gateway, team, url } = server);
   }, startTimeout);
 
   afterAll(async () => {
-    await app?.close();
-    await team?.close();
-    await gateway?.close();
+    await server?.close();
     await database.stop();
-    await rm(distDir, { recursive: true, force: true });
   });
 
   let people = 0;
@@ -391,15 +365,11 @@ describe.each(testDatabases())('per-person limits and usage on $name', (database
   });
 
   describe('with the built-in simulator answering', () => {
-    let simulated: ServerApp;
+    let simulated: ServedTeam;
     let simUrl: string;
     beforeAll(async () => {
-      simulated = createServerApp(
-        { host: '127.0.0.1', port: 0, distDir, connectSrc: [], allowedHosts: [], limits: DEFAULT_LIMITS },
-        () => {},
-        team,
-      );
-      simUrl = await simulated.listen();
+      simulated = await serveTeam(team);
+      simUrl = simulated.url;
     });
     afterAll(() => simulated?.close());
 

@@ -8,6 +8,7 @@ import {
   type Refused,
   rows,
   shallowEnough,
+  type Transaction,
 } from './database.ts';
 import { checkSize, type StorageLimits } from './limits.ts';
 
@@ -82,6 +83,39 @@ function grows(stored: Recording, next: Recording): boolean {
   );
 }
 
+/** Where each kind of an attempt's records is kept, and the limit of its size. */
+const kept = {
+  recording: { table: 'recordings', column: 'trace', limit: 'recordingBytes' },
+  request: { table: 'request_bodies', column: 'body', limit: 'requestBytes' },
+} as const;
+
+/**
+ * Stores `json` as the attempt's record of `kind` if it has none; if it has, `compare` says whether the
+ * write stands, in the same transaction. A deleted conversation takes nothing.
+ */
+function writeOnce(
+  db: Database,
+  userId: string,
+  limits: StorageLimits,
+  write: { kind: keyof typeof kept; attemptId: string; conversationId: string; json: string },
+  compare: (tx: Transaction) => Promise<OnceWrite>,
+): Promise<OnceWrite> {
+  const { kind, attemptId, conversationId, json } = write;
+  v.parse(clientId, attemptId);
+  v.parse(clientId, conversationId);
+  const { table, column, limit } = kept[kind];
+  checkSize(limit, Buffer.byteLength(json), limits);
+  return db.transaction(async (tx) => {
+    if (await isDeleted(tx, userId, conversationId)) return { ok: false, reason: 'deleted' };
+    const inserted = await tx.query(
+      `INSERT INTO ${table} (user_id, attempt_id, conversation_id, ${column}) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (user_id, attempt_id) DO NOTHING RETURNING attempt_id`,
+      [userId, attemptId, conversationId, json],
+    );
+    return inserted.length > 0 ? { ok: true } : compare(tx);
+  });
+}
+
 /** Known to the caller as `person.recordings`: every statement names `userId`. */
 export class Recordings {
   constructor(
@@ -96,19 +130,10 @@ export class Recordings {
    * names another conversation, is refused (`different`). `input` is checked here: it is what a request sent.
    */
   async put(attemptId: string, conversationId: string, input: unknown): Promise<OnceWrite> {
-    v.parse(clientId, attemptId);
-    v.parse(clientId, conversationId);
     const next = v.parse(recording, input);
     const json = JSON.stringify(next);
-    checkSize('recordingBytes', Buffer.byteLength(json), this.limits);
-    return this.db.transaction(async (tx) => {
-      if (await isDeleted(tx, this.userId, conversationId)) return { ok: false, reason: 'deleted' };
-      const inserted = await tx.query(
-        `INSERT INTO recordings (user_id, attempt_id, conversation_id, trace) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (user_id, attempt_id) DO NOTHING RETURNING attempt_id`,
-        [this.userId, attemptId, conversationId, json],
-      );
-      if (inserted.length > 0) return { ok: true };
+    const write = { kind: 'recording', attemptId, conversationId, json } as const;
+    return writeOnce(this.db, this.userId, this.limits, write, async (tx) => {
       // Locked until this write commits: two devices' copies growing at once are compared one after the other.
       const stored = firstRow(
         recordingRow,
@@ -186,18 +211,9 @@ export class RequestBodies {
    * request sent.
    */
   async put(attemptId: string, conversationId: string, input: unknown): Promise<OnceWrite> {
-    v.parse(clientId, attemptId);
-    v.parse(clientId, conversationId);
     const json = JSON.stringify(v.parse(requestBody, input));
-    checkSize('requestBytes', Buffer.byteLength(json), this.limits);
-    return this.db.transaction(async (tx) => {
-      if (await isDeleted(tx, this.userId, conversationId)) return { ok: false, reason: 'deleted' };
-      const inserted = await tx.query(
-        `INSERT INTO request_bodies (user_id, attempt_id, conversation_id, body) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (user_id, attempt_id) DO NOTHING RETURNING attempt_id`,
-        [this.userId, attemptId, conversationId, json],
-      );
-      if (inserted.length > 0) return { ok: true };
+    const write = { kind: 'request', attemptId, conversationId, json } as const;
+    return writeOnce(this.db, this.userId, this.limits, write, async (tx) => {
       const stored = firstRow(
         sameRow,
         await tx.query(

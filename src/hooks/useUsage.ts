@@ -15,9 +15,10 @@ export function lastDays(days: number, now: number): DayRange {
 }
 
 /**
- * The signed-in person's usage (or everyone's) over `range`, cached per person, scope and range. Only a
- * server that could not answer is asked again: a refusal (a range it will not sum, not an administrator)
- * stays one.
+ * The signed-in person's usage (or everyone's) over `range`, cached per person, scope and range: shown at
+ * once when Settings opens again, and asked again then (an answer since counts), not when the period or
+ * scope only goes back to one seen within the minute. Only a server that could not answer is asked again
+ * after a failure: a refusal (a range it will not sum, not an administrator) stays one.
  */
 export function useUsage(scope: UsageScope, range: DayRange) {
   const email = useTeam((s) => personOf(s)?.email ?? null);
@@ -26,6 +27,7 @@ export function useUsage(scope: UsageScope, range: DayRange) {
     queryFn: () => (scope === 'everyone' ? everyonesUsage(range) : ownUsage(range)),
     enabled: email !== null,
     staleTime: 60_000,
+    refetchOnMount: 'always',
     retry: (failures, error) =>
       failures < 2 && error instanceof UsageError && error.problem.kind === 'unreachable',
   });

@@ -85,6 +85,22 @@ describe('createFormatters', () => {
     ]).toEqual(expected);
   });
 
+  it.each([
+    ['en', ['Mar 4, 2026', 'Mar 4\u2009–\u200910, 2026', 'Dec 30, 2025\u2009–\u2009Jan 5, 2026']],
+    ['es', ['4 mar 2026', '4–10 mar 2026', '30 dic 2025\u2009–\u20095 ene 2026']],
+    ['zh-CN', ['2026年3月4日', '2026/3/4 – 2026/3/10', '2025/12/30 – 2026/1/5']],
+    ['ja', ['2026/03/04', '2026/03/04～2026/03/10', '2025/12/30～2026/01/05']],
+  ] as const)('%s: days as the server counts them (UTC), and ranges of them', (locale, expected) => {
+    // Honolulu is 10 hours behind UTC: a day read in the browser's zone would be the day before.
+    const f = createFormatters(locale, 'Pacific/Honolulu');
+    const days = [
+      f.utcDay('2026-03-04'),
+      f.utcDays('2026-03-04', '2026-03-10'),
+      f.utcDays('2025-12-30', '2026-01-05'),
+    ];
+    expect(days).toEqual(expected);
+  });
+
   it('counts days in the time zone it is given', () => {
     // 23:30 UTC on 1 October is 08:30 on 2 October in Tokyo, the same day as noon UTC on 2 October.
     const late = Date.UTC(2025, 9, 1, 23, 30);

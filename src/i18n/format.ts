@@ -21,6 +21,10 @@ export interface Formatters {
   list(items: readonly string[]): string;
   /** When something last happened: the time today, "yesterday", the day this year, or the date. */
   when(epochMs: number, now: number): string;
+  /** A day as the server counts days (`YYYY-MM-DD`, UTC), that day in any time zone: `Mar 4, 2026`. */
+  utcDay(day: string): string;
+  /** Two such days, both included, what they share said once: `Mar 4 – 10, 2026`, `4–10 mar 2026`. */
+  utcDays(from: string, to: string): string;
 }
 
 /**
@@ -77,6 +81,8 @@ export function createFormatters(locale: Locale, timeZone?: string): Formatters 
   const time = new Intl.DateTimeFormat(locale, { timeZone, hour: 'numeric', minute: '2-digit' });
   const dayThisYear = new Intl.DateTimeFormat(locale, { timeZone, month: 'short', day: 'numeric' });
   const date = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium' });
+  const utcDate = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', dateStyle: 'medium' });
+  const utcMidnight = (day: string) => new Date(`${day}T00:00:00Z`);
   const relativeDay = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   const year = new Intl.DateTimeFormat('en', { timeZone, year: 'numeric' });
   const calendar = new Intl.DateTimeFormat('en', {
@@ -132,5 +138,7 @@ export function createFormatters(locale: Locale, timeZone?: string): Formatters 
       if (days === 1) return relativeDay.format(-1, 'day');
       return year.format(epochMs) === year.format(now) ? dayThisYear.format(epochMs) : date.format(epochMs);
     },
+    utcDay: (day) => utcDate.format(utcMidnight(day)),
+    utcDays: (from, to) => utcDate.formatRange(utcMidnight(from), utcMidnight(to)),
   };
 }

@@ -1,24 +1,16 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAppStores } from '../../state/stores/appStores.ts';
+import type { UsageRow } from '../../state/team/usageApi.ts';
 import { createTestApp } from '../../testing/testApp.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-/** A row as the server sends it (`server/db/usage.ts`), reasoning and cache writes included. */
-const totals = (row: {
-  day: string;
-  model: string;
-  protocol: string;
-  attempts: number;
-  interrupted: number;
-  inputTokens: number;
-  outputTokens: number;
-  cachedTokens: number;
-}) => ({ cacheWriteTokens: 0, reasoningTokens: 7, ...row });
+/** A row as the server sends it (`server/db/usage.ts`): what the page reads, and reasoning and cache writes. */
+const totals = (row: Omit<UsageRow, 'person'>) => ({ cacheWriteTokens: 0, reasoningTokens: 7, ...row });
 
 const ownTotals = [
   totals({
@@ -43,10 +35,25 @@ const ownTotals = [
   }),
 ];
 
+/** In the server's order: by day, then email (a person it knows no email of last). */
 const everyonesTotals = [
   {
     ...totals({
       day: '2026-03-08',
+      model: 'sim-echo',
+      protocol: 'responses',
+      attempts: 5,
+      interrupted: 2,
+      inputTokens: 2_000_000,
+      outputTokens: 100,
+      cachedTokens: 9,
+    }),
+    userId: 'u-2',
+    email: 'bo@example.com',
+  },
+  {
+    ...totals({
+      day: '2026-03-09',
       model: 'sim-echo',
       protocol: 'responses',
       attempts: 2,
@@ -60,14 +67,14 @@ const everyonesTotals = [
   },
   {
     ...totals({
-      day: '2026-03-08',
-      model: 'sim-echo',
-      protocol: 'responses',
-      attempts: 5,
-      interrupted: 2,
-      inputTokens: 2_000_000,
-      outputTokens: 100,
-      cachedTokens: 9,
+      day: '2026-03-10',
+      model: 'sim-long',
+      protocol: 'messages',
+      attempts: 1,
+      interrupted: 0,
+      inputTokens: 300,
+      outputTokens: 700,
+      cachedTokens: 0,
     }),
     userId: 'u-2',
     email: 'bo@example.com',
@@ -111,9 +118,31 @@ function openSettings(admin: boolean) {
   stores.team
     .getState()
     .signedIn({ mode: 'team', auth: 'header', person: { email: 'ana@example.com', name: 'Ana', admin } });
-  createTestApp({ stores }).render(<SettingsDialog onClose={() => {}} />);
-  return { user: userEvent.setup(), section: screen.getByRole('group', { name: 'Usage' }) };
+  const app = createTestApp({ stores });
+  const dialog = app.render(<SettingsDialog onClose={() => {}} />);
+  return {
+    user: userEvent.setup(),
+    section: screen.getByRole('group', { name: 'Usage' }),
+    /** Closes the dialog and opens it again, in the same app. */
+    reopen() {
+      dialog.unmount();
+      app.render(<SettingsDialog onClose={() => {}} />);
+      return screen.getByRole('group', { name: 'Usage' });
+    },
+  };
 }
+
+/** The table's column headings, whoever's usage it shows. */
+const headingRow = [
+  'Day',
+  'Model',
+  'Protocol',
+  'Input tokens',
+  'Output tokens',
+  'Cached tokens',
+  'Attempts',
+  'Interrupted',
+];
 
 /** A table's rows as the text of their cells, header and total rows included. */
 const cells = (table: HTMLElement) =>
@@ -153,16 +182,7 @@ describe('Settings: usage (team mode)', () => {
     });
     expect(within(section).queryByRole('status')).toBeNull();
     expect(cells(table)).toEqual([
-      [
-        'Day',
-        'Model',
-        'Protocol',
-        'Input tokens',
-        'Output tokens',
-        'Cached tokens',
-        'Attempts',
-        'Interrupted',
-      ],
+      headingRow,
       ['Mar 4, 2026', 'sim-echo', 'Chat Completions', '12,345', '678', '0', '3', '1'],
       ['Mar 9, 2026', 'sim-long', 'Anthropic Messages', '1,000', '3,000', '512', '1', '0'],
       ['Total', '13,345', '3,678', '512', '4', '1'],
@@ -182,7 +202,7 @@ describe('Settings: usage (team mode)', () => {
     expect(requests.some((url) => url.startsWith('/api/admin/'))).toBe(false);
   });
 
-  it('shows an administrator everyone’s usage, per person by email', async () => {
+  it('shows an administrator everyone’s usage, each person’s rows under their email', async () => {
     const requests = serveUsage({
       own: () => json({ from: '2026-03-04', to: '2026-03-10', totals: ownTotals }),
       everyone: () => json({ from: '2026-03-04', to: '2026-03-10', totals: everyonesTotals }),
@@ -197,27 +217,50 @@ describe('Settings: usage (team mode)', () => {
       name: /^Everyone’s usage, Mar 4\s–\s10, 2026/,
     });
     expect(requests.at(-1)).toBe('/api/admin/usage?from=2026-03-04&to=2026-03-10');
+    // Each person's rows under their name, people in alphabetical order.
     expect(cells(table)).toEqual([
-      [
-        'Day',
-        'Person',
-        'Model',
-        'Protocol',
-        'Input tokens',
-        'Output tokens',
-        'Cached tokens',
-        'Attempts',
-        'Interrupted',
-      ],
-      ['Mar 8, 2026', 'ana@example.com', 'sim-echo', 'Responses', '40', '60', '0', '2', '0'],
-      ['Mar 8, 2026', 'bo@example.com', 'sim-echo', 'Responses', '2,000,000', '100', '9', '5', '2'],
+      headingRow,
+      ['ana@example.com'],
+      ['Mar 9, 2026', 'sim-echo', 'Responses', '40', '60', '0', '2', '0'],
+      ['bo@example.com'],
+      ['Mar 8, 2026', 'sim-echo', 'Responses', '2,000,000', '100', '9', '5', '2'],
+      ['Mar 10, 2026', 'sim-long', 'Anthropic Messages', '300', '700', '0', '1', '0'],
       // A person the server knows no email of is named by their id; a protocol this app does not know, as sent.
-      ['Mar 10, 2026', 'u-3', 'gpt-x', 'a-newer-protocol', '1', '2', '0', '1', '0'],
-      ['Total', '2,000,041', '162', '9', '8', '2'],
+      ['u-3'],
+      ['Mar 10, 2026', 'gpt-x', 'a-newer-protocol', '1', '2', '0', '1', '0'],
+      ['Total', '2,000,341', '862', '9', '9', '2'],
     ]);
+    // A name heads the group of its rows, for a screen reader too.
+    const bo = within(table).getByRole('rowheader', { name: 'bo@example.com' });
+    expect(bo).toHaveAttribute('scope', 'rowgroup');
+    expect(within(bo.closest('tbody')!).getAllByRole('row')).toHaveLength(3);
 
     await user.selectOptions(whose, 'Yours');
     expect(await within(section).findByRole('table', { name: /^Your usage/ })).toBeInTheDocument();
+  });
+
+  it('asks again each time Settings opens: an answer since the last look is counted', async () => {
+    let counted = ownTotals.slice(0, 1);
+    const requests = serveUsage({
+      own: () => json({ from: '2026-03-04', to: '2026-03-10', totals: counted }),
+    });
+    const { section, reopen } = openSettings(false);
+    const table = await within(section).findByRole('table', { name: /^Your usage/ });
+    expect(cells(table).at(-1)).toEqual(['Total', '12,345', '678', '0', '3', '1']);
+
+    counted = ownTotals;
+    const again = reopen();
+    await waitFor(() =>
+      expect(cells(within(again).getByRole('table')).at(-1)).toEqual([
+        'Total',
+        '13,345',
+        '3,678',
+        '512',
+        '4',
+        '1',
+      ]),
+    );
+    expect(requests).toHaveLength(2);
   });
 
   it('says so when there is no usage in the days chosen', async () => {

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useId, useState } from 'react';
 import { adapters, type Protocol, protocols } from '../../core/index.ts';
 import { useTeam } from '../../hooks/useStores.ts';
 import { lastDays, type UsageScope, useUsage } from '../../hooks/useUsage.ts';
@@ -12,19 +12,6 @@ import './usage.css';
 const presets = [7, 30] as const;
 
 const isProtocol = (value: string): value is Protocol => (protocols as readonly string[]).includes(value);
-
-/** Days as the server names them (`YYYY-MM-DD`, UTC) in the language's own format, kept in UTC. */
-function useDayFormat() {
-  const { locale } = useI18n();
-  return useMemo(() => {
-    const format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
-    const date = (day: string) => new Date(`${day}T00:00:00Z`);
-    return {
-      day: (day: string) => format.format(date(day)),
-      range: ({ from, to }: DayRange) => format.formatRange(date(from), date(to)),
-    };
-  }, [locale]);
-}
 
 /**
  * Team mode: the tokens the server counted for the signed-in person, per day, model and protocol, and for
@@ -106,9 +93,24 @@ function problemText(t: I18n['t'], error: Error): string {
 
 const figures = ['inputTokens', 'outputTokens', 'cachedTokens', 'attempts', 'interrupted'] as const;
 
+/**
+ * Everyone's rows per person, people in alphabetical order, each one's rows in the server's order (by day):
+ * a person's name heads their rows, once, instead of taking a column of its own in a table already wider
+ * than the dialog.
+ */
+function byPerson(rows: readonly UsageRow[], locale: string): [string, UsageRow[]][] {
+  const groups = new Map<string, UsageRow[]>();
+  for (const row of rows) {
+    const person = row.person ?? '';
+    const group = groups.get(person);
+    if (group) group.push(row);
+    else groups.set(person, [row]);
+  }
+  return [...groups].sort(([a], [b]) => a.localeCompare(b, locale));
+}
+
 function UsageTable({ rows, range, everyone }: { rows: UsageRow[]; range: DayRange; everyone: boolean }) {
-  const { t, format } = useI18n();
-  const dates = useDayFormat();
+  const { t, locale, format } = useI18n();
   const captionId = useId();
   const total = (figure: (typeof figures)[number]) => rows.reduce((sum, row) => sum + row[figure], 0);
   const headings = {
@@ -118,18 +120,22 @@ function UsageTable({ rows, range, everyone }: { rows: UsageRow[]; range: DayRan
     attempts: t('usage.attempts'),
     interrupted: t('usage.interrupted'),
   };
+  const columns = 3 + figures.length;
+  const groups: [string | null, UsageRow[]][] = everyone ? byPerson(rows, locale) : [[null, rows]];
   return (
     // A table wider than a phone scrolls inside this frame, which takes focus so keys can scroll it.
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1).
     <section className="usage-table-wrap" aria-labelledby={captionId} tabIndex={0}>
       <table className="usage-table">
         <caption id={captionId}>
-          {t('usage.caption', { whose: everyone ? 'everyone' : 'own', days: dates.range(range) })}
+          {t('usage.caption', {
+            whose: everyone ? 'everyone' : 'own',
+            days: format.utcDays(range.from, range.to),
+          })}
         </caption>
         <thead>
           <tr>
             <th scope="col">{t('usage.day')}</th>
-            {everyone ? <th scope="col">{t('usage.person')}</th> : null}
             <th scope="col">{t('model.label')}</th>
             <th scope="col">{t('protocol.label')}</th>
             {figures.map((figure) => (
@@ -139,24 +145,33 @@ function UsageTable({ rows, range, everyone }: { rows: UsageRow[]; range: DayRan
             ))}
           </tr>
         </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={`${row.day} ${row.person ?? ''} ${row.model} ${row.protocol}`}>
-              <td>{dates.day(row.day)}</td>
-              {everyone ? <td>{row.person}</td> : null}
-              <td>{row.model}</td>
-              <td>{isProtocol(row.protocol) ? adapters[row.protocol].label : row.protocol}</td>
-              {figures.map((figure) => (
-                <td key={figure} className="usage-figure">
-                  {format.count(row[figure])}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
+        {groups.map(([person, rows]) => (
+          <tbody key={person ?? ''}>
+            {person === null ? null : (
+              <tr>
+                <th scope="rowgroup" colSpan={columns} className="usage-person">
+                  {/* In view while the figures scroll sideways under it. */}
+                  <span>{person}</span>
+                </th>
+              </tr>
+            )}
+            {rows.map((row) => (
+              <tr key={`${row.day} ${row.model} ${row.protocol}`}>
+                <td>{format.utcDay(row.day)}</td>
+                <td>{row.model}</td>
+                <td>{isProtocol(row.protocol) ? adapters[row.protocol].label : row.protocol}</td>
+                {figures.map((figure) => (
+                  <td key={figure} className="usage-figure">
+                    {format.count(row[figure])}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        ))}
         <tfoot>
           <tr>
-            <th scope="row" colSpan={everyone ? 4 : 3}>
+            <th scope="row" colSpan={3}>
               {t('usage.total')}
             </th>
             {figures.map((figure) => (

@@ -520,7 +520,6 @@ export const en = {
   'usage.malformed': 'Usage could not be loaded: the server’s answer was not what it should be.',
   'usage.caption': '{whose, select, everyone {Everyone’s usage} other {Your usage}}, {days} (UTC)',
   'usage.day': 'Day',
-  'usage.person': 'Person',
   'usage.input': 'Input tokens',
   'usage.output': 'Output tokens',
   'usage.cached': 'Cached tokens',

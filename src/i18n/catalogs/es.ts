@@ -518,7 +518,6 @@ export const es: Catalog = {
   'usage.malformed': 'No se pudo cargar el uso: la respuesta del servidor no era la esperada.',
   'usage.caption': '{whose, select, everyone {Uso de todos} other {Tu uso}}, {days} (UTC)',
   'usage.day': 'Día',
-  'usage.person': 'Persona',
   'usage.input': 'Tokens de entrada',
   'usage.output': 'Tokens de salida',
   'usage.cached': 'Tokens en caché',

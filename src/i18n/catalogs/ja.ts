@@ -512,7 +512,6 @@ export const ja: Catalog = {
   'usage.malformed': '使用量を読み込めませんでした: サーバーの応答が想定と異なります。',
   'usage.caption': '{whose, select, everyone {全員の使用量} other {自分の使用量}}、{days}（UTC）',
   'usage.day': '日付',
-  'usage.person': 'ユーザー',
   'usage.input': '入力トークン',
   'usage.output': '出力トークン',
   'usage.cached': 'キャッシュ済みトークン',

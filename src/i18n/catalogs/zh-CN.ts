@@ -475,7 +475,6 @@ export const zhCN: Catalog = {
   'usage.malformed': '无法加载用量：服务器的回答不符合预期。',
   'usage.caption': '{whose, select, everyone {所有人的用量} other {我的用量}}，{days}（UTC）',
   'usage.day': '日期',
-  'usage.person': '用户',
   'usage.input': '输入 token',
   'usage.output': '输出 token',
   'usage.cached': '缓存 token',

@@ -17,36 +17,28 @@ export interface DayRange {
 const count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 
 // Only what the page shows is read; the rest of a row (reasoning, cache writes) is left out.
-const totalsEntries = {
+const totalsRow = v.object({
   day: v.pipe(v.string(), v.isoDate()),
   model: v.string(),
+  // As the server recorded it: one of the app's protocols, unless a newer server knows more.
   protocol: v.string(),
   attempts: count,
+  // Attempts whose answer was cut or stopped (billed all the same).
   interrupted: count,
   inputTokens: count,
   outputTokens: count,
   cachedTokens: count,
-};
-const ownTotals = v.object({ totals: v.array(v.object(totalsEntries)) });
+});
+const ownTotals = v.object({ totals: v.array(totalsRow) });
 const everyonesTotals = v.object({
-  totals: v.array(v.object({ ...totalsEntries, userId: v.string(), email: v.nullable(v.string()) })),
+  totals: v.array(v.object({ ...totalsRow.entries, userId: v.string(), email: v.nullable(v.string()) })),
 });
 
 /** One day's totals for a model and protocol: a person's own, or (everyone's) one person's. */
-export interface UsageRow {
-  day: string;
-  model: string;
-  /** As the server recorded it: one of the app's protocols, unless a newer server knows more. */
-  protocol: string;
-  attempts: number;
-  /** Attempts whose answer was cut or stopped (billed all the same). */
-  interrupted: number;
-  inputTokens: number;
-  outputTokens: number;
-  cachedTokens: number;
+export type UsageRow = v.InferOutput<typeof totalsRow> & {
   /** Everyone's usage only: whose, by email (by the server's id for a person it knows no email of). */
   person?: string;
-}
+};
 
 /** Why usage could not be had: the team API's failures, or an answer that was not usage. */
 export type UsageProblem = Failure | { kind: 'malformed' };
