@@ -17,7 +17,7 @@ import { attachmentsInUse } from '../state/storage/attachmentSweep.ts';
 import { openDatabase, personalDatabaseName } from '../state/storage/database.ts';
 import { storedRecording } from '../state/storage/recordingReads.ts';
 import { type AppStores, createAppStores } from '../state/stores/appStores.ts';
-import { attachmentsWithServer, recordingsFromServer } from '../state/team/fromServer.ts';
+import { attachmentsWithServer, bodiesFromServer, recordingsFromServer } from '../state/team/fromServer.ts';
 import { LocalHistory } from '../state/team/localHistory.ts';
 import { ServerParts } from '../state/team/serverParts.ts';
 import { ServerSync } from '../state/team/serverSync.ts';
@@ -49,6 +49,7 @@ function servicesFor(account: Account): AppServices {
   const storage = indexedDbStorage({
     open: database,
     ...(person && { recordingsElsewhere: recordingsFromServer(teamApi) }),
+    ...(person && { bodiesElsewhere: bodiesFromServer(teamApi) }),
   });
   const attachments = person ? attachmentsWithServer(storage.attachments, teamApi) : storage.attachments;
   const session = new ChatSession({ stores, attachments });
