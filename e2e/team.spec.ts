@@ -107,6 +107,15 @@ test('a person’s two devices, on two server processes, stay in step; another p
   await expect(laptop.getByTestId('assistant-turn')).toHaveCount(1);
   await inSync(laptop);
 
+  // The phone's request body went beside the record: the laptop's inspector reads it from the server.
+  await laptop.getByTestId('assistant-turn').getByRole('button', { name: 'Inspect' }).click();
+  const inspector = laptop.getByRole('complementary', { name: 'Inspector' });
+  const request = inspector.getByRole('group').filter({ hasText: /^Request: POST/ });
+  await request.getByText(/^Request: POST/).click();
+  await expect(request.getByText(question)).toBeVisible();
+  await expect(request.getByText('The body of this request is no longer stored')).toHaveCount(0);
+  await inspector.getByRole('button', { name: 'Close inspector' }).click();
+
   // A rename on the phone shows on the laptop without a reload.
   await phone
     .getByRole('button', { name: /^Rename / })

@@ -41,7 +41,7 @@ async function servicesFor(account: Account): Promise<{ services: AppServices; v
   };
   const storage = indexedDbStorage({
     open: database,
-    ...(team && { recordingsElsewhere: team.recordingsElsewhere }),
+    ...(team && { recordingsElsewhere: team.recordingsElsewhere, bodiesElsewhere: team.bodiesElsewhere }),
   });
   const attachments = team ? team.attachments(storage.attachments) : storage.attachments;
   const session = new ChatSession({ stores, attachments });

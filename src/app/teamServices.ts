@@ -7,7 +7,7 @@ import { personalDatabaseName } from '../state/storage/database.ts';
 import { storedRecording } from '../state/storage/recordingReads.ts';
 import type { AppStores } from '../state/stores/appStores.ts';
 import type { Person } from '../state/team/account.ts';
-import { attachmentsWithServer, recordingsFromServer } from '../state/team/fromServer.ts';
+import { attachmentsWithServer, bodiesFromServer, recordingsFromServer } from '../state/team/fromServer.ts';
 import { LocalHistory } from '../state/team/localHistory.ts';
 import { ServerParts } from '../state/team/serverParts.ts';
 import { ServerSync } from '../state/team/serverSync.ts';
@@ -28,6 +28,7 @@ export function teamServices(stores: AppStores, person: Person) {
     /** The person's own database in this browser: the server's cache. */
     databaseName,
     recordingsElsewhere: recordingsFromServer(api),
+    bodiesElsewhere: bodiesFromServer(api),
     /** The files attached here, and the server's copy of those that are not. */
     attachments: (here: AttachmentBlobs) => attachmentsWithServer(here, api),
     views,

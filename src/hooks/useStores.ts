@@ -1,5 +1,5 @@
 import { useStore } from 'zustand';
-import type { RecordingLoads } from '../state/domain/recordings.ts';
+import type { PartLoads } from '../state/domain/partLoads.ts';
 import type { AnswerSnapshot, AnswersState } from '../state/stores/answers.ts';
 import type { ConversationState } from '../state/stores/conversationStore.ts';
 import type { SettingsState } from '../state/stores/settingsStore.ts';
@@ -30,9 +30,14 @@ export function useStorageStatus<T>(selector: (state: StorageStatus) => T): T {
   return useStore(useServices().stores.storage, selector);
 }
 
-/** Recordings kept in the database that were asked for, and how reading them goes. */
-export function useRecordingLoads<T>(selector: (state: RecordingLoads) => T): T {
+/** Recordings kept apart that were asked for, and how reading them goes. */
+export function useRecordingLoads<T>(selector: (state: PartLoads) => T): T {
   return useStore(useServices().stores.recordings, selector);
+}
+
+/** Request bodies kept apart that were asked for, and how reading them goes. */
+export function useBodyLoads<T>(selector: (state: PartLoads) => T): T {
+  return useStore(useServices().stores.bodies, selector);
 }
 
 /** Team mode: who is signed in, and how this page stands with the server. */

@@ -9,15 +9,18 @@ import {
 } from '../core/index.ts';
 import { pathTo, shownBranch } from '../state/domain/branches.ts';
 import { newId } from '../state/domain/ids.ts';
+import { loadParts } from '../state/domain/partLoads.ts';
 import { emptyRecording } from '../state/domain/recordings.ts';
 import type {
   AssistantMessage,
   AttachmentRef,
+  Attempt,
   ChatMessage,
   ConversationChoices,
   SentRequest,
 } from '../state/domain/types.ts';
 import { type AttachmentBlobs, attachmentUses, memoryAttachments } from '../state/storage/attachmentBlobs.ts';
+import { attemptsOf } from '../state/storage/storedConversation.ts';
 import { answerIn } from '../state/stores/answers.ts';
 import type { AppStores } from '../state/stores/appStores.ts';
 import {
@@ -262,9 +265,10 @@ export class ChatSession {
    * exact body goes to the gateway in Settings now, with that gateway's key: the key there is only ever
    * sent to its own gateway. A request never sent, or whose body is no longer stored, is built again.
    */
-  private resend(conversationId: string, targetId: string, message: AssistantMessage): Promise<void> {
+  private async resend(conversationId: string, targetId: string, message: AssistantMessage): Promise<void> {
     const last = message.attempts.at(-1)!;
-    if (last.turn.error?.code === notSentCode || last.request.bodyMissing) {
+    const sent = last.turn.error?.code === notSentCode ? null : await this.sentRequest(conversationId, last);
+    if (!sent) {
       // Never sent, or what was sent is no longer stored: built again from the branch before it and the
       // settings now (they may have been fixed), rather than failing for want of the old bytes.
       const conversation = this.stores.conversations.getState().conversations[conversationId];
@@ -285,7 +289,7 @@ export class ChatSession {
       );
     }
     const base = gatewayBase(this.stores.settings.getState().settings);
-    const request = { ...last.request, url: base + last.request.path };
+    const request = { ...sent, url: base + sent.path };
     return this.stream(
       conversationId,
       targetId,
@@ -293,6 +297,21 @@ export class ChatSession {
       request,
       this.gateway(message.protocol, request),
     );
+  }
+
+  /**
+   * The request `attempt` sent, its body read first when this browser lacks it (team mode: sent from
+   * another device, kept on the server); null when its body is not stored anywhere.
+   */
+  private async sentRequest(conversationId: string, attempt: Attempt): Promise<SentRequest | null> {
+    let { request } = attempt;
+    if (request.bodyMissing === 'missing') {
+      await loadParts(this.stores.bodies, [attempt.id]);
+      const conversation = this.stores.conversations.getState().conversations[conversationId];
+      const read = conversation && attemptsOf(conversation).find((a) => a.id === attempt.id);
+      request = read?.request ?? request;
+    }
+    return request.bodyMissing ? null : request;
   }
 
   /** Whether an answer of this conversation is streaming (or waiting to retry on its own). */

@@ -452,10 +452,8 @@ describe('Inspector on a recording kept in the database (after a reload, or from
 });
 
 describe('a request whose body is not stored', () => {
-  it.each([
-    ['missing', 'The body of this request is no longer stored'],
-    ['unreadable', 'The stored body of this request is damaged'],
-  ] as const)('%s: says so instead of showing an empty body', async (bodyMissing, note) => {
+  /** An answer whose request body this browser lacks (`bodyMissing`), the inspector open on its request. */
+  async function answerWithoutBody(bodyMissing: 'missing' | 'unreadable') {
     const store = app.stores.conversations.getState();
     const conversationId = store.newConversation();
     store.addUserMessage(conversationId, 'Weather?');
@@ -463,14 +461,65 @@ describe('a request whose body is not stored', () => {
     const [attempt] = answerMessage(messageId, { status: 'complete', text: 'Sunny' }).attempts;
     store.addAttempt(conversationId, messageId, {
       ...attempt!,
-      request: { ...attempt!.request, bodyMissing },
+      request: { ...attempt!.request, body: {}, bodyMissing },
     });
     app.render(<Inspector target={{ conversationId, messageId }} onClose={vi.fn()} />);
-    await userEvent.setup().click(screen.getByText(/^Request: POST/));
-    expect(screen.getAllByRole('note', { hidden: true }).map((n) => n.textContent)).toContainEqual(
-      expect.stringMatching(note),
-    );
+    const user = userEvent.setup();
+    await user.click(screen.getByText(/^Request: POST/));
+    /** What persistence does once it has read it (from the team server): the body in its attempt. */
+    const bodyRead = (body: Record<string, unknown>) => {
+      app.stores.conversations.getState().updateAttempt(conversationId, messageId, attempt!.id, (a) => ({
+        ...a,
+        request: { ...a.request, body, bodyMissing: undefined },
+      }));
+      app.stores.bodies.getState().settle([attempt!.id], new Map());
+    };
+    return { attemptId: attempt!.id, user, bodyRead };
+  }
+
+  it('damaged here: says so instead of showing an empty body, and asks for nothing', async () => {
+    await answerWithoutBody('unreadable');
+    expect(screen.getByRole('note')).toHaveTextContent('The stored body of this request is damaged');
     expect(screen.queryByText('{}')).toBeNull();
+    expect(app.stores.bodies.getState().loads).toEqual({});
+  });
+
+  it('not here: asks for it and says so while it is read, then shows it', async () => {
+    const { attemptId, bodyRead } = await answerWithoutBody('missing');
+    expect(app.stores.bodies.getState().loads).toEqual({ [attemptId]: 'loading' });
+    expect(screen.getByRole('status')).toHaveTextContent('Loading the body of this request…');
+    expect(screen.queryByRole('note')).toBeNull();
+
+    bodyRead({ model: 'sim-echo', messages: [{ role: 'user', content: 'Weather?' }] });
+    expect(await screen.findByText(/"content": "Weather\?"/)).toBeInTheDocument();
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('nowhere (the server has none either): the note that it is no longer stored stays', async () => {
+    const { attemptId } = await answerWithoutBody('missing');
+    app.stores.bodies.getState().settle([attemptId], new Map([[attemptId, 'missing']]));
+    expect(await screen.findByRole('note')).toHaveTextContent('The body of this request is no longer stored');
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.queryByText('{}')).toBeNull();
+  });
+
+  it('damaged in this browser’s storage when it was read: says so', async () => {
+    const { attemptId } = await answerWithoutBody('missing');
+    app.stores.bodies.getState().settle([attemptId], new Map([[attemptId, 'unreadable']]));
+    expect(await screen.findByRole('note')).toHaveTextContent('The stored body of this request is damaged');
+  });
+
+  it('could not be read: says so, and asks again on Try again', async () => {
+    const { attemptId, user } = await answerWithoutBody('missing');
+    app.stores.bodies.getState().settle([attemptId], new Map([[attemptId, 'failed']]));
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent(
+        'The body of this request could not be read from this browser’s storage.',
+      ),
+    );
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(app.stores.bodies.getState().loads).toEqual({ [attemptId]: 'loading' });
+    expect(screen.getByRole('status')).toHaveTextContent('Loading the body of this request…');
   });
 });
 

@@ -2,10 +2,17 @@ import { useEffect, useState } from 'react';
 import { traceFigures } from '../../core/index.ts';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useChoices } from '../../hooks/useChoices.ts';
-import { useAnswer, useConversations, useRecordingLoads, useSettings } from '../../hooks/useStores.ts';
+import {
+  useAnswer,
+  useBodyLoads,
+  useConversations,
+  useRecordingLoads,
+  useSettings,
+} from '../../hooks/useStores.ts';
 import type { MessageKey } from '../../i18n/catalogs/en.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import { type RecordingLoad, recordingKeptApart, recordingLimits } from '../../state/domain/recordings.ts';
+import type { PartLoad } from '../../state/domain/partLoads.ts';
+import { recordingKeptApart, recordingLimits } from '../../state/domain/recordings.ts';
 import type { AssistantMessage, Attempt, SentRequest } from '../../state/domain/types.ts';
 import {
   exportFileName,
@@ -34,12 +41,40 @@ const bodyNotes: Record<NonNullable<SentRequest['bodyMissing']>, MessageKey> = {
 };
 
 /** What the inspector says while a recording kept in the database is being read, or why it is not there. */
-const loadNotes: Record<RecordingLoad, MessageKey> = {
+const loadNotes: Record<PartLoad, MessageKey> = {
   loading: 'inspector.load.loading',
   missing: 'inspector.load.missing',
   unreadable: 'inspector.load.unreadable',
   failed: 'inspector.load.failed',
 };
+
+/**
+ * Why a request's body is not shown: while it is being read, that it is (a status), and when it cannot be
+ * read now, a way to try again; else why it is not there.
+ */
+function BodyNote({
+  missing,
+  load,
+  onTryAgain,
+}: {
+  missing: NonNullable<SentRequest['bodyMissing']>;
+  /** How reading it goes, when it was asked for. */
+  load: PartLoad | undefined;
+  onTryAgain(): void;
+}) {
+  const { t } = useI18n();
+  if (load === 'loading') return <p role="status">{t('inspector.body.loading')}</p>;
+  // A record in this browser that cannot be read is that, whatever the conversation's record said.
+  if (load !== 'failed') return <p role="note">{t(bodyNotes[load === 'unreadable' ? load : missing])}</p>;
+  return (
+    <div className="recording-load">
+      <p role="status">{t('inspector.body.failed')}</p>
+      <button type="button" className="btn btn-small" onClick={onTryAgain}>
+        {t('inspector.tryAgain')}
+      </button>
+    </div>
+  );
+}
 
 function AttemptView({ message, conversationId }: { message: AssistantMessage; conversationId: string }) {
   const [chosen, setChosen] = useState<number | null>(null);
@@ -55,6 +90,12 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
   useEffect(() => {
     if (keptApart) stores.recordings.getState().want(attemptId);
   }, [keptApart, attemptId, stores.recordings]);
+  // Its body not in this browser (team mode: sent from another device): asked for, from the server if need be.
+  const bodyApart = attempt?.request.bodyMissing === 'missing';
+  const bodyLoad = useBodyLoads((s) => s.loads[attemptId]);
+  useEffect(() => {
+    if (bodyApart) stores.bodies.getState().want(attemptId);
+  }, [bodyApart, attemptId, stores.bodies]);
   if (!attempt) return <p>{t('inspector.noAttempt')}</p>;
   const { trace, turn, request } = attempt;
   const figures = traceFigures(trace, turn.usage?.outputTokens ?? null, trace.outputEvents);
@@ -167,7 +208,11 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
             .join('\n')}
         </pre>
         {request.bodyMissing ? (
-          <p role="note">{t(bodyNotes[request.bodyMissing])}</p>
+          <BodyNote
+            missing={request.bodyMissing}
+            load={bodyApart ? (bodyLoad ?? 'loading') : undefined}
+            onTryAgain={() => stores.bodies.getState().want(attempt.id)}
+          />
         ) : (
           <pre>{scrub(JSON.stringify(request.body, null, 2), apiKey)}</pre>
         )}

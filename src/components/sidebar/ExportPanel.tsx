@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { exportWords } from '../../i18n/explain.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import { loadRecordings, recordingKeptApart } from '../../state/domain/recordings.ts';
+import { loadParts } from '../../state/domain/partLoads.ts';
+import { recordingKeptApart } from '../../state/domain/recordings.ts';
 import type { Conversation } from '../../state/domain/types.ts';
 import { attemptsOf } from '../../state/storage/storedConversation.ts';
 import { downloadText } from '../shared/download.ts';
@@ -74,7 +75,7 @@ export function ExportPanel({ id, conversationId, title, onClose }: ExportPanelP
     setSavingJson(true);
     const toRead = recordingsToRead(asked);
     setNote(toRead.length ? t('export.reading', { n: toRead.length }) : '');
-    const [code, problems] = await Promise.all([writer(), loadRecordings(stores.recordings, toRead)]);
+    const [code, problems] = await Promise.all([writer(), loadParts(stores.recordings, toRead)]);
     setSavingJson(false);
     // Read again: the recordings are in it now.
     const conversation = conversationNow();

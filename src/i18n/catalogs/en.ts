@@ -386,6 +386,8 @@ export const en = {
     'Partial: still streaming. Export and JSON trace write what has arrived so far, and the file names say “partial”.',
   'inspector.export': 'Export',
   'inspector.jsonTrace': 'JSON trace',
+  'inspector.body.loading': 'Loading the body of this request…',
+  'inspector.body.failed': 'The body of this request could not be read from this browser’s storage.',
   'inspector.body.missing': 'The body of this request is no longer stored: it cannot be shown or sent again.',
   'inspector.body.unreadable':
     'The stored body of this request is damaged: it is kept as it is (listed with the records that could not be read), and cannot be shown or sent again.',

@@ -380,6 +380,8 @@ export const es: Catalog = {
     'Parcial: todavía en curso. Exportar y Traza JSON guardan lo que ha llegado hasta ahora, y los nombres de archivo dicen «partial».',
   'inspector.export': 'Exportar',
   'inspector.jsonTrace': 'Traza JSON',
+  'inspector.body.loading': 'Cargando el cuerpo de esta solicitud…',
+  'inspector.body.failed': 'No se pudo leer el cuerpo de esta solicitud del almacenamiento del navegador.',
   'inspector.body.missing':
     'El cuerpo de esta solicitud ya no está guardado: no se puede mostrar ni volver a enviar.',
   'inspector.body.unreadable':

@@ -375,6 +375,8 @@ export const ja: Catalog = {
     '途中です：まだ受信中です。「エクスポート」と「JSON トレース」はここまでに届いた分を書き出し、ファイル名に「partial」が付きます。',
   'inspector.export': 'エクスポート',
   'inspector.jsonTrace': 'JSON トレース',
+  'inspector.body.loading': 'このリクエストの本文を読み込んでいます…',
+  'inspector.body.failed': 'このリクエストの本文をブラウザーのストレージから読み取れませんでした。',
   'inspector.body.missing': 'このリクエストの本文はもう保存されていません。表示も再送信もできません。',
   'inspector.body.unreadable':
     'このリクエストの保存された本文は破損しています。そのまま保持されており（読み取れなかったレコードの一覧にあります）、表示も再送信もできません。',

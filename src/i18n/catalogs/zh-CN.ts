@@ -345,6 +345,8 @@ export const zhCN: Catalog = {
     '部分内容：仍在生成中。“导出”和“JSON 跟踪”只写入目前已收到的内容，文件名带有“partial”。',
   'inspector.export': '导出',
   'inspector.jsonTrace': 'JSON 跟踪',
+  'inspector.body.loading': '正在加载此请求的正文…',
+  'inspector.body.failed': '无法从此浏览器的存储中读取此请求的正文。',
   'inspector.body.missing': '此请求的正文已不再保存：无法显示，也无法重新发送。',
   'inspector.body.unreadable':
     '此请求保存的正文已损坏：已按原样保留（列在无法读取的记录中），无法显示，也无法重新发送。',

@@ -5,12 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
 import {
-  createRecordingLoadsStore,
   emptyRecording,
-  loadRecordings,
   Recorder,
-  type RecordingLoad,
-  type RecordingLoadsStore,
   recordingKeptApart,
   recordingLimits,
   silenceBeforeEndOf,
@@ -148,96 +144,5 @@ describe('a recording kept apart (its events in the database only)', () => {
     ).toBe(false);
     expect(recordingKeptApart(interrupted({}))).toBe(false);
     expect(recordingKeptApart(silent)).toBe(false);
-  });
-
-  it('is asked for once while it is being read, and again after a failure', () => {
-    const store = createRecordingLoadsStore();
-    const changes: unknown[] = [];
-    store.subscribe((state) => changes.push(state.loads));
-    store.getState().want('att');
-    store.getState().want('att');
-    expect(changes).toEqual([{ att: 'loading' }]);
-    store.setState({ loads: { att: 'failed' } });
-    store.getState().want('att');
-    expect(store.getState().loads).toEqual({ att: 'loading' });
-  });
-});
-
-/**
- * Persistence as `loadRecordings` sees it: every recording asked for is read once, and each read ends when
- * the test says how (`read`: in memory, or why not).
- */
-function fakePersistence(store: RecordingLoadsStore) {
-  const reads: string[] = [];
-  store.subscribe(({ loads }) => {
-    for (const id of Object.keys(loads)) if (loads[id] === 'loading' && !reads.includes(id)) reads.push(id);
-  });
-  return {
-    reads,
-    async read(id: string, outcome: 'found' | Exclude<RecordingLoad, 'loading'>) {
-      // Reads end later, as the database's do.
-      await Promise.resolve();
-      reads.splice(reads.indexOf(id), 1);
-      store.setState((s) => {
-        const { [id]: _, ...loads } = s.loads;
-        return { loads: outcome === 'found' ? loads : { ...loads, [id]: outcome } };
-      });
-    },
-  };
-}
-
-/** Whether `promise` has settled by the time the microtasks queued now have run. */
-async function settledYet(promise: Promise<unknown>): Promise<boolean> {
-  let settled = false;
-  void promise.then(() => {
-    settled = true;
-  });
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  return settled;
-}
-
-describe('loadRecordings (an export waiting for the recordings it needs)', () => {
-  it('asks for each recording and resolves, with no problem, once all are in memory', async () => {
-    const store = createRecordingLoadsStore();
-    const persistence = fakePersistence(store);
-    const loaded = loadRecordings(store, ['a', 'b']);
-    expect(persistence.reads).toEqual(['a', 'b']);
-    await persistence.read('a', 'found');
-    expect(await settledYet(loaded)).toBe(false);
-    await persistence.read('b', 'found');
-    expect(await loaded).toEqual({});
-    expect(store.getState().loads).toEqual({});
-  });
-
-  it('resolves with what could not be read, and why, once none is being read', async () => {
-    const store = createRecordingLoadsStore();
-    const persistence = fakePersistence(store);
-    const loaded = loadRecordings(store, ['a', 'b', 'c', 'd']);
-    await persistence.read('a', 'missing');
-    await persistence.read('b', 'found');
-    await persistence.read('c', 'unreadable');
-    expect(await settledYet(loaded)).toBe(false);
-    await persistence.read('d', 'failed');
-    expect(await loaded).toEqual({ a: 'missing', c: 'unreadable', d: 'failed' });
-  });
-
-  it('asks again for one that failed before, and waits for one already being read', async () => {
-    const store = createRecordingLoadsStore();
-    store.setState({ loads: { earlier: 'failed' } });
-    const persistence = fakePersistence(store);
-    store.getState().want('inspected');
-    const loaded = loadRecordings(store, ['earlier', 'inspected']);
-    expect(persistence.reads).toEqual(['inspected', 'earlier']);
-    await persistence.read('earlier', 'found');
-    expect(await settledYet(loaded)).toBe(false);
-    await persistence.read('inspected', 'found');
-    expect(await loaded).toEqual({});
-  });
-
-  it('resolves at once when it needs none', async () => {
-    const store = createRecordingLoadsStore();
-    const persistence = fakePersistence(store);
-    expect(await loadRecordings(store, [])).toEqual({});
-    expect(persistence.reads).toEqual([]);
   });
 });

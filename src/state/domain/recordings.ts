@@ -1,4 +1,3 @@
-import { createStore, type StoreApi } from 'zustand/vanilla';
 import { silenceBeforeEnd } from '../../core/index.ts';
 import type { Attempt, AttemptTrace, TraceItem } from './types.ts';
 
@@ -133,7 +132,7 @@ export class Recorder {
 /**
  * Whether an attempt's recording is kept apart: in the database, its events not in memory. Conversations
  * load without their recordings (megabytes each, wanted only by the inspector and exports), and another
- * tab's arrive the same way; `RecordingLoads` brings one in when asked.
+ * tab's arrive the same way; `PartLoads` (`partLoads.ts`) brings one in when asked.
  */
 export function recordingKeptApart({ trace, turn }: Attempt): boolean {
   return turn.status !== 'streaming' && trace.bytes > 0 && trace.items.length === 0 && trace.raw === '';
@@ -158,75 +157,4 @@ export function withFiguresKept(attempt: Attempt): AttemptTrace {
   const silence = silenceBeforeEndOf(attempt);
   const { silenceBeforeEndMs: _, ...trace } = attempt.trace;
   return { ...trace, items: [], raw: '', ...(silence > 0 ? { silenceBeforeEndMs: silence } : {}) };
-}
-
-/** Where a recording asked for stands: being read, or why it is not there. */
-export type RecordingLoad = 'loading' | 'missing' | 'unreadable' | 'failed';
-
-/**
- * Recordings kept apart that someone asked for (the inspector, an export), by attempt id, until they are in memory:
- * persistence reads them from the database (`startPersisting`) and puts them into their attempts.
- */
-export interface RecordingLoads {
-  loads: Readonly<Record<string, RecordingLoad>>;
-  /** Asks for the recording of an attempt (again, after a failure); nothing while it is being read. */
-  want(attemptId: string): void;
-  /** Reading `attemptIds` is over: those in `problems` could not be had, the others are in memory now. */
-  settle(
-    attemptIds: readonly string[],
-    problems: ReadonlyMap<string, Exclude<RecordingLoad, 'loading'>>,
-  ): void;
-}
-
-export type RecordingLoadsStore = StoreApi<RecordingLoads>;
-
-export function createRecordingLoadsStore(): RecordingLoadsStore {
-  return createStore<RecordingLoads>()((set, get) => ({
-    loads: {},
-    want(attemptId) {
-      if (get().loads[attemptId] === 'loading') return;
-      set((s) => ({ loads: { ...s.loads, [attemptId]: 'loading' } }));
-    },
-    settle(attemptIds, problems) {
-      set((s) => {
-        const loads = { ...s.loads };
-        for (const id of attemptIds) {
-          const problem = problems.get(id);
-          if (problem) loads[id] = problem;
-          else delete loads[id];
-        }
-        return { loads };
-      });
-    },
-  }));
-}
-
-/** Recordings asked for that could not be brought into memory, by attempt id: why not. */
-export type RecordingProblems = Readonly<Record<string, Exclude<RecordingLoad, 'loading'>>>;
-
-/**
- * Asks for the recordings of `attemptIds` and resolves once none of them is being read any more, with
- * those that could not be: an export waits for them all rather than writing a file without them.
- */
-export function loadRecordings(
-  store: RecordingLoadsStore,
-  attemptIds: readonly string[],
-): Promise<RecordingProblems> {
-  for (const id of attemptIds) store.getState().want(id);
-  return new Promise((resolve) => {
-    const settled = ({ loads }: RecordingLoads): boolean => {
-      if (attemptIds.some((id) => loads[id] === 'loading')) return false;
-      const problems: Record<string, Exclude<RecordingLoad, 'loading'>> = {};
-      for (const id of attemptIds) {
-        const load = loads[id];
-        if (load && load !== 'loading') problems[id] = load;
-      }
-      resolve(problems);
-      return true;
-    };
-    if (settled(store.getState())) return;
-    const stop = store.subscribe((state) => {
-      if (settled(state)) stop();
-    });
-  });
 }

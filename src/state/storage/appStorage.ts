@@ -8,6 +8,7 @@ import { openDatabase } from './database.ts';
 import { type LoadedState, loadState } from './load.ts';
 import { startPersisting } from './persistence.ts';
 import type { RecordingsElsewhere } from './recordingReads.ts';
+import type { BodiesElsewhere } from './storedRequests.ts';
 import { openTabFeed } from './tabSync.ts';
 
 /**
@@ -46,6 +47,8 @@ export interface IndexedDbStorageOptions {
   openFeed?: () => ChangeFeed | null;
   /** Where recordings this browser lacks may be found (team mode: the server). */
   recordingsElsewhere?: RecordingsElsewhere;
+  /** Where request bodies this browser lacks may be found (team mode: the server). */
+  bodiesElsewhere?: BodiesElsewhere;
 }
 
 /** The app's storage in this browser's IndexedDB, opened on first use, kept coherent across its tabs. */
@@ -53,6 +56,7 @@ export function indexedDbStorage({
   open = openDatabase,
   openFeed = openTabFeed,
   recordingsElsewhere,
+  bodiesElsewhere,
 }: IndexedDbStorageOptions = {}): AppStorage {
   let db: UseStore | null = null;
   const database = () => {
@@ -74,6 +78,7 @@ export function indexedDbStorage({
         readRestAfter,
         feed: openFeed(),
         recordingsElsewhere,
+        bodiesElsewhere,
       });
       return stopPersisting;
     },

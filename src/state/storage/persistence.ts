@@ -5,7 +5,9 @@ import { ChangesFromElsewhere } from './changesFromElsewhere.ts';
 import { UnloadJournal } from './journal.ts';
 import { KnownState } from './knownState.ts';
 import { type LoadedState, storedConversationIds } from './load.ts';
-import { type RecordingsElsewhere, readRecordingsWhenAsked } from './recordingReads.ts';
+import { readPartsWhenAsked } from './partReads.ts';
+import { type RecordingsElsewhere, recordingParts } from './recordingReads.ts';
+import { type BodiesElsewhere, bodyParts } from './storedRequests.ts';
 import { keepSessionKey } from './storedSettings.ts';
 import { createWriter } from './writer.ts';
 import { isStructural, WriteScheduler } from './writeScheduler.ts';
@@ -15,7 +17,8 @@ import { isStructural, WriteScheduler } from './writeScheduler.ts';
  * tabs. The app calls `loadState`, then `startPersisting`; the parts live in `persistence/`:
  *
  * - **Records**: each conversation is its own record, written only when changed, its attempts' recordings
- *   records of their own (`storedConversation.ts`), read when the inspector asks (`recordingReads.ts`).
+ *   records of their own (`storedConversation.ts`), read when the inspector asks (`partReads.ts`), as
+ *   are request bodies this browser lacks (team mode: made on another device, read from the server).
  *   Every record is validated when read (`records.ts`): an unreadable one is left as it is and reported.
  * - **When**: a change that adds or removes something is written at once, a streaming answer at most
  *   every `delayMs` (`writeScheduler.ts`); on `pagehide` what is not committed is also kept synchronously
@@ -38,7 +41,9 @@ export interface PersistOptions {
   retryDelayMs?: number;
   /** Where recordings this browser lacks may be found (team mode: the server). */
   recordingsElsewhere?: RecordingsElsewhere;
-  /** When to read the conversations the load left for later (`loaded.rest`): once the first screen is up. */
+  /** Where request bodies this browser lacks may be found (team mode: the server). */
+  bodiesElsewhere?: BodiesElsewhere;
+  /** When to read the conversations the load left for later (`loaded.partial`): once the first screen is up. */
   readRestAfter?: Promise<unknown>;
 }
 
@@ -56,7 +61,14 @@ export function startPersisting(
   traceDelayMs = 2000,
   options: PersistOptions = {},
 ): () => Promise<void> {
-  const { loaded, feed = null, retryDelayMs = 2000, recordingsElsewhere, readRestAfter } = options;
+  const {
+    loaded,
+    feed = null,
+    retryDelayMs = 2000,
+    recordingsElsewhere,
+    bodiesElsewhere,
+    readRestAfter,
+  } = options;
   const known = new KnownState(stores, loaded);
   const journal = new UnloadJournal(loaded?.journal ?? false);
   const elsewhere = new ChangesFromElsewhere(db, stores, known, feed);
@@ -99,13 +111,11 @@ export function startPersisting(
   });
   globalThis.addEventListener?.('pagehide', onHide);
   globalThis.document?.addEventListener('visibilitychange', onVisibility);
-  const stopRecordings = readRecordingsWhenAsked(
-    db,
-    stores,
-    known,
-    () => scheduler.stopped,
-    recordingsElsewhere,
-  );
+  const stopped = () => scheduler.stopped;
+  const stopReadingParts = [
+    readPartsWhenAsked(db, stores, known, stopped, recordingParts, recordingsElsewhere),
+    readPartsWhenAsked(db, stores, known, stopped, bodyParts, bodiesElsewhere),
+  ];
   // Changes made before persisting started (restored from a reload's journal) are written at once.
   if (known.isDirty(stores.conversations.getState().conversations)) scheduler.runSoon();
 
@@ -130,7 +140,7 @@ export function startPersisting(
   return async () => {
     stopConversations();
     stopSettings();
-    stopRecordings();
+    for (const stopReading of stopReadingParts) stopReading();
     stopListening?.();
     globalThis.removeEventListener?.('pagehide', onHide);
     globalThis.document?.removeEventListener('visibilitychange', onVisibility);

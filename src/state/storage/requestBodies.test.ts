@@ -4,10 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
 import { emptyRecording } from '../domain/recordings.ts';
 import type { Attempt, Conversation } from '../domain/types.ts';
+import { readConversationRecord } from '../formats/records.ts';
 import { type AppStores, createAppStores } from '../stores/appStores.ts';
 import { journalKey } from './journal.ts';
 import { loadState } from './load.ts';
 import { startPersisting } from './persistence.ts';
+import { recordOf } from './storedConversation.ts';
 
 /**
  * Request bodies kept apart from their conversation's record: each in a `request:<attemptId>` record
@@ -307,6 +309,92 @@ describe('a request body that cannot be read back', () => {
       'unreadable',
       undefined,
     ]);
+  });
+});
+
+describe('a request body this page lacks, asked for (the inspector, a Retry)', () => {
+  /** `c` as its record reads without its bodies joined in, as a copy from the team server does. */
+  const withoutBodies = (c: Conversation): Conversation => {
+    const read = readConversationRecord(`conversation:${c.id}`, recordOf(c));
+    if (read.kind !== 'conversation') throw new Error(read.reason);
+    return read.conversation;
+  };
+  const bodiesAsked = () => stores.bodies.getState().loads;
+  /** The attempts the team server was asked for, and what it has. */
+  let asked: string[];
+  let onServer: Map<string, Record<string, unknown>>;
+
+  /** Persists `shown` (taken as what is stored) through `watching`, asking the test's server for bodies. */
+  function persistShowing(shown: Conversation) {
+    put(shown);
+    asked = [];
+    stop = startPersisting(watching, stores, 1, 2000, {
+      bodiesElsewhere: async (ids) => {
+        asked.push(...ids);
+        return new Map(ids.flatMap((id) => (onServer.has(id) ? [[id, onServer.get(id)!] as const] : [])));
+      },
+    });
+  }
+
+  beforeEach(() => {
+    onServer = new Map();
+  });
+
+  it('is read from this browser when it is there (another tab kept it): the server is not asked, nothing is written', async () => {
+    const saved = conversation('conv_a', 1);
+    await set('request:conv_a_att1', { body: bodyFor(['Question 1 of conv_a']) }, db);
+    onServer.set('conv_a_att1', { model: 'not this one' });
+    persistShowing(withoutBodies(saved));
+    stores.bodies.getState().want('conv_a_att1');
+    await expect.poll(bodiesAsked).toEqual({});
+    expect(attemptsOf(conversations().conversations.conv_a)[0]!.request).toEqual(
+      attemptsOf(saved)[0]!.request,
+    );
+    expect(asked).toEqual([]);
+    await finish();
+    expect(puts).toEqual([]);
+  });
+
+  it('damaged in this browser: said so and listed, the server not asked', async () => {
+    await set('request:conv_a_att1', { body: 'not a body' }, db);
+    persistShowing(withoutBodies(conversation('conv_a', 1)));
+    stores.bodies.getState().want('conv_a_att1');
+    await expect.poll(bodiesAsked).toEqual({ conv_a_att1: 'unreadable' });
+    expect(stores.storage.getState().unreadable.map((r) => [r.key, r.what])).toEqual([
+      ['request:conv_a_att1', 'request'],
+    ]);
+    expect(asked).toEqual([]);
+    expect(attemptsOf(conversations().conversations.conv_a)[0]!.request.bodyMissing).toBe('missing');
+  });
+
+  it('found on the team server: kept here with its conversation’s next record, once, and loaded from here after', async () => {
+    const saved = conversation('conv_a', 2);
+    onServer.set('conv_a_att2', bodyFor(['Question 1 of conv_a', 'Question 2 of conv_a']));
+    persistShowing(withoutBodies(saved));
+    stores.bodies.getState().want('conv_a_att2');
+    await expect.poll(bodiesAsked).toEqual({});
+    expect(asked).toEqual(['conv_a_att2']);
+    const [first, second] = attemptsOf(conversations().conversations.conv_a);
+    expect(second!.request).toEqual(attemptsOf(saved)[1]!.request);
+    expect(first!.request.bodyMissing).toBe('missing');
+    await finish();
+    expect(putsOf('request:')).toEqual(['request:conv_a_att2']);
+    expect(await get('request:conv_a_att2', db)).toEqual({ body: onServer.get('conv_a_att2') });
+
+    await reload();
+    expect(attemptsOf(conversations().conversations.conv_a).map((a) => a.request.bodyMissing)).toEqual([
+      'missing',
+      undefined,
+    ]);
+  });
+
+  it('nowhere: said so, and nothing is written', async () => {
+    persistShowing(withoutBodies(conversation('conv_a', 1)));
+    stores.bodies.getState().want('conv_a_att1');
+    await expect.poll(bodiesAsked).toEqual({ conv_a_att1: 'missing' });
+    expect(asked).toEqual(['conv_a_att1']);
+    await finish();
+    expect(puts).toEqual([]);
   });
 });
 

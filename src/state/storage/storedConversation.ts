@@ -49,7 +49,10 @@ export function recordOf(
   };
 }
 
-export function withRecordings(conversation: Conversation, traces: Map<string, StoredTrace>): Conversation {
+export function withRecordings(
+  conversation: Conversation,
+  traces: ReadonlyMap<string, StoredTrace>,
+): Conversation {
   if (traces.size === 0) return conversation;
   let changed = false;
   const messages = conversation.messages.map((m) => {

@@ -1,5 +1,6 @@
-import type { Conversation, SentRequest } from '../domain/types.ts';
+import type { Attempt, Conversation, SentRequest } from '../domain/types.ts';
 import { readRequestRecord, requestPrefix, type UnreadableRecord } from '../formats/records.ts';
+import type { PartKind, PartsElsewhere } from './partReads.ts';
 import { attemptsOf } from './storedConversation.ts';
 
 /**
@@ -8,6 +9,8 @@ import { attemptsOf } from './storedConversation.ts';
  * record, written every 400 ms while an answer streams, stays small. Whoever reads a conversation record
  * joins the bodies back in: at load all of them, another tab's new attempts in the transaction that reads
  * its record. A record `readConversationRecord` gives marks each body it keeps apart missing until then.
+ * In team mode a body sent from another device is on the server (`serverParts.ts`): it is read from
+ * there when it is asked for (`bodyParts`), and kept here from then on.
  */
 
 /** What the database gave for a body kept apart: the body, or `unreadable` (its record is damaged). */
@@ -21,10 +24,15 @@ export function bodiesIn(conversation: Conversation | undefined): Map<string, St
   return bodies;
 }
 
-/** The attempts whose body is still to be joined in (marked missing), by id. */
+/** Whether `attempt`'s body is still to be joined in: marked missing, not unreadable. */
+function bodyApart(attempt: Attempt): boolean {
+  return attempt.request.bodyMissing === 'missing';
+}
+
+/** The attempts whose body is still to be joined in, by id. */
 function bodiesApart(conversation: Conversation): string[] {
   return attemptsOf(conversation)
-    .filter((a) => a.request.bodyMissing === 'missing')
+    .filter(bodyApart)
     .map((a) => a.id);
 }
 
@@ -42,7 +50,7 @@ export function withBodies(
     if (m.role !== 'assistant') return m;
     let found = false;
     const attempts = m.attempts.map((a) => {
-      const stored = a.request.bodyMissing === 'missing' ? bodies.get(a.id) : undefined;
+      const stored = bodyApart(a) ? bodies.get(a.id) : undefined;
       if (stored === undefined) return a;
       found = true;
       const { bodyMissing: _, ...request } = a.request;
@@ -61,6 +69,12 @@ export function withBodies(
   return changed ? { ...conversation, messages } : conversation;
 }
 
+/** A `request:` record's body, or why it cannot be used. */
+export function readBodyRecord(value: unknown): SentRequest['body'] | string {
+  const read = readRequestRecord(value);
+  return typeof read === 'string' ? read : read.body;
+}
+
 /** One `request:` record as read: into `bodies`, and listed in `unreadable` when it cannot be used. */
 export function noteRequestRecord(
   key: string,
@@ -68,9 +82,9 @@ export function noteRequestRecord(
   bodies: Map<string, StoredBody>,
   unreadable: UnreadableRecord[],
 ): void {
-  const read = readRequestRecord(value);
+  const read = readBodyRecord(value);
   const attemptId = key.slice(requestPrefix.length);
-  if (typeof read !== 'string') bodies.set(attemptId, read.body);
+  if (typeof read !== 'string') bodies.set(attemptId, read);
   else {
     // The conversation loads; only this attempt's body is lost (Retry builds the request again).
     unreadable.push({ key, what: 'request', reason: read, value });
@@ -121,3 +135,21 @@ export function joinBodies(
     done(withBodies(withOwn, bodies), bodies, unreadable),
   );
 }
+
+/** Where request bodies this browser lacks may be found (the team server), by attempt id; the ones found. */
+export type BodiesElsewhere = PartsElsewhere<SentRequest['body']>;
+
+/**
+ * Bodies still missing when they are asked for (the inspector, a Retry that sends one again): in this
+ * browser when another tab read them meanwhile, else on the team server. One found there is kept here.
+ */
+export const bodyParts: PartKind<SentRequest['body']> = {
+  loads: (stores) => stores.bodies,
+  prefix: requestPrefix,
+  what: 'request',
+  read: readBodyRecord,
+  apart: bodyApart,
+  fill: withBodies,
+  stored: (known, attempt) => known.storedBodies.add(attempt.id),
+  keptHere: true,
+};

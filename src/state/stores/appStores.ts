@@ -1,4 +1,4 @@
-import { createRecordingLoadsStore, type RecordingLoadsStore } from '../domain/recordings.ts';
+import { createPartLoadsStore, type PartLoadsStore } from '../domain/partLoads.ts';
 import { type AnswersStore, createAnswersStore } from './answers.ts';
 import { type ConversationStore, createConversationStore } from './conversationStore.ts';
 import { createSettingsStore, type SettingsStore } from './settingsStore.ts';
@@ -12,8 +12,10 @@ export interface AppStores {
   /** Answers in flight, by message id. */
   answers: AnswersStore;
   storage: StorageStatusStore;
-  /** Recordings kept apart in the database that the inspector asked for. */
-  recordings: RecordingLoadsStore;
+  /** Recordings kept apart that the inspector or an export asked for. */
+  recordings: PartLoadsStore;
+  /** Request bodies kept apart that the inspector or a Retry asked for (team mode: from another device). */
+  bodies: PartLoadsStore;
   /** Team mode: who is signed in, and how this page stands with the server. */
   team: TeamStore;
 }
@@ -24,7 +26,8 @@ export function createAppStores(): AppStores {
     settings: createSettingsStore(),
     answers: createAnswersStore(),
     storage: createStorageStatusStore(),
-    recordings: createRecordingLoadsStore(),
+    recordings: createPartLoadsStore(),
+    bodies: createPartLoadsStore(),
     team: createTeamStore(),
   };
 }

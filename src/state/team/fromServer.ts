@@ -1,12 +1,14 @@
-import { readTraceRecord, type StoredTrace } from '../formats/records.ts';
+import { readTraceRecord } from '../formats/records.ts';
 import type { AttachmentBlobs } from '../storage/attachmentBlobs.ts';
+import type { PartsElsewhere } from '../storage/partReads.ts';
 import type { RecordingsElsewhere } from '../storage/recordingReads.ts';
+import { type BodiesElsewhere, readBodyRecord } from '../storage/storedRequests.ts';
 import type { TeamApi } from './teamApi.ts';
 
 /**
  * What another device of the person sent to the server (`serverParts.ts`), read when this one needs it:
- * the bytes of a file attached there, a recording the inspector asks for. Read once: a file is kept here
- * from then on.
+ * the bytes of a file attached there, a recording the inspector asks for, a request body the inspector or
+ * a Retry asks for. A file and a body are read once: they are kept here from then on.
  */
 
 /** This browser's attached files, and the server's when one is not here. */
@@ -25,17 +27,31 @@ export function attachmentsWithServer(here: AttachmentBlobs, api: TeamApi): Atta
   };
 }
 
-/** Recordings the server has, each read as IndexedDB's are (one it cannot read counts as not there). */
-export function recordingsFromServer(api: TeamApi): RecordingsElsewhere {
+/** The server's records of `kind`, each read as IndexedDB's are (one it cannot read counts as not there). */
+function attemptRecordsFromServer<T>(
+  api: TeamApi,
+  kind: 'recordings' | 'requests',
+  read: (value: unknown) => T | string,
+): PartsElsewhere<T> {
   return async (attemptIds) => {
-    const found = new Map<string, StoredTrace>();
+    const found = new Map<string, T>();
     await Promise.all(
       attemptIds.map(async (id) => {
-        const value = await api.attemptRecord('recordings', id);
-        const trace = value === undefined ? undefined : readTraceRecord(value);
-        if (typeof trace === 'object') found.set(id, trace);
+        const value = await api.attemptRecord(kind, id);
+        const part = value === undefined ? undefined : read(value);
+        if (part !== undefined && typeof part !== 'string') found.set(id, part);
       }),
     );
     return found;
   };
+}
+
+/** Recordings the server has. */
+export function recordingsFromServer(api: TeamApi): RecordingsElsewhere {
+  return attemptRecordsFromServer(api, 'recordings', readTraceRecord);
+}
+
+/** Request bodies the server has. */
+export function bodiesFromServer(api: TeamApi): BodiesElsewhere {
+  return attemptRecordsFromServer(api, 'requests', readBodyRecord);
 }

@@ -1,11 +1,19 @@
 // @vitest-environment node
+import 'fake-indexeddb/auto';
+import { createStore, get, type UseStore } from 'idb-keyval';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTeamApiServer, type TeamApiServer } from '../../../server/testing/teamApiServer.ts';
 import { answerMessage } from '../../testing/builders.ts';
 import { fetchChangeStream } from '../../testing/fetchChangeStream.ts';
+import { loadParts } from '../domain/partLoads.ts';
+import type { AttachmentRef, Attempt } from '../domain/types.ts';
 import { type AttachmentBlobs, memoryAttachments } from '../storage/attachmentBlobs.ts';
+import { loadState } from '../storage/load.ts';
+import { startPersisting } from '../storage/persistence.ts';
+import { attemptsOf } from '../storage/storedConversation.ts';
 import { type AppStores, createAppStores } from '../stores/appStores.ts';
-import { attachmentsWithServer, recordingsFromServer } from './fromServer.ts';
+import { attachmentsWithServer, bodiesFromServer, recordingsFromServer } from './fromServer.ts';
+import { readServerRecord, serverRecordOf } from './serverCopies.ts';
 import { ServerParts } from './serverParts.ts';
 import { ServerSync } from './serverSync.ts';
 import { emptyMemory, type SyncMemory, type SyncMemoryStore } from './syncMemory.ts';
@@ -24,7 +32,10 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const running: ServerSync[] = [];
+/** Persistence started by a test: stopped after it. */
+const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
+  await Promise.all(stops.splice(0).map((stop) => stop()));
   await Promise.all(running.splice(0).map((sync) => sync.stop()));
 });
 
@@ -90,6 +101,72 @@ function device(
   });
   running.push(sync);
   return { stores, sync, memory, online, session, files: attachmentsWithServer(files, api), api, writes };
+}
+
+/**
+ * A conversation on `d` asking `question` (with `attachments`), answered with a recording by `answerId`
+ * (its attempt `<answerId>_att`), whose request sent `body`. Returns its id.
+ */
+function answered(
+  d: Device,
+  question: string,
+  answerId: string,
+  body: Record<string, unknown>,
+  attachments: AttachmentRef[] = [],
+): string {
+  const store = d.stores.conversations.getState();
+  const id = store.newConversation(question);
+  store.addUserMessage(id, question, attachments);
+  const answer = answerMessage(
+    answerId,
+    { status: 'complete', text: 'Geirangerfjord.' },
+    {
+      bytes: 42,
+      items: [{ kind: 'event', t: 1, event: 'message', data: '{"text":"Geirangerfjord."}' }],
+      raw: 'data: {"text":"Geirangerfjord."}\n\n',
+    },
+  );
+  const conversation = d.stores.conversations.getState().conversations[id]!;
+  store.takeStored([
+    {
+      ...conversation,
+      messages: [
+        ...conversation.messages,
+        {
+          ...answer,
+          parentId: conversation.messages[0]!.id,
+          attempts: answer.attempts.map((a) => ({ ...a, request: { ...a.request, body } })),
+        },
+      ],
+    },
+  ]);
+  return id;
+}
+
+/** The attempt `attemptId` as `stores` hold it. */
+function attemptIn(stores: AppStores, attemptId: string): Attempt | undefined {
+  return Object.values(stores.conversations.getState().conversations)
+    .flatMap(attemptsOf)
+    .find((a) => a.id === attemptId);
+}
+
+/**
+ * Starts `d`'s persistence in a database of its own, with the team server as where bodies it lacks are
+ * (counting the attempts it asks the server for), as the app does.
+ */
+function persisting(d: Device): { db: UseStore; asked: string[] } {
+  const db = createStore(`hopbase-sync-${crypto.randomUUID()}`, 'state');
+  const asked: string[] = [];
+  const fromServer = bodiesFromServer(d.api);
+  stops.push(
+    startPersisting(db, d.stores, 5, 2000, {
+      bodiesElsewhere: (ids) => {
+        asked.push(...ids);
+        return fromServer(ids);
+      },
+    }),
+  );
+  return { db, asked };
 }
 
 const titles = (d: Device) =>
@@ -263,34 +340,7 @@ describe('what a record leaves out', () => {
     await phone.files.put([
       { ref, blob: new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' }) },
     ]);
-    const id = phone.stores.conversations.getState().newConversation('Photos');
-    phone.stores.conversations.getState().addUserMessage(id, 'What fjord is this?', [ref]);
-    const answer = answerMessage(
-      'msg_fjord',
-      { status: 'complete', text: 'Geirangerfjord.' },
-      {
-        bytes: 42,
-        items: [{ kind: 'event', t: 1, event: 'message', data: '{"text":"Geirangerfjord."}' }],
-        raw: 'data: {"text":"Geirangerfjord."}\n\n',
-      },
-    );
-    const conversation = phone.stores.conversations.getState().conversations[id]!;
-    phone.stores.conversations.getState().takeStored([
-      {
-        ...conversation,
-        messages: [
-          ...conversation.messages,
-          {
-            ...answer,
-            parentId: conversation.messages[0]!.id,
-            attempts: answer.attempts.map((a) => ({
-              ...a,
-              request: { ...a.request, body: { model: 'sim-echo' } },
-            })),
-          },
-        ],
-      },
-    ]);
+    const id = answered(phone, 'What fjord is this?', 'msg_fjord', { model: 'sim-echo' }, [ref]);
     expect(await phone.sync.flush()).toBe(0);
     await expect
       .poll(() => laptop.stores.conversations.getState().conversations[id]?.messages.length)
@@ -304,6 +354,49 @@ describe('what a record leaves out', () => {
     expect(await laptop.api.attemptRecord('requests', 'msg_fjord_att')).toEqual({
       body: { model: 'sim-echo' },
     });
+  });
+});
+
+describe('a request body sent from another device', () => {
+  it('is read from the server when this one asks for it, once, and kept here; another person gets none', async () => {
+    const laptop = device('ivo@example.test');
+    const phone = device('ivo@example.test');
+    await live(laptop, phone);
+    const body = { model: 'sim-echo', messages: [{ role: 'user', content: 'Ferries from Bergen?' }] };
+    const id = answered(laptop, 'Ferries from Bergen?', 'msg_ferries', body);
+    expect(await laptop.sync.flush()).toBe(0);
+    const attemptId = 'msg_ferries_att';
+    // The phone reads the conversation without its bodies.
+    await expect.poll(() => attemptIn(phone.stores, attemptId)?.request.bodyMissing).toBe('missing');
+
+    const { db, asked } = persisting(phone);
+    expect(await loadParts(phone.stores.bodies, [attemptId])).toEqual({});
+    expect(attemptIn(phone.stores, attemptId)?.request).toMatchObject({ body });
+    expect(attemptIn(phone.stores, attemptId)?.request.bodyMissing).toBeUndefined();
+    expect(asked).toEqual([attemptId]);
+    // Kept in this browser's database: a reload has it without asking the server again.
+    await expect.poll(() => get(`request:${attemptId}`, db)).toEqual({ body });
+    await Promise.all(stops.splice(0).map((stop) => stop()));
+    const reloaded = createAppStores();
+    await loadState(db, reloaded);
+    expect(attemptIn(reloaded, attemptId)?.request).toMatchObject({ body });
+    expect(attemptIn(reloaded, attemptId)?.request.bodyMissing).toBeUndefined();
+
+    // Another person, her own conversation under the same ids, asks for it: the server has none of hers.
+    const mallory = device('mel@example.test');
+    await live(mallory);
+    // As the server gives a record: without its bodies.
+    const copy = readServerRecord(
+      id,
+      serverRecordOf(laptop.stores.conversations.getState().conversations[id]!),
+    );
+    if ('unreadable' in copy) throw new Error(copy.unreadable);
+    mallory.stores.conversations.getState().takeStored([copy]);
+    const theirs = persisting(mallory);
+    expect(await loadParts(mallory.stores.bodies, [attemptId])).toEqual({ [attemptId]: 'missing' });
+    expect(theirs.asked).toEqual([attemptId]);
+    expect(attemptIn(mallory.stores, attemptId)?.request.bodyMissing).toBe('missing');
+    expect(await bodiesFromServer(mallory.api)([attemptId])).toEqual(new Map());
   });
 });
 
