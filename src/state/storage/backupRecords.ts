@@ -9,6 +9,7 @@ import {
   readSettingsNoting,
   readSettingsRecord,
   readTraceRecord,
+  recentKey,
   requestPrefix,
   type StoredTrace,
   settingsKey,
@@ -191,6 +192,8 @@ export async function writeRestored(
           for (const { id: attemptId, request } of lacking) putRequest(store, attemptId, request.body);
           // A recording or body added alone still raises the revision: the tabs then read the record and fetch it.
           store.put({ ...recordOf(content), revision }, key);
+          // The list of those last worked on may not name what came back: the next load reads them all.
+          store.delete(recentKey);
           if (tombstone !== undefined) {
             store.delete(deletedPrefix + id);
             outcome.revived.push(id);

@@ -60,21 +60,15 @@ export function createWriter({ db, stores, known, journal, elsewhere, traceDelay
     const settingsPatch = changedSettings(settingsStore.getState().settings, known.settings);
     const settingsChanged = Object.keys(settingsPatch).length > 0;
     const activeChanged = activeId !== known.activeId;
-    const recent = newestIds(conversations);
-    const recentChanged = !sameIds(known.recent, recent);
-    if (
-      !changed.length &&
-      !deletions.length &&
-      !traces.size &&
-      !settingsChanged &&
-      !activeChanged &&
-      !recentChanged
-    ) {
+    if (!changed.length && !deletions.length && !traces.size && !settingsChanged && !activeChanged) {
       journal.clear();
       return;
     }
     for (const list of traces.values())
       for (const { attempt, entry } of list) known.sentTraces.set(attempt.id, entry);
+    // The list of those last worked on goes with a write, never alone: reading it is only a head start.
+    const recent = newestIds(conversations);
+    const recentChanged = !sameIds(known.recent, recent);
 
     let written: Written;
     try {
