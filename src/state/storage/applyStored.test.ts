@@ -43,6 +43,19 @@ describe('a copy another tab stored, taken in', () => {
     expect(changed).toEqual([]);
   });
 
+  it('keeps this tab’s choice when it changed the conversation meanwhile (an answer streaming) too', () => {
+    const base = conversation({ '': 'mine' }, user('mine', 1));
+    const stores = createAppStores();
+    const changedSince = { ...base, title: 'Renamed meanwhile' };
+    stores.conversations.getState().hydrate([changedSince], base.id);
+    const known = new KnownState(stores, undefined);
+    const theirs = conversation({ '': 'theirs' }, user('mine', 1), user('theirs', 2));
+    applyStoredConversations(stores.conversations, known, [theirs], [], new Map([[base.id, base]]));
+    const shown = stores.conversations.getState().conversations[base.id]!;
+    expect(shown.title).toBe('Renamed meanwhile');
+    expect(shownBranch(shown).map((m) => m.id)).toEqual(['mine']);
+  });
+
   it('takes the other tab’s choice where this tab made none', () => {
     const mine = conversation({}, user('first', 1));
     const theirs = conversation({ '': 'first' }, user('first', 1), user('second', 2));

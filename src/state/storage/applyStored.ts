@@ -33,7 +33,8 @@ export function applyStoredConversations(
     const own = new Set(mine ? attemptsOf(mine).map((a) => a.trace) : []);
     for (const attempt of attemptsOf(stored)) if (!own.has(attempt.trace)) fromDatabase.push(attempt);
     if (mine && mine !== previous) {
-      taken.push(mergeConversation(mine, stored, previous));
+      // Changed here meanwhile (an answer streaming): joined, and still this tab's choice at each fork it chose.
+      taken.push(withOwnChoices(mergeConversation(mine, stored, previous), mine));
       continue;
     }
     const shown = mine ? withOwnChoices(stored, mine) : stored;

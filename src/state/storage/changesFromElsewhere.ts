@@ -24,6 +24,8 @@ interface ReadConversation {
   id: string;
   read: ReadRecord | undefined;
   tombstone: unknown;
+  /** The record as stored (reported with its reason when it cannot be read). */
+  value: unknown;
 }
 
 /**
@@ -113,9 +115,10 @@ export class ChangesFromElsewhere {
     const conversationStore = this.stores.conversations;
     const upserts: Conversation[] = [];
     const loadedLater: Conversation[] = [];
+    const unreadableLater: UnreadableRecord[] = [];
     const removals: string[] = [];
     const from = new Map<string, Conversation | null>();
-    for (const { id, read, tombstone } of conversations) {
+    for (const { id, read, tombstone, value } of conversations) {
       const base = bases.get(id);
       const known = base?.revision ?? null;
       if (tombstone !== undefined) {
@@ -125,7 +128,18 @@ export class ChangesFromElsewhere {
         if (conversationStore.getState().conversations[id]) removals.push(id);
         continue;
       }
-      if (read === undefined || read.kind === 'unreadable') continue;
+      if (read === undefined) continue;
+      if (read.kind === 'unreadable') {
+        // Another tab's damaged record is that tab's to report; one this tab's load left for later is this one's.
+        if (older.has(id))
+          unreadableLater.push({
+            key: conversationPrefix + id,
+            what: 'conversation',
+            reason: read.reason,
+            value,
+          });
+        continue;
+      }
       if (known !== null && read.revision <= known) continue;
       // A record newer than the tombstone this tab knew, with the tombstone gone: a restored backup
       // brought it back (`writeRestored`); no other write ever stores a record past a tombstone.
@@ -139,6 +153,7 @@ export class ChangesFromElsewhere {
     }
     applyStoredConversations(conversationStore, this.known, upserts, removals, from);
     applyStoredConversations(conversationStore, this.known, loadedLater, [], from, 'byDate');
+    this.stores.storage.getState().noteUnreadable(unreadableLater);
     if (settings !== undefined) {
       const read = readSettingsRecord(settings);
       if (read) applyStoredSettings(this.stores.settings, this.known, asStoredSettings(read.settings), {});
@@ -161,11 +176,11 @@ export class ChangesFromElsewhere {
         const read = value === undefined ? undefined : readConversationRecord(conversationPrefix + id, value);
         // A deleted conversation's record counts for nothing: the tombstone wins.
         if (read?.kind !== 'conversation' || tombstone !== undefined) {
-          conversations.push({ id, read, tombstone });
+          conversations.push({ id, read, tombstone, value });
           return;
         }
         joinBodies(store, read.conversation, local[id], (conversation, found, damaged) => {
-          conversations.push({ id, read: { ...read, conversation }, tombstone });
+          conversations.push({ id, read: { ...read, conversation }, tombstone, value });
           bodies.push(...found.keys());
           unreadable.push(...damaged);
         });

@@ -120,6 +120,18 @@ describe('a long history', () => {
     await allRead();
   });
 
+  it('reports a record it cannot read among the older ones, as a whole load would', async () => {
+    await storeHistory();
+    await set(`conversation:conv_broken`, { id: 'conv_broken', title: 'Broken', messages: null }, db);
+    const loaded = await loadState(db, stores);
+    expect(stores.storage.getState().unreadable).toEqual([]);
+    stop = startPersisting(db, stores, 10, 2000, { loaded });
+    await allRead();
+    expect(stores.storage.getState().unreadable.map((r) => [r.key, r.what])).toEqual([
+      ['conversation:conv_broken', 'conversation'],
+    ]);
+  });
+
   it('keeps what changed here and elsewhere before the rest was read', async () => {
     await storeHistory();
     const loaded = await loadState(db, stores);
