@@ -9,6 +9,7 @@ import { createI18n, type I18n } from '../i18n/i18n.tsx';
 import { loadCatalog } from '../i18n/loadCatalog.ts';
 import { resolveLocale } from '../i18n/locales.ts';
 import { createMarkdownResources } from '../markdown/resources.ts';
+import { webLocks } from '../session/answerLocks.ts';
 import { ChatSession } from '../session/ChatSession.ts';
 import { conversationIdInPath } from '../state/domain/address.ts';
 import { indexedDbStorage } from '../state/storage/appStorage.ts';
@@ -44,7 +45,8 @@ async function servicesFor(account: Account): Promise<{ services: AppServices; v
     ...(team && { recordingsElsewhere: team.recordingsElsewhere, bodiesElsewhere: team.bodiesElsewhere }),
   });
   const attachments = team ? team.attachments(storage.attachments) : storage.attachments;
-  const session = new ChatSession({ stores, attachments });
+  // Web Locks: one tab of this browser reads each answer the server runs.
+  const session = new ChatSession({ stores, attachments, locks: webLocks(navigator.locks) });
   return {
     services: {
       stores,

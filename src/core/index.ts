@@ -44,6 +44,13 @@ export type {
   RequestProblem,
 } from './reasoning.ts';
 export { reasoningLevels, unreplayableProtocols } from './reasoning.ts';
+export {
+  type RelayItem,
+  type RelayOutcome,
+  readRelayEvent,
+  relayHeader,
+  writeRelayEvent,
+} from './relay.ts';
 export { automaticRetryDelayMs, maxAutomaticRetries } from './retryPolicy.ts';
 export { createSseParser, type SseParser, SseParserStream } from './sse/parser.ts';
 export type { SseComment, SseEvent, SseItem } from './sse/types.ts';

@@ -117,11 +117,13 @@ describe('sendMessage streams every recorded fixture', () => {
     expect(sent.init.method).toBe('POST');
     expect(JSON.parse(sent.body)).toEqual(spec.body);
     expect(sent.body).toBe(JSON.stringify(spec.body));
-    // This app's own server is told which attempt it relays (team mode records its usage under it).
+    // This app's own server is told which attempt this is (team mode records its usage under it), and
+    // that the page can read the answer relayed (the server may run it).
     expect(sent.init.headers).toEqual({
       ...spec.headers,
       'x-hopbase-conversation': activeConversation().id,
       'x-hopbase-attempt': message.attempts[0]!.id,
+      'x-hopbase-relay': '1',
     });
     expect(message.attempts[0]!.request).toMatchObject({ url: `/v1${spec.path}`, body: spec.body });
     expect(app.stores.answers.getState().answers).toEqual({});

@@ -30,12 +30,17 @@ import {
   systemPromptOf,
   toConversationMessages,
 } from '../state/stores/conversationStore.ts';
+import { type AnswerLocks, answerLockName, pageLocks } from './answerLocks.ts';
 import { AnswerStream } from './answerStream.ts';
 import { type BlockedConnections, watchBlockedConnections } from './blockedConnections.ts';
 import { createFrameScheduler, type FrameScheduler, type PageVisibility } from './frameBatcher.ts';
 import { gatewayBase } from './gateway.ts';
+import { relayedAnswers } from './relayedAnswers.ts';
 import type { ReplaySpeed } from './replay.ts';
+import { sleep } from './sleep.ts';
 import { gatewaySource } from './sources/gatewaySource.ts';
+import type { RelayAccess } from './sources/relayedBody.ts';
+import { resumeSource } from './sources/resumeSource.ts';
 import type { StreamSource } from './sources/streamSource.ts';
 
 export interface ChatSessionOptions {
@@ -51,6 +56,8 @@ export interface ChatSessionOptions {
    * connections its security policy refused.
    */
   page?: PageVisibility;
+  /** Which tab of this browser reads an answer the server runs (the browser's Web Locks); this page's own when not given. */
+  locks?: AnswerLocks;
 }
 
 /** A request built from the history and the settings of the moment, and whether it may go out. */
@@ -79,6 +86,11 @@ export class ChatSession {
   /** Each answer in flight, by assistant message id. */
   private readonly streams = new Map<string, AnswerStream>();
   private readonly stopWatchingDeletions: () => void;
+  private readonly stopWatchingRelayed: () => void;
+  private readonly locks: AnswerLocks;
+  private readonly relay: RelayAccess;
+  /** Attempts the server runs that this page waits to pick up (another tab of this browser may read them). */
+  private readonly pickingUp = new Set<string>();
 
   constructor(options: ChatSessionOptions) {
     this.stores = options.stores;
@@ -87,17 +99,28 @@ export class ChatSession {
     this.random = options.random;
     this.frames = createFrameScheduler(options.page);
     this.refused = watchBlockedConnections(options.page);
+    this.locks = options.locks ?? pageLocks();
+    this.relay = { fetch: this.fetch, wait: sleep };
     // A deleted conversation's answers stop streaming (and retrying): nobody can see or use them any more.
     this.stopWatchingDeletions = this.stores.conversations.subscribe((state, previous) => {
       if (state.conversations === previous.conversations) return;
       for (const stream of this.streams.values())
         if (!state.conversations[stream.conversationId]) stream.stop('deleted');
     });
+    // An answer the server runs goes on while no page reads it: one stored as streaming (a reload, another
+    // device's) is picked up where it is, whenever it arrives in the store.
+    this.stopWatchingRelayed = this.stores.conversations.subscribe((state, previous) => {
+      if (state.conversations === previous.conversations) return;
+      for (const [id, conversation] of Object.entries(state.conversations))
+        if (conversation !== previous.conversations[id]) this.pickUpRelayed(id);
+    });
+    for (const id of Object.keys(this.stores.conversations.getState().conversations)) this.pickUpRelayed(id);
   }
 
   /** Stops every stream and lets go of the page. */
   dispose(): void {
     this.stopWatchingDeletions();
+    this.stopWatchingRelayed();
     for (const stream of this.streams.values()) stream.stop('disposed');
     this.frames.dispose();
     this.refused.dispose();
@@ -391,18 +414,58 @@ export class ChatSession {
       attachments: this.attachments,
       attachmentRef: (id) => this.attachmentRef(id),
       refused: this.refused,
+      relay: this.relay,
     });
   }
 
-  /** Streams `request` into one assistant message, as the one answer in flight there. */
+  /**
+   * Picks up each answer of `conversationId` that the server runs and that no stream here reads, once no
+   * other tab of this browser reads it: from the server's first piece, with no new request to the gateway.
+   */
+  private pickUpRelayed(conversationId: string): void {
+    const conversation = this.stores.conversations.getState().conversations[conversationId];
+    if (!conversation) return;
+    for (const { message, attempt } of relayedAnswers(conversation)) {
+      if (this.streams.has(message.id) || this.pickingUp.has(attempt.id)) continue;
+      this.pickingUp.add(attempt.id);
+      this.locks.whenFree(answerLockName(attempt.id), async () => {
+        try {
+          // Another tab may have read it to its end meanwhile: then there is nothing left to pick up.
+          const now = this.stores.conversations.getState().conversations[conversationId];
+          const still = now && relayedAnswers(now).find((found) => found.attempt.id === attempt.id);
+          if (!still || this.streams.has(message.id)) return;
+          await this.stream(
+            conversationId,
+            message.id,
+            message.protocol,
+            still.attempt.request,
+            resumeSource(still.attempt, this.relay),
+            still.attempt,
+          );
+        } finally {
+          this.pickingUp.delete(attempt.id);
+        }
+      });
+    }
+  }
+
+  /**
+   * Streams `request` into one assistant message, as the one answer in flight there; `resume`: an attempt
+   * the server runs, picked up again.
+   */
   private async stream(
     conversationId: string,
     messageId: string,
     protocol: Protocol,
     request: SentRequest,
     source: StreamSource,
+    resume?: Attempt,
   ): Promise<void> {
     this.streams.get(messageId)?.supersede();
+    let over = () => {};
+    const ended = new Promise<void>((resolve) => {
+      over = resolve;
+    });
     const stream = new AnswerStream({
       conversationId,
       messageId,
@@ -414,11 +477,15 @@ export class ChatSession {
       frames: this.frames,
       autoRetry: () => this.stores.settings.getState().settings.autoRetry,
       random: this.random,
+      resume,
+      // The other tabs of this browser leave it to this one while it reads it.
+      relayed: (attemptId) => this.locks.hold(answerLockName(attemptId), ended),
     });
     this.streams.set(messageId, stream);
     try {
       await stream.run();
     } finally {
+      over();
       if (this.streams.get(messageId) === stream) this.streams.delete(messageId);
     }
   }

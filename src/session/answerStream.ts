@@ -17,8 +17,10 @@ import {
 import type { ConversationStore } from '../state/stores/conversationStore.ts';
 import type { FrameBatcher, FrameScheduler } from './frameBatcher.ts';
 import { pacing } from './pacing.ts';
+import { caughtUp, resumedOutcome } from './resumedOutcome.ts';
 import { type AttemptProgress, runAttempt } from './runAttempt.ts';
-import type { StreamSource } from './sources/streamSource.ts';
+import { sleep } from './sleep.ts';
+import type { RelayLink, StopReason, StreamSource } from './sources/streamSource.ts';
 
 export interface AnswerStreamOptions {
   conversationId: string;
@@ -33,18 +35,10 @@ export interface AnswerStreamOptions {
   autoRetry(): boolean;
   /** Jitter for automatic retries; tests pass a fixed one. */
   random?: () => number;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+  /** An attempt the server is running, picked up again (`source` reads it from the server): no new attempt. */
+  resume?: Attempt;
+  /** The server runs attempt `attemptId` (a relayed answer): called once it is known. */
+  relayed?(attemptId: string): void;
 }
 
 /**
@@ -64,9 +58,12 @@ export class AnswerStream {
   private checkpointed: Attempt | null = null;
   /** False once another stream took this message over (a retry): it then publishes nothing more. */
   private current = true;
+  /** The attempt to pick up again, until the first attempt takes it. */
+  private resume: Attempt | null;
 
   constructor(options: AnswerStreamOptions) {
     this.options = options;
+    this.resume = options.resume ?? null;
   }
 
   get conversationId(): string {
@@ -107,7 +104,7 @@ export class AnswerStream {
   }
 
   /** Ends the stream (a stop, a deletion, the app going away): the attempt ends as aborted. */
-  stop(reason: string): void {
+  stop(reason: StopReason): void {
     this.controller.abort(reason);
   }
 
@@ -143,12 +140,14 @@ export class AnswerStream {
       .updateAttempt(snapshot.conversationId, snapshot.messageId, attempt.id, () => attempt);
   }
 
-  /** One request and its stream, read to the end. */
+  /** One request and its stream (or, picked up again, one the server is running), read to the end. */
   private async attempt() {
     const { conversationId, messageId, protocol, request, source, frames } = this.options;
-    const id = newId('att');
+    const resumed = this.resume;
+    this.resume = null;
+    const id = resumed?.id ?? newId('att');
     const connection = source.connect({ conversationId, attemptId: id });
-    const attempt: Attempt = {
+    const attempt: Attempt = resumed ?? {
       id,
       startedAt: Date.now(),
       request,
@@ -157,12 +156,24 @@ export class AnswerStream {
       httpError: null,
       trace: emptyRecording(),
     };
-    this.options.conversations.getState().addAttempt(conversationId, messageId, attempt);
+    if (!resumed) this.options.conversations.getState().addAttempt(conversationId, messageId, attempt);
     this.checkpointed = attempt;
     this.dispatch({ type: 'attemptStarted', conversationId, messageId, attempt, at: performance.now() });
     this.lastCheckpoint = performance.now();
 
+    const link: RelayLink = {
+      relayed: () => {
+        this.dispatch({ type: 'relayed' });
+        // Stored at once: a reload from now on picks the answer up rather than calling it interrupted.
+        this.checkpoint();
+        this.options.relayed?.(id);
+      },
+      reconnecting: () => this.dispatch({ type: 'linkChanged', link: 'reconnecting' }),
+      resumed: () => this.dispatch({ type: 'linkChanged', link: 'relayed' }),
+    };
     const batcher = frames.batcher<AttemptProgress>(({ turn, recorder, watch }) => {
+      // Read again from the first piece: what was stored stays shown until the reading passes it.
+      if (!caughtUp(resumed, recorder.receivedBytes)) return;
       this.dispatch({ type: 'progressed', turn, trace: recorder.snapshot(), watch });
       if (frames.hidden() || performance.now() - this.lastCheckpoint >= pacing.checkpointMs)
         this.checkpoint();
@@ -170,7 +181,7 @@ export class AnswerStream {
     this.batcher = batcher;
     const outcome = await runAttempt({
       protocol,
-      open: connection.open,
+      open: (signal) => connection.open(signal, link),
       crossOrigin: connection.crossOrigin,
       refusedByPolicy: connection.refusedByPolicy,
       signal: this.controller.signal,
@@ -181,8 +192,10 @@ export class AnswerStream {
     });
     batcher.cancel();
     this.batcher = null;
-    this.dispatch({ type: 'attemptEnded', ...outcome });
+    const ended = resumed ? resumedOutcome(resumed, outcome) : outcome;
+    this.dispatch({ type: 'attemptEnded', ...ended });
     this.checkpoint();
-    return outcome;
+    connection.stored?.();
+    return ended;
   }
 }

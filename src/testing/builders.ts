@@ -3,7 +3,7 @@ import type { ConversationViewProps } from '../components/conversation/Conversat
 import { emptyTurn, startWatch, type Turn } from '../core/index.ts';
 import { emptyRecording } from '../state/domain/recordings.ts';
 import type { AssistantMessage, AttemptTrace } from '../state/domain/types.ts';
-import type { AnswerPhase, AnswerSnapshot } from '../state/stores/answers.ts';
+import type { AnswerLink, AnswerPhase, AnswerSnapshot } from '../state/stores/answers.ts';
 
 /** An answer from the gateway with one attempt holding `turn` (over an empty, streaming one) and `trace`. */
 export function answerMessage(
@@ -50,8 +50,9 @@ export function answerInFlight(
   conversationId: string,
   message: AssistantMessage,
   phase: AnswerPhase = { kind: 'streaming', watch: startWatch(0) },
+  link: AnswerLink = 'direct',
 ): AnswerSnapshot {
   const attempt = message.attempts.at(-1);
   if (!attempt) throw new Error(`${message.id} has no attempt to be in flight`);
-  return { conversationId, messageId: message.id, attempt, phase };
+  return { conversationId, messageId: message.id, attempt, phase, link };
 }

@@ -11,6 +11,7 @@ import { currentAttempt } from '../../state/stores/conversationStore.ts';
 import { AutoRetryBanner } from '../banners/AutoRetryBanner.tsx';
 import { FinishNoticeBanner } from '../banners/FinishNoticeBanner.tsx';
 import { InterruptionBanner } from '../banners/InterruptionBanner.tsx';
+import { ReconnectingBanner } from '../banners/ReconnectingBanner.tsx';
 import { StallBanner } from '../banners/StallBanner.tsx';
 import { LazyMarkdown } from '../markdown/LazyMarkdown.tsx';
 import { CopyButton } from '../shared/CopyButton.tsx';
@@ -220,6 +221,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
       {banner.kind === 'auto-retry' ? (
         <AutoRetryBanner retryAt={banner.retryAt} attempt={banner.attempt} of={banner.of} onCancel={stop} />
       ) : null}
+      {banner.kind === 'reconnecting' ? <ReconnectingBanner onStop={stop} /> : null}
       {banner.kind === 'stall' ? (
         <StallBanner
           watch={banner.watch}

@@ -205,6 +205,32 @@ describe('ConversationView', () => {
     expect(onStop).toHaveBeenCalledWith('a3');
   });
 
+  it('says the answer goes on on the server while the page reconnects: no silence warning, no Retry', async () => {
+    const relayed = answer('a4', {});
+    const watch = {
+      startedAt: performance.now() - 60_000,
+      lastOutputAt: null,
+      lastByteAt: null,
+      lastKeepaliveAt: null,
+    };
+    app.stores.answers
+      .getState()
+      .publish(answerInFlight('conv_2', relayed, { kind: 'streaming', watch }, 'reconnecting'));
+    const { onStop, user } = renderView({
+      id: 'conv_2',
+      title: 't',
+      createdAt: 0,
+      updatedAt: 0,
+      messages: [relayed],
+    });
+    const banner = screen.getByTestId('reconnecting-banner');
+    expect(banner).toHaveTextContent('The answer goes on there');
+    expect(screen.queryByTestId('stall-banner')).toBeNull();
+    expect(within(banner).queryByRole('button', { name: 'Retry' })).toBeNull();
+    await user.click(within(banner).getByRole('button', { name: 'Stop' }));
+    expect(onStop).toHaveBeenCalledWith('a4');
+  });
+
   it('shows a stored answer that cannot be rendered as a note, and keeps the rest of the conversation', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const broken = { ...answer('bad', { status: 'complete', text: 'x' }), protocol: 'bogus' as Protocol };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyTurn, startWatch, type Turn } from '../../core/index.ts';
 import { emptyRecording } from '../../state/domain/recordings.ts';
 import type { AnswerSource, Attempt, AttemptTrace } from '../../state/domain/types.ts';
-import type { AnswerPhase, AnswerSnapshot } from '../../state/stores/answers.ts';
+import type { AnswerLink, AnswerPhase, AnswerSnapshot } from '../../state/stores/answers.ts';
 import { bannerFor, isWaitingForOutput } from './turnBanner.ts';
 
 const watch = startWatch(0);
@@ -27,11 +27,15 @@ function attempt(
   } satisfies Attempt;
 }
 
-const live = (phase: AnswerPhase = { kind: 'streaming', watch }): AnswerSnapshot => ({
+const live = (
+  phase: AnswerPhase = { kind: 'streaming', watch },
+  link: AnswerLink = 'direct',
+): AnswerSnapshot => ({
   conversationId: 'c',
   messageId: 'm',
   attempt: attempt({ status: 'streaming' }),
   phase,
+  link,
 });
 const retrying = (at: number): AnswerSnapshot => live({ kind: 'retrying', at, attempt: 2, of: 3 });
 
@@ -52,6 +56,20 @@ const rateLimited = {
 describe('bannerFor', () => {
   it.each([
     ['streaming, live', attempt({ status: 'streaming' }), live(), gateway, { kind: 'stall', watch }],
+    [
+      'streaming, relayed by the server',
+      attempt({ status: 'streaming' }),
+      live(undefined, 'relayed'),
+      gateway,
+      { kind: 'stall', watch },
+    ],
+    [
+      'streaming, reconnecting to the server that runs it',
+      attempt({ status: 'streaming' }),
+      live(undefined, 'reconnecting'),
+      gateway,
+      { kind: 'reconnecting' },
+    ],
     [
       'streaming, no live state (another tab)',
       attempt({ status: 'streaming' }),

@@ -10,6 +10,8 @@ export type TurnBanner =
   | { kind: 'auto-retry'; retryAt: number; attempt: number; of: number }
   /** Streaming: watches for silence (it stays empty while output flows). */
   | { kind: 'stall'; watch: WatchState }
+  /** The server runs the answer and the page lost its connection to it: the answer goes on there. */
+  | { kind: 'reconnecting' }
   /** Ended badly. `silentBeforeMs`: the model had been silent that long, past the stall threshold. */
   | { kind: 'interruption'; silentBeforeMs: number | undefined; canRetry: boolean };
 
@@ -29,8 +31,11 @@ export function bannerFor(
   if (phase?.kind === 'retrying')
     return { kind: 'auto-retry', retryAt: phase.at, attempt: phase.attempt, of: phase.of };
   const { turn, httpError } = attempt;
-  if (turn.status === 'streaming')
+  if (turn.status === 'streaming') {
+    // Silence while the page reconnects is the connection's, not the model's.
+    if (answer?.link === 'reconnecting') return { kind: 'reconnecting' };
     return phase?.kind === 'streaming' ? { kind: 'stall', watch: phase.watch } : { kind: 'none' };
+  }
   const advice = adviseFailure(turn, httpError);
   if (!advice) return { kind: 'none' };
   // An HTTP error came before any stream: there was no silence to speak of.

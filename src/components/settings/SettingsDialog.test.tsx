@@ -186,6 +186,15 @@ describe('SettingsDialog', () => {
     stop();
   });
 
+  it('says that a gateway called directly answers only while the page is open', async () => {
+    const { user } = open();
+    const field = screen.getByLabelText(labels.baseUrl);
+    expect(field).not.toHaveAccessibleDescription();
+    await user.type(field, 'https://gateway.example.com/v1');
+    await user.tab();
+    expect(field).toHaveAccessibleDescription(/a reload or a closed tab ends the answer/);
+  });
+
   it('applies the base URL on Enter, trimmed', async () => {
     const { user, onClose } = open();
     await user.type(screen.getByLabelText(labels.baseUrl), '  http://localhost:8787/v1 {Enter}');

@@ -3,6 +3,7 @@ import { minThinkingBudget, type ReasoningEffort } from '../../core/index.ts';
 import { useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { automaticLanguage, languageNames, locales } from '../../i18n/locales.ts';
+import { isCrossOrigin } from '../../session/gateway.ts';
 import { isThinkingBudget, isUsableBaseUrl, type Settings } from '../../state/stores/settingsStore.ts';
 import { ModalDialog } from '../shared/ModalDialog.tsx';
 import { BackupSection } from './BackupSection.tsx';
@@ -145,6 +146,7 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
   const { t } = useI18n();
   const titleId = useId();
   const baseUrlErrorId = useId();
+  const baseUrlDirectId = useId();
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
   const set = (patch: Partial<Settings>) => update(patch);
@@ -188,7 +190,9 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
             placeholder="https://gateway.example.com/v1"
             value={baseUrl.value}
             aria-invalid={baseUrl.invalid}
-            aria-describedby={baseUrl.invalid ? baseUrlErrorId : undefined}
+            aria-describedby={
+              baseUrl.invalid ? baseUrlErrorId : isCrossOrigin(settings.baseUrl) ? baseUrlDirectId : undefined
+            }
             onChange={(e) => baseUrl.onChange(e.target.value)}
             onBlur={baseUrl.commit}
             onKeyDown={baseUrl.onKeyDown}
@@ -196,6 +200,10 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
           {baseUrl.invalid ? (
             <span id={baseUrlErrorId} className="field-error" role="alert">
               {t('settings.baseUrl.invalid')}
+            </span>
+          ) : isCrossOrigin(settings.baseUrl) ? (
+            <span id={baseUrlDirectId} className="field-help">
+              {t('settings.baseUrl.direct')}
             </span>
           ) : null}
         </label>

@@ -56,6 +56,10 @@ export const en = {
     '<strong>The model has produced nothing for {silent}.</strong> The connection is alive (last keepalive {ago} ago). The gateway gives up on a silent model after about 90–150 s.',
   'stall.silent.bytes':
     '<strong>The model has produced nothing for {silent}.</strong> The connection is alive (last bytes {ago} ago). The gateway gives up on a silent model after about 90–150 s.',
+  'relay.reconnecting.announce':
+    'The connection to the server was lost. The answer goes on on the server; reconnecting.',
+  'relay.reconnecting':
+    '<strong>Reconnecting to the server.</strong> The answer goes on there, and continues here from where it was as soon as the page is back in touch.',
   'stall.dead':
     '<strong>The connection looks dead.</strong> Nothing has arrived for {ago}, not even a keepalive (the gateway sends one about every 10 s). Retrying is probably the quickest way to an answer.',
   'interruption.text':
@@ -230,6 +234,8 @@ export const en = {
   'settings.language.auto': 'Automatic (browser)',
   'settings.gateway': 'Gateway',
   'settings.baseUrl': "Gateway base URL (empty: this server's /v1 — the simulator or the dev proxy)",
+  'settings.baseUrl.direct':
+    "Called directly, the gateway answers only while this page is open: a reload or a closed tab ends the answer. Left empty, this app's own server (npm run serve) runs each answer to its end and the page picks it up again.",
   'settings.baseUrl.invalid':
     'Enter a full http:// or https:// address (like https://gateway.example.com/v1), or leave it empty. The gateway in use has not changed.',
   'settings.apiKey': 'API key',

@@ -51,6 +51,10 @@ export const es: Catalog = {
     '<strong>El modelo no ha producido nada en {silent}.</strong> La conexión sigue activa (último keepalive hace {ago}). El gateway abandona a un modelo en silencio tras unos 90–150 s.',
   'stall.silent.bytes':
     '<strong>El modelo no ha producido nada en {silent}.</strong> La conexión sigue activa (últimos datos hace {ago}). El gateway abandona a un modelo en silencio tras unos 90–150 s.',
+  'relay.reconnecting.announce':
+    'Se perdió la conexión con el servidor. La respuesta continúa en el servidor; reconectando.',
+  'relay.reconnecting':
+    '<strong>Reconectando con el servidor.</strong> La respuesta continúa allí y seguirá aquí desde donde estaba en cuanto la página vuelva a conectar.',
   'stall.dead':
     '<strong>La conexión parece caída.</strong> No ha llegado nada en {ago}, ni siquiera un keepalive (el gateway envía uno cada 10 s aproximadamente). Reintentar es probablemente lo más rápido para obtener la respuesta.',
   'interruption.text':
@@ -223,6 +227,8 @@ export const es: Catalog = {
   'settings.gateway': 'Gateway',
   'settings.baseUrl':
     'URL base del gateway (vacía: el /v1 de este servidor, el simulador o el proxy de desarrollo)',
+  'settings.baseUrl.direct':
+    'Llamada directamente, la pasarela responde solo mientras esta página está abierta: recargarla o cerrar la pestaña termina la respuesta. Si se deja vacío, el propio servidor de la app (npm run serve) lleva cada respuesta hasta el final y la página la retoma.',
   'settings.baseUrl.invalid':
     'Escribe una dirección http:// o https:// completa (como https://gateway.example.com/v1), o déjala vacía. El gateway en uso no ha cambiado.',
   'settings.apiKey': 'Clave de API',

@@ -50,6 +50,10 @@ export const ja: Catalog = {
     '<strong>モデルは {silent}間、何も出力していません。</strong>接続は生きています（最後の keepalive は {ago}前）。ゲートウェイは、黙ったままのモデルを 90～150 秒ほどで打ち切ります。',
   'stall.silent.bytes':
     '<strong>モデルは {silent}間、何も出力していません。</strong>接続は生きています（最後にデータを受信したのは {ago}前）。ゲートウェイは、黙ったままのモデルを 90～150 秒ほどで打ち切ります。',
+  'relay.reconnecting.announce':
+    'サーバーとの接続が切れました。回答はサーバー上で続いています。再接続しています。',
+  'relay.reconnecting':
+    '<strong>サーバーに再接続しています。</strong>回答はサーバー上で続いており、接続が戻りしだい、ここで続きから表示されます。',
   'stall.dead':
     '<strong>接続が切れているようです。</strong>{ago}間、何も届いていません（keepalive も届いていません。ゲートウェイは約 10 秒ごとに送信します）。再試行するのが回答への近道です。',
   'interruption.text':
@@ -219,6 +223,8 @@ export const ja: Catalog = {
   'settings.gateway': 'ゲートウェイ',
   'settings.baseUrl':
     'ゲートウェイのベース URL（空欄：このサーバーの /v1、つまりシミュレーターか開発用プロキシ）',
+  'settings.baseUrl.direct':
+    'ゲートウェイを直接呼び出すと、回答はこのページが開いている間だけ続きます。再読み込みやタブを閉じると回答は終わります。空欄にすると、このアプリのサーバー（npm run serve）が各回答を最後まで実行し、ページはそれを再び受け取ります。',
   'settings.baseUrl.invalid':
     '完全な http:// または https:// のアドレス（例：https://gateway.example.com/v1）を入力するか、空欄にしてください。使用中のゲートウェイは変わっていません。',
   'settings.apiKey': 'API キー',

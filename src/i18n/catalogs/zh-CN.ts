@@ -48,6 +48,9 @@ export const zhCN: Catalog = {
     '<strong>模型已有{silent}没有输出。</strong>连接仍然正常（上次 keepalive 在{ago}前）。模型静默约 90–150 秒后，网关会放弃。',
   'stall.silent.bytes':
     '<strong>模型已有{silent}没有输出。</strong>连接仍然正常（上次收到数据在{ago}前）。模型静默约 90–150 秒后，网关会放弃。',
+  'relay.reconnecting.announce': '与服务器的连接已断开。回答仍在服务器上继续；正在重新连接。',
+  'relay.reconnecting':
+    '<strong>正在重新连接服务器。</strong>回答仍在服务器上继续，页面一恢复连接就会从中断处接着显示。',
   'stall.dead':
     '<strong>连接似乎已断开。</strong>已有{ago}没有收到任何数据，连 keepalive 也没有（网关约每 10 秒发送一次）。重试可能是获得回答的最快方式。',
   'interruption.text':
@@ -197,6 +200,8 @@ export const zhCN: Catalog = {
   'settings.language.auto': '自动（跟随浏览器）',
   'settings.gateway': '网关',
   'settings.baseUrl': '网关基础 URL（留空：使用此服务器的 /v1，即模拟器或开发代理）',
+  'settings.baseUrl.direct':
+    '直接调用网关时，回答只在此页面打开期间进行：重新加载或关闭标签页都会结束回答。留空时，应用自己的服务器（npm run serve）会把每个回答运行到结束，页面会重新接上它。',
   'settings.baseUrl.invalid':
     '请输入完整的 http:// 或 https:// 地址（如 https://gateway.example.com/v1），或留空。当前使用的网关没有改变。',
   'settings.apiKey': 'API 密钥',

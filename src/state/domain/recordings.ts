@@ -97,6 +97,11 @@ export class Recorder {
     this.push({ t: this.since(at), kind: 'event', event, data });
   }
 
+  /** Bytes of the body received so far. */
+  get receivedBytes(): number {
+    return this.bytes;
+  }
+
   end(at: number): void {
     this.endedAt = this.since(at);
     this.latest = null;

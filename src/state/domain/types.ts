@@ -56,6 +56,11 @@ export interface Attempt {
   /** Set when the gateway refused the request before streaming (HTTP status ≥ 400). */
   httpError: HttpError | null;
   trace: AttemptTrace;
+  /**
+   * The server ran this attempt and relays it (docs/relay.md): while it streams, a reload or another
+   * device picks it up from the server rather than calling it interrupted.
+   */
+  relayed?: true;
 }
 
 /** A file sent with a user message: its bytes live in IndexedDB as a blob under `id`, never in the record. */

@@ -138,6 +138,7 @@ const attempt = fields({
   ),
   // Absent in records from before recordings: none, every figure its default.
   trace: v.optional(traceFigures, () => ({})),
+  relayed: v.optional(v.literal(true)),
 });
 
 const answerSource = v.pipe(

@@ -95,16 +95,22 @@ const interruptedByReload = {
   message: 'The page was closed or reloaded while this answer was streaming.',
 };
 
-/** An answer still streaming when the page went away can never finish: it is interrupted, not lost. */
+/** Still streaming in a record: in this page, only an answer the server runs can go on (it is resumed). */
+const cutByReload = (attempt: Attempt) => attempt.turn.status === 'streaming' && !attempt.relayed;
+
+/**
+ * An answer still streaming when the page went away can never finish: it is interrupted, not lost. One
+ * the server runs goes on there: the session picks it up (`ChatSession.resumeRelayed`).
+ */
 export function settleInterrupted(conversation: Conversation): Conversation {
   let changed = false;
   const messages = conversation.messages.map((m) => {
-    if (m.role !== 'assistant' || !m.attempts.some((a) => a.turn.status === 'streaming')) return m;
+    if (m.role !== 'assistant' || !m.attempts.some(cutByReload)) return m;
     changed = true;
     return {
       ...m,
       attempts: m.attempts.map((a) =>
-        a.turn.status === 'streaming'
+        cutByReload(a)
           ? { ...a, turn: { ...a.turn, status: 'interrupted' as const, error: interruptedByReload } }
           : a,
       ),

@@ -30,7 +30,23 @@ describe('answerReducer', () => {
       messageId: 'm1',
       attempt,
       phase: { kind: 'streaming', watch: startWatch(5) },
+      link: 'direct',
     }));
+  it('picks a relayed attempt up as relayed', () =>
+    expect(
+      answerReducer(null, {
+        type: 'attemptStarted',
+        conversationId: 'c1',
+        messageId: 'm1',
+        attempt: { ...attempt, relayed: true },
+        at: 5,
+      }).link,
+    ).toBe('relayed'));
+  it('marks the attempt relayed once the server says it runs it, and follows its link', () => {
+    const relayed = answerReducer(started, { type: 'relayed' });
+    expect(relayed).toMatchObject({ attempt: { relayed: true }, link: 'relayed' });
+    expect(answerReducer(relayed, { type: 'linkChanged', link: 'reconnecting' }).link).toBe('reconnecting');
+  });
   it('takes progress into the attempt and the watch', () =>
     expect(
       answerReducer(started, { type: 'progressed', turn: text, trace: emptyRecording(), watch }),

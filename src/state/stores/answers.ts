@@ -9,6 +9,12 @@ export type AnswerPhase =
   | { kind: 'retrying'; at: number; attempt: number; of: number };
 
 /**
+ * How the page reaches the answer: the gateway's stream itself, or the server that runs it (then a broken
+ * connection only means reconnecting: the answer goes on there).
+ */
+export type AnswerLink = 'direct' | 'relayed' | 'reconnecting';
+
+/**
  * An answer in flight as the UI sees it: immutable, replaced whole by each change. Never persisted (the
  * conversation store receives the attempt at checkpoints and when it ends).
  */
@@ -18,6 +24,7 @@ export interface AnswerSnapshot {
   /** The newest attempt, as far as it has come. */
   attempt: Attempt;
   phase: AnswerPhase;
+  link: AnswerLink;
 }
 
 /** Everything that changes an answer in flight: `answerReducer` is the one place that applies them. */
@@ -26,13 +33,18 @@ export type AnswerAction =
   /** What the stream brought since the last frame. */
   | { type: 'progressed'; turn: Turn; trace: AttemptTrace; watch: WatchState }
   | { type: 'attemptEnded'; turn: Turn; httpError: HttpError | null; trace: AttemptTrace }
-  | { type: 'retryScheduled'; at: number; attempt: number; of: number };
+  | { type: 'retryScheduled'; at: number; attempt: number; of: number }
+  /** The server runs this attempt: it is relayed from now on. */
+  | { type: 'relayed' }
+  /** The connection to the server that runs it broke (`reconnecting`), or is back (`relayed`). */
+  | { type: 'linkChanged'; link: 'relayed' | 'reconnecting' };
 
 /** The answer after `action`: every attempt starts one afresh; the other actions need one started. */
 export function answerReducer(snapshot: AnswerSnapshot | null, action: AnswerAction): AnswerSnapshot {
   if (action.type === 'attemptStarted') {
     const { conversationId, messageId, attempt, at } = action;
-    return { conversationId, messageId, attempt, phase: { kind: 'streaming', watch: startWatch(at) } };
+    const phase = { kind: 'streaming', watch: startWatch(at) } as const;
+    return { conversationId, messageId, attempt, phase, link: attempt.relayed ? 'relayed' : 'direct' };
   }
   if (snapshot === null) throw new Error(`${action.type} before any attempt started`);
   switch (action.type) {
@@ -51,6 +63,10 @@ export function answerReducer(snapshot: AnswerSnapshot | null, action: AnswerAct
         ...snapshot,
         phase: { kind: 'retrying', at: action.at, attempt: action.attempt, of: action.of },
       };
+    case 'relayed':
+      return { ...snapshot, attempt: { ...snapshot.attempt, relayed: true }, link: 'relayed' };
+    case 'linkChanged':
+      return { ...snapshot, link: action.link };
   }
 }
 
