@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { startOidcProvider, type TestOidcProvider } from '../server/auth/testing/oidcProvider.ts';
 import { startTestPostgres, type TestPostgres } from '../server/db/testing.ts';
-import { serveKey, simUrl } from './serve.ts';
+import { type ServerProcess, serverReady, spawnServer } from './servers.ts';
 
 /**
  * Team mode as deployed, for the browser tests: one PostgreSQL, a real OpenID provider, and production
@@ -23,38 +22,6 @@ export interface TeamServers {
   close(): Promise<void>;
 }
 
-function serve(port: number, env: Record<string, string>, log: string[]): ChildProcess {
-  const child = spawn(process.execPath, ['dist-server/server/main.js'], {
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      HOPBASE_BASE_URL: `${simUrl}/v1`,
-      HOPBASE_API_KEY: serveKey,
-      HOPBASE_DIST_DIR: process.env.E2E_DIST ?? 'dist',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const keep = (chunk: Buffer) => log.push(`[${port}] ${chunk.toString()}`);
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return child;
-}
-
-/** Resolves once `url` answers (a server that exits first rejects, with what it said). */
-async function ready(url: string, child: ChildProcess, log: string[]): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server for ${url} exited:\n${log.join('')}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 export async function startTeamServers(): Promise<TeamServers> {
   const postgres: TestPostgres = await startTestPostgres();
   const provider = await startOidcProvider({
@@ -70,32 +37,21 @@ export async function startTeamServers(): Promise<TeamServers> {
     HOPBASE_PUBLIC_URL: url,
     DATABASE_URL: postgres.url,
   });
-  const children = [
-    serve(ports.first, oidc(teamUrls.first), log),
-    serve(ports.second, oidc(teamUrls.second), log),
-    serve(ports.header, { HOPBASE_AUTH: 'header', DATABASE_URL: postgres.url }, log),
+  const servers: ServerProcess[] = [
+    spawnServer(ports.first, oidc(teamUrls.first), log),
+    spawnServer(ports.second, oidc(teamUrls.second), log),
+    spawnServer(ports.header, { HOPBASE_AUTH: 'header', DATABASE_URL: postgres.url }, log),
   ];
   try {
-    await Promise.all(
-      [teamUrls.first, teamUrls.second, teamUrls.header].map((url, i) => ready(url, children[i]!, log)),
-    );
+    await Promise.all(servers.map(serverReady));
   } catch (error) {
-    for (const child of children) child.kill();
+    await Promise.all(servers.map((server) => server.stop()));
     throw error;
   }
   return {
     provider,
     async close() {
-      await Promise.all(
-        children.map(
-          (child) =>
-            new Promise<void>((resolve) => {
-              if (child.exitCode !== null) return resolve();
-              child.once('exit', () => resolve());
-              child.kill();
-            }),
-        ),
-      );
+      await Promise.all(servers.map((server) => server.stop()));
       await provider.close();
       await postgres.stop();
     },
