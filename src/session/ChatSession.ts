@@ -39,7 +39,7 @@ import { relayedAnswers } from './relayedAnswers.ts';
 import type { ReplaySpeed } from './replay.ts';
 import { sleep } from './sleep.ts';
 import { gatewaySource } from './sources/gatewaySource.ts';
-import type { RelayAccess } from './sources/relayedBody.ts';
+import { type NetworkEvents, type RelayAccess, windowNetwork } from './sources/relayedBody.ts';
 import { resumeSource } from './sources/resumeSource.ts';
 import type { StreamSource } from './sources/streamSource.ts';
 
@@ -58,6 +58,8 @@ export interface ChatSessionOptions {
   page?: PageVisibility;
   /** Which tab of this browser reads an answer the server runs (the browser's Web Locks); this page's own when not given. */
   locks?: AnswerLocks;
+  /** The browser's online and offline events (the window's when not given). */
+  network?: NetworkEvents;
 }
 
 /** A request built from the history and the settings of the moment, and whether it may go out. */
@@ -100,7 +102,8 @@ export class ChatSession {
     this.frames = createFrameScheduler(options.page);
     this.refused = watchBlockedConnections(options.page);
     this.locks = options.locks ?? pageLocks();
-    this.relay = { fetch: this.fetch, wait: sleep };
+    const network = options.network ?? (typeof window === 'undefined' ? undefined : windowNetwork(window));
+    this.relay = { fetch: this.fetch, wait: sleep, network };
     // A deleted conversation's answers stop streaming (and retrying): nobody can see or use them any more.
     this.stopWatchingDeletions = this.stores.conversations.subscribe((state, previous) => {
       if (state.conversations === previous.conversations) return;

@@ -7,14 +7,32 @@ import {
 } from '../../core/index.ts';
 import type { RelayLink } from './streamSource.ts';
 
+/** The browser's word on its network (`online` and `offline` on the window). */
+export interface NetworkEvents {
+  /** Calls `listener` on each such event until the returned function is called. */
+  on(event: 'online' | 'offline', listener: () => void): () => void;
+}
+
 export interface RelayAccess {
   fetch: typeof fetch;
   /** Waits before a reconnection (resolves early when `signal` aborts). */
   wait(ms: number, signal: AbortSignal): Promise<void>;
+  /**
+   * Going offline breaks the connection at once (a connection over a network that is gone may hang for
+   * minutes before it fails), and coming back online reconnects at once.
+   */
+  network?: NetworkEvents;
 }
 
 /** Waits between reconnections: quick at first (a reload's blip), then every few seconds. */
 const reconnectDelaysMs = [0, 250, 500, 1000, 2000, 4000];
+
+/**
+ * Silence after which the connection is taken for broken: the server writes a comment when it has sent
+ * nothing for 15 s, so a connection this quiet is one whose network went away without a word.
+ */
+const relaySilenceMs = 40_000;
+const silenceCheckMs = 5_000;
 
 export const relayEventsPath = (attemptId: string) => `/api/answers/${encodeURIComponent(attemptId)}/events`;
 
@@ -50,6 +68,9 @@ class RelayConnection {
     if (read) this.items.push(read);
   });
 
+  /** When bytes last came (performance.now). */
+  lastBytesAt = performance.now();
+
   constructor(response: Response) {
     this.reader = response.body!.getReader();
   }
@@ -58,6 +79,7 @@ class RelayConnection {
   async read(): Promise<boolean> {
     try {
       const { done, value } = await this.reader.read();
+      this.lastBytesAt = performance.now();
       this.parser.feed(this.decoder.decode(value, { stream: !done }));
       return !done;
     } catch {
@@ -86,13 +108,33 @@ export function relayedBody(
   const encoder = new TextEncoder();
   let lastId = 0;
   let connection = first && new RelayConnection(first);
+  // A connection the network left behind is closed here: reading it then ends, and the page reconnects.
+  const stopWatchingOffline = access.network?.on('offline', () => void connection?.close());
+  const silenceWatch = setInterval(() => {
+    if (connection && performance.now() - connection.lastBytesAt > relaySilenceMs) void connection.close();
+  }, silenceCheckMs);
+  const finished = () => {
+    stopWatchingOffline?.();
+    clearInterval(silenceWatch);
+  };
+
+  /** The wait before connecting again, cut short when the browser comes back online. */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        stopWatchingOnline?.();
+        resolve();
+      };
+      const stopWatchingOnline = access.network?.on('online', done);
+      void access.wait(ms, signal).then(done);
+    });
 
   /** Connects from the last piece; throws when the server no longer has the answer, or on a stop. */
   const connect = async (broken: boolean): Promise<RelayConnection> => {
     let announced = broken;
     if (broken) link.reconnecting();
     for (let tries = 0; ; tries++) {
-      await access.wait(reconnectDelaysMs[Math.min(tries, reconnectDelaysMs.length - 1)]!, signal);
+      await pause(reconnectDelaysMs[Math.min(tries, reconnectDelaysMs.length - 1)]!);
       signal.throwIfAborted();
       const response = await access
         .fetch(relayEventsPath(attemptId), {
@@ -115,32 +157,54 @@ export function relayedBody(
   };
 
   return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      for (;;) {
-        connection ??= await connect(false);
-        const item = connection.items.shift();
-        if (item?.kind === 'piece') {
-          // A piece already read (sent again after a reconnection) is not read twice.
-          if (item.id <= lastId) continue;
-          lastId = item.id;
-          if (item.text === '') continue;
-          controller.enqueue(encoder.encode(item.text));
-          return;
-        }
-        if (item?.kind === 'end') {
-          await connection.close();
-          if (item.outcome === 'complete') controller.close();
-          else controller.error(new Error(item.message ?? endedBecause[item.outcome]));
-          return;
-        }
-        if (await connection.read()) continue;
-        if (connection.items.length > 0) continue;
-        // The connection ended before the answer did: the answer goes on on the server.
-        connection = await connect(true);
+    pull: async (controller) => {
+      try {
+        await next(controller);
+      } catch (error) {
+        finished();
+        throw error;
       }
     },
     cancel(reason) {
+      finished();
       return connection?.close(reason);
     },
   });
+
+  /** Hands the reader the next piece, or ends the stream as the answer ended. */
+  async function next(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    for (;;) {
+      connection ??= await connect(false);
+      const item = connection.items.shift();
+      if (item?.kind === 'piece') {
+        // A piece already read (sent again after a reconnection) is not read twice.
+        if (item.id <= lastId) continue;
+        lastId = item.id;
+        if (item.text === '') continue;
+        controller.enqueue(encoder.encode(item.text));
+        return;
+      }
+      if (item?.kind === 'end') {
+        finished();
+        await connection.close();
+        if (item.outcome === 'complete') controller.close();
+        else controller.error(new Error(item.message ?? endedBecause[item.outcome]));
+        return;
+      }
+      if (await connection.read()) continue;
+      if (connection.items.length > 0) continue;
+      // The connection ended before the answer did: the answer goes on on the server.
+      connection = await connect(true);
+    }
+  }
+}
+
+/** The window's `online` and `offline` events. */
+export function windowNetwork(target: Pick<Window, 'addEventListener' | 'removeEventListener'>): NetworkEvents {
+  return {
+    on(event, listener) {
+      target.addEventListener(event, listener);
+      return () => target.removeEventListener(event, listener);
+    },
+  };
 }
