@@ -245,3 +245,43 @@ test('in another browser (phone, dark): a wrong file is refused, and the open ta
   await expect(turns(watcher).first().getByTestId('turn-text')).toHaveText(answer);
   await other.close();
 });
+
+test('a backup naming another gateway: asked in words that name it, nothing sent there before a yes', async ({
+  page,
+}, testInfo) => {
+  await openApp(page);
+  const section = await backupSection(page);
+  const file = await downloaded(page, section.getByRole('button', { name: 'Back up' }));
+  const document = JSON.parse(await readFile(file.path, 'utf8'));
+  const elsewhere = 'https://gateway.invalid/v1';
+  const planted = testInfo.outputPath('elsewhere.json');
+  await writeFile(
+    planted,
+    JSON.stringify({ ...document, settings: { ...document.settings, baseUrl: elsewhere } }),
+  );
+  const sentThere: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith('https://gateway.invalid')) sentThere.push(request.url());
+  });
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  const question = section.getByRole('group', { name: 'The backup’s gateway' });
+  const keep = question.getByRole('button', { name: 'Keep this app’s own server' });
+
+  await restore(page, section, planted);
+  await expect(question).toBeVisible();
+  await expect(keep).toBeFocused();
+  expect(await violations(page)).toEqual([]);
+  await page.screenshot({ path: `${artifactsDir}/backup-gateway-question.png` });
+  await keep.click();
+  await expect(section.getByRole('status')).toContainText('The gateway stays this app’s own server.');
+  await expect(question).toHaveCount(0);
+  await expect(settings.getByLabel('Gateway base URL')).toHaveValue('');
+
+  await restore(page, section, planted);
+  await expect(question).toBeVisible();
+  // Until the yes, nothing went there (not even the model list).
+  expect(sentThere).toEqual([]);
+  await question.getByRole('button', { name: `Use ${elsewhere} and send my API key there` }).click();
+  await expect(section.getByRole('status')).toContainText(`The gateway is now ${elsewhere}.`);
+  await expect(settings.getByLabel('Gateway base URL')).toHaveValue(elsewhere);
+});

@@ -34,7 +34,7 @@ import { type AnswerLocks, answerLockName, pageLocks } from './answerLocks.ts';
 import { AnswerStream } from './answerStream.ts';
 import { type BlockedConnections, watchBlockedConnections } from './blockedConnections.ts';
 import { createFrameScheduler, type FrameScheduler, type PageVisibility } from './frameBatcher.ts';
-import { gatewayBase } from './gateway.ts';
+import { gatewayBase, resendable } from './gateway.ts';
 import { relayedAnswers } from './relayedAnswers.ts';
 import type { ReplaySpeed } from './replay.ts';
 import { sleep } from './sleep.ts';
@@ -293,10 +293,12 @@ export class ChatSession {
    */
   private async resend(conversationId: string, targetId: string, message: AssistantMessage): Promise<void> {
     const last = message.attempts.at(-1)!;
-    const sent = last.turn.error?.code === notSentCode ? null : await this.sentRequest(conversationId, last);
+    const stored =
+      last.turn.error?.code === notSentCode ? null : await this.sentRequest(conversationId, last);
+    const sent = stored && resendable(message.protocol, stored);
     if (!sent) {
-      // Never sent, or what was sent is no longer stored: built again from the branch before it and the
-      // settings now (they may have been fixed), rather than failing for want of the old bytes.
+      // Never sent, no longer stored, or not a request this app sends (a file's): built again from the
+      // branch before it and the settings now (they may have been fixed), rather than sending it.
       const conversation = this.stores.conversations.getState().conversations[conversationId];
       const before = conversation ? pathTo(conversation, message.id).slice(0, -1) : [];
       const system = systemPromptOf(conversation, this.stores.settings.getState().settings.systemPrompt);

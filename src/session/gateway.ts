@@ -1,3 +1,5 @@
+import { adapters, type Protocol } from '../core/index.ts';
+import type { SentRequest } from '../state/domain/types.ts';
 import type { Settings } from '../state/stores/settingsStore.ts';
 
 /** The gateway's `/v1` base: the configured URL, or the same origin (simulator or dev proxy). */
@@ -12,6 +14,23 @@ export function gatewayBase(settings: Pick<Settings, 'baseUrl'>): string {
  */
 export function isCrossOrigin(url: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(url);
+}
+
+/**
+ * A stored request as Retry may send it again, or null: it came from this browser's database, another
+ * tab, the team server or a restored backup, so it is checked first. Its path must be the protocol's own
+ * endpoint (then the URL is the gateway's, never another host's: `@evil.example` or `.evil.example` after a
+ * base of `https://gateway` would be), and it keeps only the headers the app's requests carry (never an
+ * account, address or method override a file planted). Null: build the request again instead.
+ */
+export function resendable(protocol: Protocol, sent: SentRequest): SentRequest | null {
+  const adapter = adapters[protocol];
+  if (sent.path !== adapter.path) return null;
+  const allowed = new Set(['content-type', 'accept', ...Object.keys(adapter.headers)]);
+  const headers = Object.fromEntries(
+    Object.entries(sent.headers).filter(([name]) => allowed.has(name.toLowerCase())),
+  );
+  return { ...sent, headers };
 }
 
 export const corsAdvice =

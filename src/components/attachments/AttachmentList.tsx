@@ -6,7 +6,8 @@ import { AttachmentItem } from './AttachmentItem.tsx';
 import './attachments.css';
 
 /** What was read of each image's bytes: the blob, or null when it is not stored (by attachment id). */
-type Loaded = Record<string, Blob | null>;
+/** By attachment id (any string: a Map). */
+type Loaded = ReadonlyMap<string, Blob | null>;
 
 export interface AttachmentListProps {
   attachments: readonly AttachmentRef[];
@@ -22,7 +23,7 @@ export interface AttachmentListProps {
  */
 export function AttachmentList({ attachments, label, onRemove }: AttachmentListProps) {
   const { session } = useServices();
-  const [loaded, setLoaded] = useState<Loaded>({});
+  const [loaded, setLoaded] = useState<Loaded>(() => new Map());
   // Each image is read once, whatever else joins the list; nothing is set once the list is gone.
   const asked = useRef(new Set<string>());
   const shown = useRef(true);
@@ -38,7 +39,7 @@ export function AttachmentList({ attachments, label, onRemove }: AttachmentListP
       if (kind !== 'image' || asked.current.has(id)) continue;
       asked.current.add(id);
       const settle = (blob: Blob | null) => {
-        if (shown.current) setLoaded((seen) => ({ ...seen, [id]: blob }));
+        if (shown.current) setLoaded((seen) => new Map(seen).set(id, blob));
       };
       session.attachments.get(id).then(
         (blob) => settle(blob ?? null),
@@ -55,8 +56,8 @@ export function AttachmentList({ attachments, label, onRemove }: AttachmentListP
         <li key={attachment.id}>
           <AttachmentItem
             attachment={attachment}
-            blob={loaded[attachment.id] ?? null}
-            missing={loaded[attachment.id] === null}
+            blob={loaded.get(attachment.id) ?? null}
+            missing={loaded.get(attachment.id) === null}
           />
           {onRemove ? (
             <button

@@ -30,9 +30,16 @@ export function Composer({ draftKey, streaming, onSend, onStop, onTyping }: Comp
   const key = draftKey ?? '';
   // The files waiting per conversation, the latest at once (for files that finish reading after another
   // change); those of a conversation not seen yet in this page come from the tab's storage.
-  const waiting = useRef<Record<string, readonly AttachmentRef[]>>({});
-  const filesOf = (forKey: string) =>
-    (waiting.current[forKey] ??= forKey === '' ? [] : (readDraftFiles(forKey) ?? []));
+  // A Map: a conversation's id may be any string (`constructor` too).
+  const waiting = useRef(new Map<string, readonly AttachmentRef[]>());
+  const filesOf = (forKey: string) => {
+    let files = waiting.current.get(forKey);
+    if (files === undefined) {
+      files = forKey === '' ? [] : (readDraftFiles(forKey) ?? []);
+      waiting.current.set(forKey, files);
+    }
+    return files;
+  };
   const [text, setTextState] = useState(() => (draftKey === undefined ? '' : readDraft(draftKey)));
   const [attachments, setAttachmentsState] = useState(() => filesOf(key));
   // Another conversation shows its own draft (adjusted during render: the box keeps its focus).
@@ -60,7 +67,7 @@ export function Composer({ draftKey, streaming, onSend, onStop, onTyping }: Comp
     if (draftKey !== undefined) writeDraft(draftKey, next);
   };
   function setAttachments(forKey: string, next: readonly AttachmentRef[]) {
-    waiting.current[forKey] = next;
+    waiting.current.set(forKey, next);
     if (forKey !== '') writeDraftFiles(forKey, next.length ? next : null);
     if (forKey === key) setAttachmentsState(next);
   }

@@ -1,9 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
+import type { I18n } from '../../i18n/i18n.tsx';
 import type { BackupProblem } from '../../state/formats/backup.ts';
 import { setAsidePrefix } from '../../state/formats/records.ts';
+import { sameGateway } from '../../state/stores/settingsStore.ts';
 import { downloadText } from '../shared/download.ts';
 import { backupSummary, entryName, refusalText, restoreSummary } from './backupWords.ts';
 import './backup.css';
@@ -11,8 +13,19 @@ import './backup.css';
 type Status =
   | { kind: 'idle' }
   | { kind: 'busy'; message: string }
-  | { kind: 'done'; message: string; problems: BackupProblem[] }
+  | {
+      kind: 'done';
+      message: string;
+      problems: BackupProblem[];
+      /** The backup's gateway address, not applied: asked about until the person answers. */
+      gateway: string | null;
+    }
   | { kind: 'failed'; message: string };
+
+/** A gateway address as a person reads it: empty is this app's own server. */
+function gatewayName({ t }: Pick<I18n, 't'>, address: string): string {
+  return address.trim() === '' ? t('backup.gateway.ownServer') : address;
+}
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -25,16 +38,41 @@ function errorText(error: unknown): string {
 export function BackupSection() {
   const { stores, storage } = useServices();
   const apiKey = useSettings((s) => s.settings.apiKey);
+  const baseUrl = useSettings((s) => s.settings.baseUrl);
   const i18n = useI18n();
   const { t } = i18n;
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const picker = useRef<HTMLInputElement>(null);
   const output = useRef<HTMLDivElement>(null);
   const busy = status.kind === 'busy';
+  const keep = useRef<HTMLButtonElement>(null);
+  const questionId = useId();
+  const offered =
+    status.kind === 'done' && status.gateway !== null && !sameGateway(status.gateway, baseUrl)
+      ? status.gateway
+      : null;
   // What happened shows below the buttons, at the dialog's end: brought into view when it changes.
   useEffect(() => {
     if (status.kind !== 'idle') output.current?.scrollIntoView?.({ block: 'nearest' });
   }, [status]);
+
+  // A question that decides where the key goes: the safe answer (keep) has the focus.
+  useEffect(() => {
+    if (offered !== null) keep.current?.focus();
+  }, [offered]);
+
+  /**
+   * The backup's gateway, applied only now the person said so in words that name it: until then the key
+   * (and a model list request) never went there.
+   */
+  function answerGateway(use: boolean) {
+    if (status.kind !== 'done' || offered === null) return;
+    const current = gatewayName(i18n, baseUrl);
+    const address = gatewayName(i18n, offered);
+    if (use) stores.settings.getState().update({ baseUrl: offered });
+    const answer = use ? t('backup.gateway.used', { address }) : t('backup.gateway.kept', { current });
+    setStatus({ ...status, message: `${status.message} ${answer}`, gateway: null });
+  }
 
   async function backUpNow() {
     if (busy) return;
@@ -42,7 +80,7 @@ export function BackupSection() {
     try {
       const file = await storage.backUp(apiKey);
       downloadText(file.name, file.text, 'application/json');
-      setStatus({ kind: 'done', message: backupSummary(i18n, file), problems: [] });
+      setStatus({ kind: 'done', message: backupSummary(i18n, file), problems: [], gateway: null });
     } catch (error) {
       setStatus({ kind: 'failed', message: t('backup.failed.backUp', { error: errorText(error) }) });
     }
@@ -79,6 +117,7 @@ export function BackupSection() {
         kind: 'done',
         message: restoreSummary(i18n, result.counts, result.outcome, result.files),
         problems: result.problems,
+        gateway: result.outcome.gateway,
       });
     } catch (error) {
       setStatus({
@@ -120,6 +159,25 @@ export function BackupSection() {
       </div>
       <div ref={output} className="backup-output">
         <p role="status">{status.kind === 'busy' || status.kind === 'done' ? status.message : ''}</p>
+        {offered !== null ? (
+          <fieldset className="backup-gateway" aria-describedby={questionId}>
+            <legend>{t('backup.gateway.legend')}</legend>
+            <p id={questionId}>
+              {t('backup.gateway.question', {
+                address: gatewayName(i18n, offered),
+                current: gatewayName(i18n, baseUrl),
+              })}
+            </p>
+            <div className="backup-actions">
+              <button ref={keep} type="button" className="btn btn-small" onClick={() => answerGateway(false)}>
+                {t('backup.gateway.keep', { current: gatewayName(i18n, baseUrl) })}
+              </button>
+              <button type="button" className="btn btn-small" onClick={() => answerGateway(true)}>
+                {t('backup.gateway.use', { address: gatewayName(i18n, offered) })}
+              </button>
+            </div>
+          </fieldset>
+        ) : null}
         {status.kind === 'done' && status.problems.length ? (
           <ul className="backup-problems" aria-label={t('backup.problems')}>
             {status.problems.map((problem, i) => (

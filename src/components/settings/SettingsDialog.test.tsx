@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -193,6 +193,27 @@ describe('SettingsDialog', () => {
     await user.type(field, 'https://gateway.example.com/v1');
     await user.tab();
     expect(field).toHaveAccessibleDescription(/a reload or a closed tab ends the answer/);
+  });
+
+  it('shows a base URL changed elsewhere while open, and never writes the old one back on closing', async () => {
+    app.stores.settings.getState().update({ baseUrl: 'https://old.example/v1' });
+    const { unmount } = open();
+    const field = screen.getByLabelText(labels.baseUrl);
+    // A restored backup's gateway, once the person said yes (or another tab's change).
+    act(() => app.stores.settings.getState().update({ baseUrl: 'https://new.example/v1' }));
+    expect(field).toHaveValue('https://new.example/v1');
+    unmount();
+    expect(settings().baseUrl).toBe('https://new.example/v1');
+  });
+
+  it('keeps what the person is typing when the base URL changes elsewhere', async () => {
+    const { user } = open();
+    const field = screen.getByLabelText(labels.baseUrl);
+    await user.type(field, 'https://mine.example/v1');
+    act(() => app.stores.settings.getState().update({ baseUrl: 'https://other.example/v1' }));
+    expect(field).toHaveValue('https://mine.example/v1');
+    await user.tab();
+    expect(settings().baseUrl).toBe('https://mine.example/v1');
   });
 
   it('applies the base URL on Enter, trimmed', async () => {

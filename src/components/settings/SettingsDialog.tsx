@@ -104,6 +104,16 @@ function useCommittedField(
 ) {
   const [text, setText] = useState(stored);
   const [invalid, setInvalid] = useState(false);
+  // Changed elsewhere while shown (a restored backup's gateway, once confirmed; another tab): the field
+  // follows unless the person is typing something else, so that closing never writes the old value back.
+  const [shownStored, setShownStored] = useState(stored);
+  if (stored !== shownStored) {
+    setShownStored(stored);
+    if (text.trim() === shownStored) {
+      setText(stored);
+      setInvalid(false);
+    }
+  }
   const latest = useRef({ text, stored, apply, isValid });
   latest.current = { text, stored, apply, isValid };
   const commit = () => {

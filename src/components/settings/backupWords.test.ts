@@ -27,6 +27,7 @@ const outcome = (changes: Partial<RestoreOutcome>): RestoreOutcome => ({
   recordingsWritten: 0,
   recordingsKept: 0,
   settings: 'none',
+  gateway: null,
   setAside: [],
   announced: true,
   ...changes,

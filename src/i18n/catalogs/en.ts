@@ -479,6 +479,14 @@ export const en = {
   'backup.restored.joined': '{n, number} joined with the copy here',
   'backup.restored.unchanged': '{n, number} here already',
   'backup.restored.separator': ', ',
+  'backup.gateway.legend': 'The backup’s gateway',
+  'backup.gateway.question':
+    'This backup calls its gateway at {address}; this browser calls {current}. The gateway here is unchanged. Choose the backup’s only if you trust it: your API key will then be sent to {address}.',
+  'backup.gateway.keep': 'Keep {current}',
+  'backup.gateway.use': 'Use {address} and send my API key there',
+  'backup.gateway.used': 'The gateway is now {address}.',
+  'backup.gateway.kept': 'The gateway stays {current}.',
+  'backup.gateway.ownServer': 'this app’s own server',
   'backup.restored.changes':
     '{headline}{withConversations, select, yes { Conversations: {conversations}.} other {}}{files, plural, =0 {} other { Attachments: # new here.}}{settings, select, applied { Settings applied (the API key stays as it is).} unchanged { Settings as in the backup already.} other {}}{reload, select, yes { Reload the page to see them.} other {}}',
   'markdownExport.replayTitle': 'Replay: {file}',

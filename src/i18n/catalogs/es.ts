@@ -477,6 +477,14 @@ export const es: Catalog = {
   'backup.restored.joined': '{n, number} unidas con la copia de aquí',
   'backup.restored.unchanged': '{n, number} ya estaban aquí',
   'backup.restored.separator': ', ',
+  'backup.gateway.legend': 'La pasarela de la copia',
+  'backup.gateway.question':
+    'Esta copia llama a su pasarela en {address}; este navegador llama a {current}. La pasarela de aquí no ha cambiado. Elige la de la copia solo si confías en ella: tu clave de API se enviará entonces a {address}.',
+  'backup.gateway.keep': 'Mantener {current}',
+  'backup.gateway.use': 'Usar {address} y enviar allí mi clave de API',
+  'backup.gateway.used': 'La pasarela es ahora {address}.',
+  'backup.gateway.kept': 'La pasarela sigue siendo {current}.',
+  'backup.gateway.ownServer': 'el propio servidor de esta app',
   'backup.restored.changes':
     '{headline}{withConversations, select, yes { Conversaciones: {conversations}.} other {}}{files, plural, =0 {} other { Adjuntos: # nuevos aquí.}}{settings, select, applied { Ajustes aplicados (la clave de API no cambia).} unchanged { Los ajustes ya eran los de la copia.} other {}}{reload, select, yes { Recarga la página para verlas.} other {}}',
   'markdownExport.replayTitle': 'Reproducción: {file}',

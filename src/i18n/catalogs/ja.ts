@@ -471,6 +471,14 @@ export const ja: Catalog = {
   'backup.restored.joined': 'ここのコピーと統合 {n, number} 件',
   'backup.restored.unchanged': '既存 {n, number} 件',
   'backup.restored.separator': '、',
+  'backup.gateway.legend': 'バックアップのゲートウェイ',
+  'backup.gateway.question':
+    'このバックアップのゲートウェイは {address} ですが、このブラウザーは {current} を使っています。ここのゲートウェイは変更していません。信頼できる場合にのみバックアップのものを選んでください。選ぶと API キーが {address} に送信されます。',
+  'backup.gateway.keep': '{current} のままにする',
+  'backup.gateway.use': '{address} を使い、API キーをそこへ送信する',
+  'backup.gateway.used': 'ゲートウェイを {address} にしました。',
+  'backup.gateway.kept': 'ゲートウェイは {current} のままです。',
+  'backup.gateway.ownServer': 'このアプリ自身のサーバー',
   'backup.restored.changes':
     '{headline}{withConversations, select, yes {会話: {conversations}。} other {}}{files, plural, =0 {} other {添付ファイル: 新規 # 件。}}{settings, select, applied {設定を適用しました（API キーはそのままです）。} unchanged {設定はすでにバックアップと同じです。} other {}}{reload, select, yes {表示するにはページを再読み込みしてください。} other {}}',
   'markdownExport.replayTitle': '再生: {file}',

@@ -434,6 +434,14 @@ export const zhCN: Catalog = {
   'backup.restored.joined': '与此处副本合并 {n, number} 个',
   'backup.restored.unchanged': '已存在 {n, number} 个',
   'backup.restored.separator': '，',
+  'backup.gateway.legend': '备份中的网关',
+  'backup.gateway.question':
+    '此备份的网关是 {address}，而此浏览器使用 {current}。这里的网关未作更改。只有在信任它时才选择备份中的网关：选择后你的 API 密钥将发送到 {address}。',
+  'backup.gateway.keep': '保留 {current}',
+  'backup.gateway.use': '使用 {address} 并将我的 API 密钥发送到那里',
+  'backup.gateway.used': '网关现在是 {address}。',
+  'backup.gateway.kept': '网关仍为 {current}。',
+  'backup.gateway.ownServer': '此应用自己的服务器',
   'backup.restored.changes':
     '{headline}{withConversations, select, yes {对话：{conversations}。} other {}}{files, plural, =0 {} other {附件：新增 # 个。}}{settings, select, applied {已应用设置（API 密钥保持不变）。} unchanged {设置已与备份相同。} other {}}{reload, select, yes {请重新加载页面以查看。} other {}}',
   'markdownExport.replayTitle': '回放：{file}',

@@ -1,3 +1,4 @@
+import { ownValue } from './idRecord.ts';
 import type { ChatMessage, Conversation } from './types.ts';
 
 /**
@@ -55,7 +56,7 @@ export function shownBranch(conversation: Branching): ChatMessage[] {
   for (;;) {
     const options = children.get(key);
     if (!options) return path;
-    const chosen = conversation.selected?.[key];
+    const chosen = ownValue(conversation.selected, key);
     const next = options.find((m) => m.id === chosen) ?? options.at(-1)!;
     // A damaged record could name a message its own ancestor: the path ends rather than loops.
     if (seen.has(next.id)) return path;
@@ -106,7 +107,9 @@ export function versionOf(conversation: Branching, messageId: string): Version {
 export function chooseVersion(conversation: Branching, messageId: string): Record<string, string> {
   const key = treeOf(conversation.messages).forkOf.get(messageId);
   const selected = conversation.selected ?? {};
-  return key === undefined || selected[key] === messageId ? selected : { ...selected, [key]: messageId };
+  return key === undefined || ownValue(selected, key) === messageId
+    ? selected
+    : { ...selected, [key]: messageId };
 }
 
 /** The parent of the next message sent: the last message shown. */

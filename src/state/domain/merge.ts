@@ -1,3 +1,4 @@
+import { ownValue } from './idRecord.ts';
 import type { Attempt, ChatMessage, Conversation } from './types.ts';
 
 /**
@@ -74,8 +75,9 @@ function mergeKeys(
   const out: Record<string, unknown> = Object.create(null);
   for (const key of new Set([...Object.keys(remote), ...Object.keys(local)])) {
     if (skip.has(key)) continue;
-    const unchangedHere = base ? sameContent(local[key], base[key]) : local[key] === undefined;
-    const value = unchangedHere ? remote[key] : local[key];
+    const here = ownValue(local, key);
+    const unchangedHere = base ? sameContent(here, ownValue(base, key)) : here === undefined;
+    const value = unchangedHere ? ownValue(remote, key) : here;
     if (value !== undefined) out[key] = value;
   }
   return out;
@@ -138,7 +140,7 @@ function mergeSelected(
 ): Record<string, string> | undefined {
   if (!remote || local === remote) return local;
   if (!local) return remote;
-  return Object.entries(remote).every(([fork]) => fork in local) ? local : { ...remote, ...local };
+  return Object.keys(remote).every((fork) => Object.hasOwn(local, fork)) ? local : { ...remote, ...local };
 }
 
 /**
@@ -160,6 +162,6 @@ export function sameContent(a: unknown, b: unknown): boolean {
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
-  for (const key of keys) if (!sameContent(x[key], y[key])) return false;
+  for (const key of keys) if (!sameContent(ownValue(x, key), ownValue(y, key))) return false;
   return true;
 }

@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { idRecord, withIds } from './idRecord.ts';
 
 /**
  * The parts of an attempt its conversation's record leaves out (its recording, its request body), asked
@@ -22,20 +23,21 @@ export type PartLoadsStore = StoreApi<PartLoads>;
 
 export function createPartLoadsStore(): PartLoadsStore {
   return createStore<PartLoads>()((set, get) => ({
-    loads: {},
+    loads: idRecord(),
     want(attemptId) {
       if (get().loads[attemptId] === 'loading') return;
-      set((s) => ({ loads: { ...s.loads, [attemptId]: 'loading' } }));
+      set((s) => ({ loads: withIds(s.loads, [[attemptId, 'loading']]) }));
     },
     settle(attemptIds, problems) {
       set((s) => {
-        const loads = { ...s.loads };
-        for (const id of attemptIds) {
-          const problem = problems.get(id);
-          if (problem) loads[id] = problem;
-          else delete loads[id];
-        }
-        return { loads };
+        const settled = attemptIds.map((id) => [id, problems.get(id)] as const);
+        return {
+          loads: withIds(
+            s.loads,
+            settled.filter((entry): entry is [string, Exclude<PartLoad, 'loading'>] => !!entry[1]),
+            settled.filter(([, problem]) => !problem).map(([id]) => id),
+          ),
+        };
       });
     },
   }));
@@ -54,7 +56,7 @@ export function loadParts(store: PartLoadsStore, attemptIds: readonly string[]):
   return new Promise((resolve) => {
     const settled = ({ loads }: PartLoads): boolean => {
       if (attemptIds.some((id) => loads[id] === 'loading')) return false;
-      const problems: Record<string, Exclude<PartLoad, 'loading'>> = {};
+      const problems: Record<string, Exclude<PartLoad, 'loading'>> = idRecord();
       for (const id of attemptIds) {
         const load = loads[id];
         if (load && load !== 'loading') problems[id] = load;

@@ -274,15 +274,20 @@ describe('restore', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.counts).toEqual({ conversations: 3, recordings: 6, attachments: 0, problems: 0 });
-    expect(result.outcome).toMatchObject({ added: ['conv_3', 'conv_2', 'conv_1'], settings: 'applied' });
+    expect(result.outcome).toMatchObject({
+      added: ['conv_3', 'conv_2', 'conv_1'],
+      settings: 'applied',
+      // Another gateway than this browser's: offered (without its user and password), not written.
+      gateway: 'https://gateway.example.com/v1',
+    });
     const after = await readEverything(db);
     expect(byId(after.conversations)).toEqual(byId(before.conversations));
-    // Every setting but the key and whether to keep it; the gateway without its user and password.
+    // Every setting but the key, whether to keep it, and the gateway.
     const { apiKey: _key, rememberKey: _remember, ...settings } = before.settings;
     expect({ ...defaultSettings, ...after.settings }).toStrictEqual({
       ...defaultSettings,
       ...settings,
-      baseUrl: 'https://gateway.example.com/v1',
+      baseUrl: defaultSettings.baseUrl,
     });
     expect(after.settings).not.toHaveProperty('apiKey');
     expect(after.settings).not.toHaveProperty('rememberKey');
@@ -332,6 +337,33 @@ describe('restore', () => {
     const result = await restoreBackup(db, file.text, null);
     expect(result.ok && result.outcome.unchanged).toHaveLength(2);
     expect(await snapshot()).toEqual(before);
+  });
+
+  it('never writes another gateway address: it is offered, and the rest of the settings applied', async () => {
+    await seed([conversation(1)]);
+    const document = JSON.parse((await backUp(db, '', 0)).text) as BackupDocument;
+    const elsewhere = {
+      ...document,
+      settings: { ...document.settings, baseUrl: 'https://evil.example/v1', systemPrompt: 'Planted' },
+    };
+    const result = await restoreBackup(db, JSON.stringify(elsewhere), null);
+    expect(result.ok && result.outcome).toMatchObject({
+      settings: 'applied',
+      gateway: 'https://evil.example/v1',
+    });
+    const after = await readEverything(db);
+    expect(after.settings).toMatchObject({
+      baseUrl: 'https://user:pass@gateway.example.com/v1',
+      systemPrompt: 'Planted',
+      apiKey: 'sk-secret-key-123',
+    });
+    // The same address (a trailing slash aside) is no other gateway: nothing offered.
+    const same = {
+      ...document,
+      settings: { ...document.settings, baseUrl: 'https://gateway.example.com/v1/' },
+    };
+    const again = await restoreBackup(db, JSON.stringify(same), null);
+    expect(again.ok && again.outcome.gateway).toBeNull();
   });
 
   it('joins conversations edited here, brings back deleted ones, adds new ones, leaves the rest', async () => {

@@ -380,7 +380,7 @@ function readSettings(value: unknown, problems: BackupProblem[]): Partial<Settin
     problems.push({ entry: { kind: 'setting', key }, reason: 'of the wrong type' });
   const out: Plain = {};
   for (const [key, field] of Object.entries(read.settings))
-    if (key in defaultSettings && !secretSettings.has(key)) out[key] = field;
+    if (Object.hasOwn(defaultSettings, key) && !secretSettings.has(key)) out[key] = field;
   return out as Partial<Settings>;
 }
 

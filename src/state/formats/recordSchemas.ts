@@ -2,7 +2,17 @@ import * as v from 'valibot';
 import { type HttpError, protocols, reasoningLevels, type Turn } from '../../core/index.ts';
 import { storedTitle } from '../domain/conversationTitle.ts';
 import type { AnswerSource, Attempt, ChatMessage, TraceItem } from '../domain/types.ts';
-import { aList, aNumber, anObject, aString, fields, isPlain, looseFields, onlyFields } from './validation.ts';
+import {
+  aList,
+  aNumber,
+  anObject,
+  aString,
+  fields,
+  isPlain,
+  looseFields,
+  onlyFields,
+  stringsById,
+} from './validation.ts';
 
 /**
  * The records IndexedDB holds, as valibot schemas (`records.ts` reads with them; a backup's conversations
@@ -228,7 +238,7 @@ export const conversationRecord = v.pipe(
     updatedAt: v.optional(aNumber),
     messages: aList(message),
     /** The version chosen at each fork: message ids by fork. */
-    selected: v.optional(v.pipe(anObject, v.record(v.string(), aString))),
+    selected: v.optional(stringsById),
     systemPrompt: v.optional(aString),
     choices,
     /** Read apart (`recordRevision`): even a record that cannot be read has one. */

@@ -3,7 +3,7 @@ import type { AttemptTrace, Conversation, SentRequest } from '../domain/types.ts
 import type { Settings } from '../stores/settingsStore.ts';
 import { conversationRecord, requestRecord, revision, traceRecord } from './recordSchemas.ts';
 import { settingFields } from './settingsSchema.ts';
-import { check, isPlain, type Plain } from './validation.ts';
+import { check, isPlain } from './validation.ts';
 
 /**
  * What IndexedDB holds, read defensively: every record is checked by its schema (`recordSchemas.ts`,
@@ -113,18 +113,19 @@ export function readRequestRecord(value: unknown): StoredRequest | string {
 export function readSettingsRecord(value: unknown): { settings: Partial<Settings>; wrong: string[] } | null {
   if (value === undefined) return { settings: {}, wrong: [] };
   if (!isPlain(value)) return null;
-  const settings: Plain = {};
+  const settings: [string, unknown][] = [];
   const wrong: string[] = [];
   for (const [key, field] of Object.entries(value)) {
     if (!Object.hasOwn(settingFields, key)) {
-      settings[key] = field;
+      settings.push([key, field]);
       continue;
     }
     const read = v.safeParse(settingFields[key as keyof Settings], field);
-    if (read.success) settings[key] = read.output;
+    if (read.success) settings.push([key, read.output]);
     else wrong.push(key);
   }
-  return { settings: settings as Partial<Settings>, wrong };
+  // Each key defined as it is: assigning `__proto__` would set the object's prototype instead.
+  return { settings: Object.fromEntries(settings) as Partial<Settings>, wrong };
 }
 
 /** The stored settings record read (see readSettingsRecord); one that is not settings is noted in `unreadable`. */

@@ -18,6 +18,26 @@ export const aList = <T extends v.GenericSchema>(item: T) => v.array(item, 'a li
 /** An object of any content (a request body, tool parameters): a list is not one. */
 export const anObject = v.custom<Plain>(isPlain, 'an object');
 
+/**
+ * Strings by id (a conversation's choice at each fork), every key kept: the keys are ids from data, which
+ * valibot's `record` would drop when named `__proto__`, `constructor` or `prototype`. Read them with
+ * `ownValue`.
+ */
+export const stringsById = v.pipe(
+  anObject,
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const input = dataset.value;
+    const wrong = Object.entries(input).find(([, value]) => typeof value !== 'string');
+    if (wrong) {
+      const [key, value] = wrong;
+      addIssue({ message: 'a string', path: [{ type: 'object', origin: 'value', input, key, value }] });
+    }
+  }),
+  // A spread defines each own key as it is, `__proto__` too.
+  v.transform((o) => ({ ...o }) as Record<string, string>),
+);
+
 /** What `schema` expects, as its message says (through the wrappers and pipes a field may add). */
 function expects(schema: unknown): string | undefined {
   const s = schema as { message?: unknown; pipe?: unknown[]; wrapped?: unknown };

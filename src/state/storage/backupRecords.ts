@@ -16,7 +16,7 @@ import {
   tracePrefix,
   type UnreadableRecord,
 } from '../formats/records.ts';
-import { defaultSettings, type Settings } from '../stores/settingsStore.ts';
+import { defaultSettings, type Settings, sameGateway } from '../stores/settingsStore.ts';
 import type { ChangeFeed } from './changeFeed.ts';
 import { putRecording, putRequest, setAside, withStored } from './database.ts';
 import { attemptsOf, recordOf, settleInterrupted, withRecordings } from './storedConversation.ts';
@@ -90,6 +90,11 @@ export interface RestoreOutcome {
   recordingsWritten: number;
   recordingsKept: number;
   settings: 'applied' | 'unchanged' | 'none';
+  /**
+   * The backup's gateway address where it differs from the one stored here: never written by a restore
+   * (the API key would go to it, a model list at once), but offered for the person to confirm. Null: none.
+   */
+  gateway: string | null;
   /** Unreadable records that stood where a restored one goes: copied to `set-aside:` first, never lost. */
   setAside: UnreadableRecord[];
   /** Whether the other tabs (and this one) were told on the change feed. */
@@ -124,6 +129,7 @@ export async function writeRestored(
     recordingsWritten: 0,
     recordingsKept: 0,
     settings: set.settings ? 'unchanged' : 'none',
+    gateway: null,
     setAside: [],
     announced: false,
   };
@@ -219,14 +225,12 @@ export async function writeRestored(
         // is written, on top of what is stored.
         const current: Record<string, unknown> = { ...defaultSettings, ...read?.settings };
         const changes = Object.entries(patch).filter(([key, value]) => {
-          // The gateway's address as backed up, without its user and password: those stay as they are here.
-          if (
-            key === 'baseUrl' &&
-            typeof current.baseUrl === 'string' &&
-            withoutUserInfo(current.baseUrl) === value
-          )
-            return false;
-          return !sameContent(current[key], value);
+          if (key !== 'baseUrl') return !sameContent(current[key], value);
+          // The gateway's address as backed up, without its user and password: those stay as they are
+          // here. Another address is only offered: the person says whether their key may go there.
+          const here = typeof current.baseUrl === 'string' ? withoutUserInfo(current.baseUrl) : '';
+          if (typeof value === 'string' && !sameGateway(value, here)) outcome.gateway = value.trim();
+          return false;
         });
         if (read !== null && changes.length === 0) return;
         const merged = { ...base, ...Object.fromEntries(changes) };

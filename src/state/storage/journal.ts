@@ -1,3 +1,4 @@
+import { idRecord } from '../domain/idRecord.ts';
 import { mergeConversation, sameContent } from '../domain/merge.ts';
 import type { Conversation } from '../domain/types.ts';
 import {
@@ -115,7 +116,7 @@ export class UnloadJournal {
   /** Keeps what is not yet committed in `sessionStorage`, synchronously: IndexedDB may not finish in time. */
   keep(stores: AppStores, known: KnownState): void {
     const { conversations, activeId } = stores.conversations.getState();
-    const traces: Record<string, StoredTrace> = {};
+    const traces: Record<string, StoredTrace> = idRecord();
     const entries = known.changed(conversations).map((record) => {
       const base = known.bases.get(record.id);
       for (const attempt of attemptsOf(record))

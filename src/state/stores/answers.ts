@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { type HttpError, startWatch, type Turn, type WatchState } from '../../core/index.ts';
+import { idRecord, withIds } from '../domain/idRecord.ts';
 import type { AssistantMessage, Attempt, AttemptTrace } from '../domain/types.ts';
 
 /** Where an answer in flight stands: reading a stream, or waiting to try again on its own. */
@@ -92,15 +93,14 @@ export type AnswersStore = StoreApi<AnswersState>;
 
 export function createAnswersStore(): AnswersStore {
   return createStore<AnswersState>()((set) => ({
-    answers: {},
+    answers: idRecord(),
     publish(snapshot) {
-      set((state) => ({ answers: { ...state.answers, [snapshot.messageId]: snapshot } }));
+      set((state) => ({ answers: withIds(state.answers, [[snapshot.messageId, snapshot]]) }));
     },
     remove(messageId) {
       set((state) => {
-        if (!(messageId in state.answers)) return state;
-        const { [messageId]: _gone, ...answers } = state.answers;
-        return { answers };
+        if (!Object.hasOwn(state.answers, messageId)) return state;
+        return { answers: withIds(state.answers, [], [messageId]) };
       });
     },
   }));

@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { type ConversationMessage, type Protocol, reasoningStateOf, type Turn } from '../../core/index.ts';
 import { placeholderContent } from '../domain/attachmentPlaceholders.ts';
 import { chooseVersion, nextParentId, parentOf, shownBranch, withParents } from '../domain/branches.ts';
+import { idRecord, withIds } from '../domain/idRecord.ts';
 import { newId } from '../domain/ids.ts';
 import type {
   AnswerSource,
@@ -162,7 +163,9 @@ export function createConversationStore(): ConversationStore {
       set((state) => {
         const current = state.conversations[id];
         const next = current && change(current);
-        return next && next !== current ? { conversations: { ...state.conversations, [id]: next } } : state;
+        return next && next !== current
+          ? { conversations: withIds(state.conversations, [[id, next]]) }
+          : state;
       });
 
     const patchAssistant = (
@@ -191,7 +194,7 @@ export function createConversationStore(): ConversationStore {
     };
 
     return {
-      conversations: {},
+      conversations: idRecord(),
       order: [],
       activeId: null,
       hydrated: false,
@@ -199,7 +202,7 @@ export function createConversationStore(): ConversationStore {
       hydrate(conversations, activeId) {
         const sorted = [...conversations].sort((a, b) => b.updatedAt - a.updatedAt);
         set({
-          conversations: Object.fromEntries(sorted.map((c) => [c.id, c])),
+          conversations: idRecord(sorted.map((c) => [c.id, c])),
           order: sorted.map((c) => c.id),
           activeId: activeId && sorted.some((c) => c.id === activeId) ? activeId : (sorted[0]?.id ?? null),
           hydrated: true,
@@ -209,10 +212,12 @@ export function createConversationStore(): ConversationStore {
       takeStored(stored, removed = [], placement = 'top') {
         if (!stored.length && !removed.length) return;
         set((state) => {
-          const conversations = { ...state.conversations };
-          const added = stored.filter((c) => !conversations[c.id]);
-          for (const conversation of stored) conversations[conversation.id] = conversation;
-          for (const id of removed) delete conversations[id];
+          const added = stored.filter((c) => !state.conversations[c.id]);
+          const conversations = withIds(
+            state.conversations,
+            stored.map((c) => [c.id, c]),
+            removed,
+          );
           const order = (
             placement === 'top'
               ? [...added.map((c) => c.id).reverse(), ...state.order]
@@ -234,7 +239,7 @@ export function createConversationStore(): ConversationStore {
           messages: [],
         };
         set((state) => ({
-          conversations: { ...state.conversations, [conversation.id]: conversation },
+          conversations: withIds(state.conversations, [[conversation.id, conversation]]),
           order: [conversation.id, ...state.order],
           activeId: conversation.id,
         }));
@@ -256,7 +261,7 @@ export function createConversationStore(): ConversationStore {
 
       deleteConversation(id) {
         set((state) => {
-          const { [id]: _removed, ...conversations } = state.conversations;
+          const conversations = withIds(state.conversations, [], [id]);
           const order = state.order.filter((other) => other !== id);
           return {
             conversations,

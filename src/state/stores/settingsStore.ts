@@ -86,6 +86,12 @@ export function isUsableBaseUrl(value: string): boolean {
   }
 }
 
+/** Whether two base URLs name one gateway (spaces and trailing slashes aside, as requests join them). */
+export function sameGateway(a: string, b: string): boolean {
+  const plain = (url: string) => url.trim().replace(/\/+$/, '');
+  return plain(a) === plain(b);
+}
+
 /** A thinking budget the API takes: a whole number of tokens, at least 1,024 (the settings record's own check). */
 export function isThinkingBudget(value: unknown): value is number {
   return v.is(thinkingBudget, value);
