@@ -3,7 +3,8 @@ import { type RelayItem, type RelayOutcome, relayHeader, writeRelayEvent } from 
 /** How one connection to the fake relay ends: after the item with this id, cut by the network or closed. */
 interface RelayBreak {
   after: number;
-  how: 'network' | 'closed';
+  /** `hangs`: no more bytes, and no end either (a network gone without a word). */
+  how: 'network' | 'closed' | 'hangs';
 }
 
 interface FakeRelayOptions {
@@ -50,6 +51,7 @@ export function fakeRelay(body: string, options: FakeRelayOptions) {
           controller.enqueue(bytes.slice(at, at + 13));
           at += 13;
         } else if (cut?.how === 'network') controller.error(new TypeError('network error'));
+        else if (cut?.how === 'hangs') return new Promise<void>(() => {});
         else controller.close();
       },
     });

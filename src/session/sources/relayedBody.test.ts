@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { relayHeader, writeRelayEvent } from '../../core/index.ts';
 import { fakeRelay } from '../../testing/fakeRelay.ts';
-import { type RelayAccess, relayedBody } from './relayedBody.ts';
+import { type NetworkEvents, type RelayAccess, relayedBody } from './relayedBody.ts';
 
 const body = 'event: a\ndata: {"text":"héllo wörld, 你好"}\n\n: hopbase-keepalive\n\nevent: b\ndata: {}\n\n';
 const noWait: RelayAccess['wait'] = async () => {};
@@ -125,6 +125,39 @@ describe('relayedBody', () => {
     expect(await readAll(stream)).toBe(body);
     expect(on.reconnecting).toHaveBeenCalledTimes(1);
     expect(on.resumed).toHaveBeenCalledTimes(1);
+  });
+
+  it('takes the connection for broken when the browser goes offline, and reconnects once it is back', async () => {
+    const relay = fakeRelay(body, { pieces: 6, breaks: [{ after: 2, how: 'hangs' }] });
+    const listeners = { online: new Set<() => void>(), offline: new Set<() => void>() };
+    const network: NetworkEvents = {
+      on(event, listener) {
+        listeners[event].add(listener);
+        return () => listeners[event].delete(listener);
+      },
+    };
+    let offline = true;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      if (offline && String(input).endsWith('/events')) throw new TypeError('offline');
+      return relay.fetch(input, init);
+    };
+    // Waits that never end on their own: only the browser coming back online goes on.
+    const wait: RelayAccess['wait'] = () => new Promise(() => {});
+    const on = link();
+    const first = await relay.fetch('/v1/messages', { method: 'POST' });
+    const reader = relayedBody(first, 'att_1', { fetch, wait, network }, new AbortController().signal, on)
+      .pipeThrough(new TextDecoderStream())
+      .getReader();
+    let read = '';
+    for (let piece = 0; piece < 2; piece++) read += (await reader.read()).value;
+    for (const listener of listeners.offline) listener();
+    await vi.waitFor(() => expect(on.reconnecting).toHaveBeenCalled());
+    offline = false;
+    for (const listener of [...listeners.online]) listener();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) read += chunk.value;
+    expect(read).toBe(body);
+    expect(relay.requests.at(-1)?.lastEventId).toBe('2');
+    expect(listeners.offline.size + listeners.online.size).toBe(0);
   });
 
   it('stops reconnecting when the answer is stopped', async () => {

@@ -200,7 +200,9 @@ export function relayedBody(
 }
 
 /** The window's `online` and `offline` events. */
-export function windowNetwork(target: Pick<Window, 'addEventListener' | 'removeEventListener'>): NetworkEvents {
+export function windowNetwork(
+  target: Pick<Window, 'addEventListener' | 'removeEventListener'>,
+): NetworkEvents {
   return {
     on(event, listener) {
       target.addEventListener(event, listener);
