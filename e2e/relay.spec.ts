@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { longAnswer } from '../simulator/answer.ts';
-import { choose, send, storedAttempts, turns, uniqueText, waitForAnswer } from './helpers.ts';
+import { choose, send, storedAttempts, turns, uniqueText } from './helpers.ts';
 import { simUrl } from './serve.ts';
 import { type ServerProcess, serverReady, spawnServer } from './servers.ts';
 
@@ -37,7 +37,7 @@ async function longAnswerStarted(page: Page, prompt: string) {
 
 /** The answer ended exactly as the gateway sent it, read by the page from one request. */
 async function endsWhole(page: Page, prompt: string) {
-  await waitForAnswer(turns(page).last());
+  await expect(turns(page).last()).toHaveAttribute('aria-busy', 'false', { timeout: 90_000 });
   await expect(turns(page).last().getByText('That is the whole plan, end to end.')).toBeVisible();
   await expect
     .poll(async () => await storedAttempts(page, prompt))
@@ -85,7 +85,8 @@ test('the server process dies mid-answer: the answer ends interrupted with its t
   await expect(banner).toContainText('the server no longer has this answer');
   await expect(turn.getByRole('heading', { name: /^3\. / })).toBeVisible();
   await banner.getByRole('button', { name: 'Retry' }).click();
-  await waitForAnswer(turn);
+  // A whole long answer again: about 25 s on a quiet machine.
+  await expect(turn).toHaveAttribute('aria-busy', 'false', { timeout: 90_000 });
   await expect(turn.getByText('That is the whole plan, end to end.')).toBeVisible();
   expect(await gatewayRequests(page, prompt)).toBe(2);
 });
