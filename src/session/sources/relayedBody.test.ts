@@ -145,16 +145,22 @@ describe('relayedBody', () => {
     const wait: RelayAccess['wait'] = () => new Promise(() => {});
     const on = link();
     const first = await relay.fetch('/v1/messages', { method: 'POST' });
-    const reader = relayedBody(first, 'att_1', { fetch, wait, network }, new AbortController().signal, on)
-      .pipeThrough(new TextDecoderStream())
-      .getReader();
+    const reader = relayedBody(
+      first,
+      'att_1',
+      { fetch, wait, network },
+      new AbortController().signal,
+      on,
+    ).getReader();
+    const decoder = new TextDecoder();
     let read = '';
-    for (let piece = 0; piece < 2; piece++) read += (await reader.read()).value;
+    for (let piece = 0; piece < 2; piece++) read += decoder.decode((await reader.read()).value);
     for (const listener of listeners.offline) listener();
     await vi.waitFor(() => expect(on.reconnecting).toHaveBeenCalled());
     offline = false;
     for (const listener of [...listeners.online]) listener();
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) read += chunk.value;
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      read += decoder.decode(chunk.value);
     expect(read).toBe(body);
     expect(relay.requests.at(-1)?.lastEventId).toBe('2');
     expect(listeners.offline.size + listeners.online.size).toBe(0);
