@@ -17,6 +17,7 @@ import {
   violations,
   waitForAnswer,
 } from './helpers.ts';
+import { simUrl } from './serve.ts';
 import { startTeamServers, type TeamServers, teamUrls } from './team.ts';
 
 // Team mode as deployed: people sign in through a real OpenID provider (or an authenticating proxy), their
@@ -144,6 +145,30 @@ test('a person’s two devices, on two server processes, stay in step; another p
   // A deletion on the laptop takes it off the phone.
   await laptop.getByRole('button', { name: 'Delete Bergen ferries' }).click();
   await expect(phone.getByRole('navigation').getByText('Bergen ferries')).toHaveCount(0);
+});
+
+test('an answer begun on one device goes on to its end on another, on the other server process, with one request to the gateway', async ({
+  browser,
+}) => {
+  const phone = await device(browser, teamUrls.first);
+  await signIn(phone, 'carol');
+  await choose(phone, 'chat', 'sim-long');
+  const question = uniqueText('Plan a move to Tromsø');
+  const begun = await send(phone, question);
+  await expect(begun.getByRole('heading', { name: /^2\. / })).toBeVisible();
+  const address = new URL(phone.url()).pathname;
+
+  // The laptop reaches the other process, mid-answer: the answer is picked up there, where it is.
+  const laptop = await device(browser, teamUrls.second);
+  await signIn(laptop, 'carol', address);
+  const picked = laptop.getByTestId('assistant-turn');
+  await expect(picked.getByRole('heading', { name: /^2\. / })).toBeVisible();
+  await phone.close();
+  await expect(picked).toHaveAttribute('aria-busy', 'false', { timeout: 90_000 });
+  await expect(picked.getByText('That is the whole plan, end to end.')).toBeVisible();
+  await expect(picked.getByTestId('interruption-banner')).toHaveCount(0);
+  const log = (await (await laptop.request.get(`${simUrl}/__sim/requests`)).json()) as { body: unknown }[];
+  expect(log.filter((request) => JSON.stringify(request.body).includes(question))).toHaveLength(1);
 });
 
 test('signing out ends the session on the server, and the page asks to sign in again', async ({
