@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { longAnswer } from '../simulator/answer.ts';
-import { choose, send, storedAttempts, turns, uniqueText } from './helpers.ts';
+import { artifactsDir, choose, send, storedAttempts, turns, uniqueText } from './helpers.ts';
 import { simUrl } from './serve.ts';
 import { type ServerProcess, serverReady, spawnServer } from './servers.ts';
 
@@ -56,19 +56,23 @@ test('a reload mid-answer: the answer goes on on the server, and the page picks 
   await expect(page.getByTestId('interruption-banner')).toHaveCount(0);
 });
 
-test('the network gone mid-answer: the page says it reconnects, and goes on where it was', async ({
-  page,
-  context,
+test('the network gone mid-answer, on a phone in the dark: the page says it reconnects, and goes on where it was', async ({
+  browser,
 }) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+  const page = await context.newPage();
   const prompt = uniqueText('relay offline');
   const turn = await longAnswerStarted(page, prompt);
   await context.setOffline(true);
   const banner = turn.getByTestId('reconnecting-banner');
   await expect(banner).toContainText('Reconnecting to the server.');
   await expect(turn.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await banner.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${artifactsDir}/relay-reconnecting-phone-dark.png` });
   await context.setOffline(false);
   await expect(banner).toHaveCount(0);
   await endsWhole(page, prompt);
+  await context.close();
 });
 
 test('the server process dies mid-answer: the answer ends interrupted with its text kept, and Retry works', async ({
