@@ -208,7 +208,7 @@ export class DbLog implements SharedLog {
     const found = await this.db.query(
       `UPDATE relay_answers SET acknowledged = true,
          forget_at = CASE WHEN outcome IS NULL THEN NULL
-           ELSE LEAST(forget_at, now() + $3 * interval '1 millisecond') END
+           ELSE LEAST(forget_at, now() + $3::bigint * interval '1 millisecond') END
        WHERE user_id = $1 AND attempt_id = $2 RETURNING 1`,
       [key.owner, key.attemptId, graceMs],
     );
@@ -239,12 +239,13 @@ export class DbLog implements SharedLog {
     await this.db.query(
       `DELETE FROM relay_answers a WHERE a.forget_at < now()
          OR (a.outcome IS NULL AND NOT EXISTS (SELECT 1 FROM relay_runners r
-               WHERE r.id = a.runner AND r.seen_at > now() - $1 * interval '1 millisecond'))`,
+               WHERE r.id = a.runner AND r.seen_at > now() - $1::bigint * interval '1 millisecond'))`,
       [keepMs],
     );
-    await this.db.query("DELETE FROM relay_runners WHERE seen_at < now() - $1 * interval '1 millisecond'", [
-      keepMs,
-    ]);
+    await this.db.query(
+      "DELETE FROM relay_runners WHERE seen_at < now() - $1::bigint * interval '1 millisecond'",
+      [keepMs],
+    );
   }
 
   private async flush(): Promise<void> {
@@ -281,7 +282,7 @@ export class DbLog implements SharedLog {
         if (ends[0].length > 0)
           await tx.query(
             `UPDATE relay_answers a SET outcome = e.outcome, message = e.message,
-               forget_at = now() + CASE WHEN a.acknowledged THEN $5 ELSE $6 END * interval '1 millisecond'
+               forget_at = now() + CASE WHEN a.acknowledged THEN $5::bigint ELSE $6::bigint END * interval '1 millisecond'
              FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[]) AS e (user_id, attempt_id, outcome, message)
              WHERE a.user_id = e.user_id AND a.attempt_id = e.attempt_id`,
             [...ends, graceMs, keepMs],
@@ -335,7 +336,7 @@ export class DbLog implements SharedLog {
       await this.db.query(
         `SELECT a.outcome, a.message,
            EXISTS (SELECT 1 FROM relay_runners r
-             WHERE r.id = a.runner AND r.seen_at > now() - $3 * interval '1 millisecond') AS alive,
+             WHERE r.id = a.runner AND r.seen_at > now() - $3::bigint * interval '1 millisecond') AS alive,
            COALESCE((SELECT max(last_id) FROM relay_events e
              WHERE e.user_id = a.user_id AND e.attempt_id = a.attempt_id), 0) AS last
          FROM relay_answers a WHERE a.user_id = $1 AND a.attempt_id = $2`,
@@ -365,15 +366,17 @@ export class DbLog implements SharedLog {
         const batches = rows(
           batchRow,
           await this.db.query(
-            `SELECT events FROM relay_events WHERE user_id = $1 AND attempt_id = $2 AND last_id > $3
-             ORDER BY first_id`,
+            `SELECT events FROM relay_events WHERE user_id = $1 AND attempt_id = $2
+               AND (last_id > $3 OR first_id = (SELECT max(first_id) FROM relay_events
+                 WHERE user_id = $1 AND attempt_id = $2)) ORDER BY first_id`,
             [follower.key.owner, follower.key.attemptId, follower.last],
           ),
         );
+        // Each event once, in order; the end whatever its id (a reader that named it, or one beyond it).
         for (const { events } of batches)
           for (const event of events) {
-            if (follower.done || event.id !== follower.last + 1) continue;
-            follower.last = event.id;
+            if (follower.done || (event.id !== follower.last + 1 && event.type !== 'end')) continue;
+            follower.last = Math.max(follower.last, event.id);
             follower.on(event as RelayEvent);
             if (event.type === 'end') follower.done = true;
           }

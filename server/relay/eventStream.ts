@@ -23,6 +23,8 @@ export class EventStream {
 
   constructor(
     private readonly res: ServerResponse,
+    /** The last event the page has: the ones up to it are not sent again, but their end still closes. */
+    private readonly after = 0,
     keepAliveMs = KEEP_ALIVE_MS,
   ) {
     // One timer per page, pushed back by each write rather than made anew.
@@ -42,7 +44,7 @@ export class EventStream {
   readonly send = (event: RelayEvent): void => {
     if (this.done) return;
     this.open();
-    this.res.write(sseEvent(event));
+    if (event.id > this.after) this.res.write(sseEvent(event));
     this.timer.refresh();
     if (event.type === 'end') {
       this.res.end();

@@ -34,12 +34,23 @@ export class LiveAnswer {
     if (event.type === 'end') this.listeners.clear();
   }
 
-  /** Events after `after` to `on` at once, then the live ones; the returned function stops it. */
+  /**
+   * Events after `after` to `on` at once, then the live ones; the returned function stops it. The `end`
+   * is handed over whatever its id, so that a reader that has it already (or names an id beyond it)
+   * learns the answer is over.
+   */
   follow(after: number, on: Listener): () => void {
     for (let i = Math.max(0, after); i < this.events.length; i++) on(this.events[i] as RelayEvent);
-    if (this.ending) return () => {};
-    this.listeners.add(on);
-    return () => this.listeners.delete(on);
+    const last = this.events.at(-1);
+    if (last?.type === 'end') {
+      if (after >= this.events.length) on(last);
+      return () => {};
+    }
+    const pass: Listener = (event) => {
+      if (event.id > after || event.type === 'end') on(event);
+    };
+    this.listeners.add(pass);
+    return () => this.listeners.delete(pass);
   }
 
   get readers(): number {

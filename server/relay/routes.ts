@@ -64,7 +64,7 @@ export async function serveAnswers(
         { error: 'Last-Event-ID must be the id of an event: a whole number from 0 to 2147483647.' },
         noStore,
       );
-    const page = new EventStream(res);
+    const page = new EventStream(res, after);
     const stop = await relay.follow(key, after, page.send);
     if (!stop) {
       if (!res.headersSent) none();

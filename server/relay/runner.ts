@@ -166,7 +166,8 @@ export async function runAnswer(
     }
     relayed = true;
     running = true;
-    const decoder = new TextDecoder();
+    // A byte order mark is the gateway's byte like any other: kept, so the pieces join to its body.
+    const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
     let ending: Ending | undefined;
     const finish = (end: Ending) => {
       if (ending) return;
