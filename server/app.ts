@@ -214,10 +214,9 @@ export function createServerApp(
       return;
     }
     if (isAnswersPath(path)) {
-      // A page following an answer holds a connection as a streamed answer does: it counts the same.
-      const slot = admitted(req, res, path);
-      if (!slot) return;
-      res.once('close', slot.release);
+      // Not under the /v1 caps: a page following an answer costs a connection and a listener, no gateway
+      // call (the answer holds its place while it runs), as team mode's change stream does; a stop must
+      // get through whatever the caps say.
       const owner = team ? personOf(team.auth, req).then((user) => user?.id) : Promise.resolve(LOCAL_OWNER);
       owner
         .then((id) => serveAnswers(relay, req, res, path, id))

@@ -13,7 +13,7 @@ import type { AnswerKey, Follow, SharedLog } from './relay.ts';
  * for its readers. Ended answers are deleted once their time is up (`sweepMs`).
  */
 
-export const relayChannel = 'hopbase_relay';
+const relayChannel = 'hopbase_relay';
 
 export interface DbLogOptions {
   log: (line: string) => void;

@@ -2,10 +2,10 @@ import type { ServerResponse } from 'node:http';
 import { type RelayEvent, sseEvent } from './events.ts';
 
 /** A comment when nothing else went to a page for this long, so no proxy on the way takes it for dead. */
-export const KEEP_ALIVE_MS = 15_000;
+const KEEP_ALIVE_MS = 15_000;
 
 /** The relay stream's own headers (docs/relay.md). */
-export const RELAY_HEADERS = {
+const RELAY_HEADERS = {
   'content-type': 'text/event-stream',
   'cache-control': 'no-store',
   'x-hopbase-relay': '1',

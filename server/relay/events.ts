@@ -4,7 +4,7 @@
  */
 
 export const outcomes = ['complete', 'cut', 'stopped', 'lost', 'too-large'] as const;
-export type Outcome = (typeof outcomes)[number];
+type Outcome = (typeof outcomes)[number];
 
 export type RelayEvent =
   /** `text`: the gateway's bytes as UTF-8; `t`: ms after the gateway was called. */
@@ -19,11 +19,6 @@ export function sseEvent(event: RelayEvent): string {
     return `id: ${event.id}\ndata: ${JSON.stringify({ t: event.t, text: event.text })}\n\n`;
   const { outcome, message } = event;
   return `id: ${event.id}\nevent: end\ndata: ${JSON.stringify(message === undefined ? { outcome } : { outcome, message })}\n\n`;
-}
-
-/** Bytes an event holds, as counted against the size limits: its text's UTF-16 length, twice. */
-export function weight(event: RelayEvent): number {
-  return event.type === 'piece' ? 64 + 2 * event.text.length : 64;
 }
 
 /** The highest id `Last-Event-ID` may name: ids are counts of pieces, far below this. */

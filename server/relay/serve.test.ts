@@ -213,4 +213,37 @@ describe('limits', () => {
       await small.close();
     }
   });
+
+  it('a running answer keeps its place under the per-client cap after its page went away, until it ends', async () => {
+    const capped = await startRelayServer({ gatewayUrl: sim.url, limits: { maxRequestsPerClient: 1 } });
+    try {
+      const headers = (id: string) => relayHeaders(capped.url, id);
+      const page = await openStream(`${capped.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: headers('att_capped'),
+        body: chat('sim-long'),
+      });
+      await page.until(2);
+      page.abort();
+      const refused = await rawRequest(capped.url, '/v1/chat/completions', {
+        method: 'POST',
+        headers: headers('att_second'),
+        body: chat('sim-echo'),
+      });
+      expect(refused.status).toBe(429);
+      const stop = await rawRequest(capped.url, '/api/answers/att_capped/stop', {
+        method: 'POST',
+        headers: fromApp(capped.url),
+      });
+      expect(JSON.parse(stop.body)).toEqual({ outcome: 'stopped' });
+      const admitted = await rawRequest(capped.url, '/v1/chat/completions', {
+        method: 'POST',
+        headers: headers('att_third'),
+        body: chat('sim-echo'),
+      });
+      expect(admitted.status).toBe(200);
+    } finally {
+      await capped.close();
+    }
+  });
 });
