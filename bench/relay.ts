@@ -90,7 +90,7 @@ async function startGateway(): Promise<{ url: string; close(): void }> {
       res.on('close', () => clearInterval(timer));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => {
@@ -137,7 +137,11 @@ function call(
         },
       },
       (res) => {
-        if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}`));
+        if (res.statusCode !== 200) {
+          res.setEncoding('utf8');
+          res.on('data', (text: string) => reject(new Error(`HTTP ${res.statusCode}: ${text}`)));
+          return;
+        }
         res.setEncoding('utf8');
         res.on('data', (text: string) => onText(text, performance.now()));
         resolve({ req, attemptId });

@@ -39,7 +39,9 @@ export async function startInnerBackend(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(socketPath, () => {
+    // A Unix socket refuses a connection at once when its queue is full (a TCP client would retry): room
+    // for a burst of starts as large as the caps allow, as far as the kernel's somaxconn lets it.
+    server.listen({ path: socketPath, backlog: 4096 }, () => {
       server.off('error', reject);
       resolve();
     });

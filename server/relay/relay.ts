@@ -117,9 +117,14 @@ export class Relay {
     if (this.held.has(k) || this.closed) return false;
     // Taken here at once: two starts in this process cannot both pass, whatever the database says.
     this.held.set(k, { state: 'claimed' });
-    const claimed = !this.shared || (await this.shared.claim(key, conversationId).catch(() => false));
-    if (!claimed) this.held.delete(k);
-    return claimed;
+    let claimed = false;
+    try {
+      claimed = !this.shared || (await this.shared.claim(key, conversationId));
+      return claimed;
+    } finally {
+      // Refused, or the database failed (the request then fails with 500): the id is not held here.
+      if (!claimed) this.held.delete(k);
+    }
   }
 
   /** The gateway did not answer with a stream: nothing is kept, and the id is free again. */
