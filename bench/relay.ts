@@ -201,17 +201,23 @@ async function main() {
   await settle(1000);
   const before = rss(pid);
   step(`holding ${ANSWERS} relayed answers`);
-  const held = await Promise.all(
-    Array.from({ length: ANSWERS }, async () => {
-      let first: () => void = () => {};
-      const arrived = new Promise<void>((resolve) => {
-        first = resolve;
-      });
-      const opened = await call(serveUrl, 'slow', true, () => first());
-      await arrived;
-      return opened;
-    }),
-  );
+  // Opened 100 at a time, each batch once every answer in it has its first event: a burst of 1,000 at once
+  // in team mode keeps PGlite (in the server's thread) busy past the server's headers timeout.
+  const held: { req: ReturnType<typeof request>; attemptId: string }[] = [];
+  for (let batch = 0; batch < ANSWERS; batch += 100) {
+    const opened = await Promise.all(
+      Array.from({ length: Math.min(100, ANSWERS - batch) }, async () => {
+        let first: () => void = () => {};
+        const arrived = new Promise<void>((resolve) => {
+          first = resolve;
+        });
+        const answer = await call(serveUrl, 'slow', true, () => first());
+        await arrived;
+        return answer;
+      }),
+    );
+    held.push(...opened);
+  }
   await settle(2000);
   const withAnswers = rss(pid);
 
