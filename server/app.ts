@@ -13,13 +13,19 @@ import { compress } from 'hono/compress';
 import { etag } from 'hono/etag';
 import { type ErrorKind, errorBody, familyForPath, requestIdFor } from '../simulator/errors.ts';
 import { isAllowedHost, sendJson } from '../simulator/http.ts';
+import { personOf } from './auth/routes.ts';
 import { type Backend, createBackend } from './backend.ts';
 import type { ServerConfig, ServerLimits } from './config.ts';
 import { clientKey, createConcurrencyLimit } from './limits.ts';
 import { isGatewayPath } from './proxy.ts';
+import { DbLog } from './relay/dbLog.ts';
+import { type InnerBackend, startInnerBackend } from './relay/innerBackend.ts';
+import { DEFAULT_RELAY_SETTINGS, LOCAL_OWNER, Relay } from './relay/relay.ts';
+import { isAnswersPath, serveAnswers } from './relay/routes.ts';
+import { type AnswerStart, relayedAttempt, runAnswer } from './relay/runner.ts';
 import { isAmbiguousPath, securityHeaders } from './security.ts';
 import { isTeamPath, type TeamServer } from './team.ts';
-import { serveTeamGateway } from './teamGateway.ts';
+import { serveMetered, serveTeamGateway } from './teamGateway.ts';
 
 /** Vite puts every hashed file under `assets/`: its name changes with its content, so it never goes stale. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -31,6 +37,8 @@ const RETRY_AFTER_S = 5;
 export interface ServerApp {
   readonly server: Server;
   readonly backend: Backend;
+  /** The answers this server runs (docs/relay.md). */
+  readonly relay: Relay;
   /** Listens on the configured host and port; resolves to the base URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -158,6 +166,36 @@ export function createServerApp(
   const headers = Object.entries(securityHeaders(config.connectSrc));
   const { maxRequests, maxRequestsPerClient } = config.limits;
   const inFlight = createConcurrencyLimit(maxRequests, maxRequestsPerClient);
+  // Team mode keeps the answers in the database, for every server process; single-person mode in memory.
+  const relaySettings = { ...DEFAULT_RELAY_SETTINGS, ...config.relay };
+  const relay = new Relay(relaySettings, team && new DbLog(team.storage.db, { log, ...relaySettings }));
+  let inner: InnerBackend | undefined;
+
+  /** Takes a place under the caps; false: refused (answered). */
+  const admitted = (req: IncomingMessage, res: ServerResponse, path: string) => {
+    const slot = inFlight.enter(clientKey(req.socket.remoteAddress));
+    if (slot !== 'client' && slot !== 'total') return slot;
+    const [status, kind, message] =
+      slot === 'client'
+        ? ([
+            429,
+            'rate_limit',
+            `Too many requests at once from your address (HOPBASE_MAX_REQUESTS_PER_CLIENT is ${maxRequestsPerClient}): wait for one to finish.`,
+          ] as const)
+        : ([
+            503,
+            'server',
+            `The server is handling as many requests as it may (HOPBASE_MAX_REQUESTS is ${maxRequests}): try again shortly.`,
+          ] as const);
+    const code = slot === 'client' ? 'rate_limit_exceeded' : 'overloaded';
+    sendError(
+      res,
+      path,
+      { status, kind, message, code },
+      { 'retry-after': String(RETRY_AFTER_S), connection: 'close' },
+    );
+    return undefined;
+  };
 
   const route = (req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of headers) res.setHeader(name, value);
@@ -175,44 +213,67 @@ export function createServerApp(
       sendError(res, path, { status: 400, kind: 'invalid_request', message });
       return;
     }
-    if (isGatewayPath(path)) {
-      const slot = inFlight.enter(clientKey(req.socket.remoteAddress));
-      if (slot === 'client' || slot === 'total') {
-        const [status, kind, message] =
-          slot === 'client'
-            ? ([
-                429,
-                'rate_limit',
-                `Too many requests at once from your address (HOPBASE_MAX_REQUESTS_PER_CLIENT is ${maxRequestsPerClient}): wait for one to finish.`,
-              ] as const)
-            : ([
-                503,
-                'server',
-                `The server is handling as many requests as it may (HOPBASE_MAX_REQUESTS is ${maxRequests}): try again shortly.`,
-              ] as const);
-        const code = slot === 'client' ? 'rate_limit_exceeded' : 'overloaded';
-        sendError(
-          res,
-          path,
-          { status, kind, message, code },
-          { 'retry-after': String(RETRY_AFTER_S), connection: 'close' },
-        );
-        return;
-      }
-      res.once('close', slot.release);
+    if (isAnswersPath(path)) {
+      // Not under the /v1 caps: a page following an answer costs a connection and a listener, no gateway
+      // call (the answer holds its place while it runs), as team mode's change stream does; a stop must
+      // get through whatever the caps say.
+      const owner = team ? personOf(team.auth, req).then((user) => user?.id) : Promise.resolve(LOCAL_OWNER);
+      owner
+        .then((id) => serveAnswers(relay, req, res, path, id))
+        .catch((error: unknown) => fault(req, res, error));
+      return;
     }
-    if (team && isGatewayPath(path)) {
+    if (!isGatewayPath(path)) {
+      if (path === '/__sim' || path.startsWith('/__sim/')) backend.handle(req, res);
+      else if (serveTeam && isTeamPath(path))
+        serveTeam(req, res).catch((error: unknown) => fault(req, res, error));
+      else serveFiles(req, res).catch((error: unknown) => fault(req, res, error));
+      return;
+    }
+    const slot = admitted(req, res, path);
+    if (!slot) return;
+    // The place is the page's until the relay takes it over: then it is held while the answer runs too.
+    let handedOver = false;
+    res.once('close', () => {
+      if (!handedOver) slot.release();
+    });
+    const refuse = ({ headers: extra, ...error }: Parameters<AnswerStart['refuse']>[0]) =>
+      sendError(res, path, error, extra);
+    const attempt = inner && relayedAttempt(req, path);
+    const run = (start: Omit<AnswerStart, 'release' | 'refuse' | 'log'>) => {
+      handedOver = true;
+      if (!inner) throw new Error('the relay has not started');
+      runAnswer(relay, inner, req, res, { ...start, refuse, release: slot.release, log }).catch(
+        (error: unknown) => fault(req, res, error),
+      );
+    };
+    if (team) {
       // In team mode the gateway (and the operator's key) serves signed-in people only, within their limits.
-      serveTeamGateway(team, req, res, path, {
-        refuse: ({ headers: extra, ...error }) => sendError(res, path, error, extra),
+      serveTeamGateway(team, req, path, {
+        refuse,
         forward: () => backend.handle(req, res),
+        answer: (request) => {
+          if (!attempt) {
+            serveMetered(req, res, request, { refuse, forward: () => backend.handle(req, res) }).catch(
+              (error: unknown) => fault(req, res, error),
+            );
+            return;
+          }
+          run({
+            key: { owner: request.userId, attemptId: attempt.attemptId },
+            conversationId: attempt.conversationId,
+            admit: request.admit,
+            meter: request.meter,
+          });
+        },
         log,
       }).catch((error: unknown) => fault(req, res, error));
-    } else if (isGatewayPath(path) || path === '/__sim' || path.startsWith('/__sim/'))
-      backend.handle(req, res);
-    else if (serveTeam && isTeamPath(path))
-      serveTeam(req, res).catch((error: unknown) => fault(req, res, error));
-    else serveFiles(req, res).catch((error: unknown) => fault(req, res, error));
+    } else if (attempt)
+      run({
+        key: { owner: LOCAL_OWNER, attemptId: attempt.attemptId },
+        conversationId: attempt.conversationId,
+      });
+    else backend.handle(req, res);
   };
 
   /** The last line of defence: one request's failure is logged and answered, never fatal. */
@@ -243,8 +304,11 @@ export function createServerApp(
   return {
     server,
     backend,
-    listen: () =>
-      new Promise((resolve, reject) => {
+    relay,
+    listen: async () => {
+      await relay.start();
+      inner ??= await startInnerBackend(backend.handle, timeouts(config.limits));
+      return new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
           server.off('error', reject);
@@ -252,12 +316,17 @@ export function createServerApp(
           const host = config.host.includes(':') ? `[${config.host}]` : config.host;
           resolve(`http://${host}:${port}`);
         });
-      }),
-    close: () =>
-      new Promise((resolve) => {
-        backend.close();
+      });
+    },
+    close: async () => {
+      // Answers still running end as `lost` (written down, in team mode), then the backend closes.
+      await relay.close();
+      await inner?.close();
+      backend.close();
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }

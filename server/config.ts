@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { DEFAULT_RELAY_SETTINGS, type RelaySettings } from './relay/relay.ts';
 
 /**
  * Everything the server and the dev proxy read from the environment, checked once. Error messages
@@ -52,6 +53,8 @@ export interface ServerConfig {
   /** Host names accepted in `Host` besides loopback names, IP addresses and `host`, from HOPBASE_ALLOWED_HOSTS. */
   allowedHosts: string[];
   limits: ServerLimits;
+  /** The answers the server runs (`relay/relay.ts`); unset: the defaults. */
+  relay?: Partial<RelaySettings> | undefined;
 }
 
 export class ConfigError extends Error {
@@ -241,6 +244,20 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     connectSrc: parseConnectSrc(env.HOPBASE_CONNECT_SRC),
     allowedHosts: list(env.HOPBASE_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
     limits: limitsFromEnv(env),
+    relay: relaySettingsFromEnv(env),
+  };
+}
+
+/** How much of the answers it runs the server keeps, and how long (README, "Deploy"). */
+function relaySettingsFromEnv(env: NodeJS.ProcessEnv): RelaySettings {
+  const d = DEFAULT_RELAY_SETTINGS;
+  return {
+    maxAnswerBytes: integer(env, 'HOPBASE_RELAY_MAX_ANSWER_BYTES', d.maxAnswerBytes, 1024),
+    memoryBytes: integer(env, 'HOPBASE_RELAY_MEMORY_BYTES', d.memoryBytes, 1024),
+    keepMs: integer(env, 'HOPBASE_RELAY_KEEP_MS', d.keepMs, 1000),
+    graceMs: d.graceMs,
+    heartbeatMs: d.heartbeatMs,
+    staleMs: d.staleMs,
   };
 }
 

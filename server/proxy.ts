@@ -43,7 +43,7 @@ const MAX_ERROR_BODY_BYTES = 1024 * 1024;
  * (cookies, origin, addresses, `expect`), not the ones that pick another account (`openai-organization`,
  * `openai-project`) or another method (`x-http-method-override`): the operator's key decides those.
  */
-const FORWARDED_REQUEST_HEADERS = new Set([
+export const FORWARDED_REQUEST_HEADERS = new Set([
   'content-type',
   'accept',
   'anthropic-version',

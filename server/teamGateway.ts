@@ -7,10 +7,10 @@ import { isClientId } from './db/database.ts';
 import type { Person } from './db/storage.ts';
 import { requestSource } from './security.ts';
 import type { TeamServer } from './team.ts';
-import { meterAnswer } from './usageMeter.ts';
+import { type MeterOptions, meterAnswer } from './usageMeter.ts';
 
 /** A refusal, answered in the protocol's own error shape, with its headers (`Retry-After`). */
-interface GatewayRefusal {
+export interface GatewayRefusal {
   status: number;
   kind: ErrorKind;
   message: string;
@@ -27,7 +27,7 @@ const NO_CONVERSATION = '(none)';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The protocol whose path this is (`/v1/messages` → messages); undefined: the model list, and the rest. */
-function protocolAt(path: string): Protocol | undefined {
+export function protocolAt(path: string): Protocol | undefined {
   return protocols.find((protocol) => `/v1${adapters[protocol].path}` === path);
 }
 
@@ -77,9 +77,26 @@ async function overLimit(person: Person, limits: PersonLimits, now: number): Pro
 export interface TeamGatewayHandlers {
   /** Answers the request with this error, in its protocol's shape. */
   refuse(refusal: GatewayRefusal): void;
-  /** Hands the request to the backend (the gateway's proxy, or the simulator). */
+  /** Hands the request to the backend (the gateway's proxy, or the simulator), neither limited nor metered. */
   forward(): void;
+  /**
+   * A request that asks a model, from a signed-in person: answered by `serveMetered`, or run by the relay
+   * (`relay/runner.ts`), which checks the same limits (`admit`) and records the usage the same way (`meter`).
+   */
+  answer(request: PersonRequest): void;
   log(line: string): void;
+}
+
+/** A signed-in person's request to a model, not yet admitted. */
+export interface PersonRequest {
+  userId: string;
+  /** The attempt and conversation the page named (`x-hopbase-attempt`, `x-hopbase-conversation`). */
+  attemptId: string | undefined;
+  conversationId: string | undefined;
+  /** Checks the person's limits and, if they admit the request, counts it; a refusal otherwise. */
+  admit(): Promise<GatewayRefusal | null>;
+  /** Where the answer's usage goes. */
+  meter: MeterOptions;
 }
 
 /**
@@ -92,7 +109,6 @@ export interface TeamGatewayHandlers {
 export async function serveTeamGateway(
   team: TeamServer,
   req: IncomingMessage,
-  res: ServerResponse,
   path: string,
   on: TeamGatewayHandlers,
 ): Promise<void> {
@@ -122,15 +138,12 @@ export async function serveTeamGateway(
     return;
   }
   const person = team.storage.forUser(user.id);
-  const refusal = await overLimit(person, team.limits, Date.now());
-  if (refusal) {
-    on.refuse(refusal);
-    return;
-  }
-  void meterAnswer(
-    req,
-    res,
-    {
+  on.answer({
+    userId: user.id,
+    attemptId,
+    conversationId,
+    admit: () => overLimit(person, team.limits, Date.now()),
+    meter: {
       protocol,
       attemptId,
       conversationId: conversationId ?? NO_CONVERSATION,
@@ -138,6 +151,20 @@ export async function serveTeamGateway(
       usage: person.usage,
       log: on.log,
     },
-    on.forward,
-  );
+  });
+}
+
+/** A person's request answered as the backend answers it, once admitted, its usage recorded. */
+export async function serveMetered(
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: PersonRequest,
+  on: Pick<TeamGatewayHandlers, 'refuse' | 'forward'>,
+): Promise<void> {
+  const refusal = await request.admit();
+  if (refusal) {
+    on.refuse(refusal);
+    return;
+  }
+  void meterAnswer(req, res, request.meter, on.forward);
 }

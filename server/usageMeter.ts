@@ -135,18 +135,80 @@ type Answer =
   | { kind: 'stream'; feed: Feed; turn: Promise<Turn> }
   | { kind: 'json'; chunks: Uint8Array[]; size: number };
 
-/** What the backend answered, once it has: a streamed answer, a whole JSON one, or nothing to bill (an error). */
-function answerOf(res: ServerResponse, protocol: Protocol): Answer {
-  const status = res.statusCode;
-  if (!res.headersSent || status < 200 || status > 299) return { kind: 'none' };
-  // The server set its security headers before the backend's `writeHead`, which then merges its own into
-  // them: the answer's type can be read back.
-  const type = String(res.getHeader('content-type') ?? '');
+/** What the backend answered, from its status and type: a streamed answer, a whole JSON one, or nothing to bill (an error). */
+function answerOf(status: number, type: string, protocol: Protocol): Answer {
+  if (status < 200 || status > 299) return { kind: 'none' };
   if (/^text\/event-stream\b/i.test(type)) {
     const feed = new Feed();
     return { kind: 'stream', feed, turn: readTurn(protocol, feed.body) };
   }
   return isJsonContentType(type) ? { kind: 'json', chunks: [], size: 0 } : { kind: 'none' };
+}
+
+/** An answer being read for its usage: its bytes as they come, then its end. */
+export interface AnswerReading {
+  take(chunk: Uint8Array): void;
+  /** The answer is over: `whole` when all of it came. Resolves once its row is written (or none was due). */
+  end(whole: boolean): Promise<void>;
+}
+
+/**
+ * Starts reading a request for its usage: watches its body for the model (call it after the backend has
+ * its own listener on the body), and gives, once the answer's status and type are known, the reading of
+ * that answer. Shared by the answers the server relays as they are (`meterAnswer`) and those it runs
+ * (`relay/runner.ts`): one answer, one row, however many pages read it.
+ */
+export function meterRequest(
+  req: IncomingMessage,
+  options: MeterOptions,
+): (status: number, type: string) => AnswerReading {
+  const requested = watchModel(req);
+  return (status, type) => {
+    const answer = answerOf(status, type, options.protocol);
+    return {
+      take(chunk) {
+        if (answer.kind === 'stream') answer.feed.put(chunk);
+        else if (answer.kind === 'json' && answer.size <= MAX_JSON_ANSWER_BYTES) {
+          answer.chunks.push(chunk);
+          answer.size += chunk.length;
+        }
+      },
+      end(whole) {
+        let reading: Promise<Turn> | undefined;
+        if (answer.kind === 'stream') {
+          answer.feed.close();
+          reading = answer.turn;
+        } else if (answer.kind === 'json') {
+          const complete = whole && answer.size <= MAX_JSON_ANSWER_BYTES;
+          const json = complete ? Buffer.concat(answer.chunks).toString('utf8') : '';
+          answer.chunks.length = 0;
+          // A cut JSON answer cannot be read: it is recorded as interrupted, without figures.
+          reading = readTurn(options.protocol, sse(complete ? asEvents[options.protocol](json) : []));
+        }
+        return record(reading, requested, options);
+      },
+    };
+  };
+}
+
+/** Writes the attempt's row once its answer is read; never rejects: a failure is logged. */
+async function record(
+  reading: Promise<Turn> | undefined,
+  requested: () => string | undefined,
+  options: MeterOptions,
+): Promise<void> {
+  try {
+    const turn = await reading;
+    if (!turn) return;
+    const row = usageRow(turn, requested() ?? turn.model ?? '', options);
+    // An attempt id the person used before names an earlier request's row: this one gets its own.
+    if (!(await options.usage.add(row)))
+      await options.usage.add({ ...row, attemptId: `srv_${randomUUID()}` });
+  } catch (error) {
+    options.log(
+      `usage: could not record an answer's usage (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
 }
 
 /** Bytes a response is given, in whichever form `write` and `end` took them. */
@@ -223,49 +285,29 @@ export function meterAnswer(
   options: MeterOptions,
   forward: () => void,
 ): Promise<void> {
-  let answer: Answer | undefined;
-  let done: (turn: Promise<Turn> | undefined) => void = () => {};
-  const ended = new Promise<Promise<Turn> | undefined>((resolve) => {
+  let reading: AnswerReading | undefined;
+  let done: (recorded: Promise<void>) => void = () => {};
+  const ended = new Promise<void>((resolve) => {
     done = resolve;
   });
+  // The server set its security headers before the backend's `writeHead`, which then merges its own into
+  // them: the answer's type can be read back. Nothing sent yet: nothing to bill.
+  const answered = () =>
+    res.headersSent ? readAnswer(res.statusCode, String(res.getHeader('content-type') ?? '')) : none;
+  const none: AnswerReading = { take: () => {}, end: () => Promise.resolve() };
+  let readAnswer: (status: number, type: string) => AnswerReading = () => none;
   tap(
     res,
     (chunk) => {
-      answer ??= answerOf(res, options.protocol);
-      if (answer.kind === 'stream') answer.feed.put(chunk);
-      else if (answer.kind === 'json' && answer.size <= MAX_JSON_ANSWER_BYTES) {
-        answer.chunks.push(chunk);
-        answer.size += chunk.length;
-      }
+      reading ??= answered();
+      reading.take(chunk);
     },
     () => {
-      answer ??= answerOf(res, options.protocol);
-      if (answer.kind === 'stream') {
-        answer.feed.close();
-        done(answer.turn);
-      } else if (answer.kind === 'json') {
-        const whole = res.writableFinished && answer.size <= MAX_JSON_ANSWER_BYTES;
-        const json = whole ? Buffer.concat(answer.chunks).toString('utf8') : '';
-        answer.chunks.length = 0;
-        // A cut JSON answer cannot be read: it is recorded as interrupted, without figures.
-        done(readTurn(options.protocol, sse(whole ? asEvents[options.protocol](json) : [])));
-      } else done(undefined);
+      reading ??= answered();
+      done(reading.end(res.writableFinished));
     },
   );
   forward();
-  const requested = watchModel(req);
-  return ended
-    .then(async (reading) => {
-      const turn = await reading;
-      if (!turn) return;
-      const row = usageRow(turn, requested() ?? turn.model ?? '', options);
-      // An attempt id the person used before names an earlier request's row: this one gets its own.
-      if (!(await options.usage.add(row)))
-        await options.usage.add({ ...row, attemptId: `srv_${randomUUID()}` });
-    })
-    .catch((error: unknown) => {
-      options.log(
-        `usage: could not record an answer's usage (${error instanceof Error ? error.message : String(error)})`,
-      );
-    });
+  readAnswer = meterRequest(req, options);
+  return ended;
 }

@@ -160,4 +160,43 @@ export const migrations: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    name: '0005 answers the server runs',
+    statements: [
+      // Each server process that runs answers, and when it last said it was alive: an answer whose
+      // process has gone quiet ended with it (`lost`, relay/dbLog.ts).
+      `CREATE TABLE relay_runners (
+        id uuid PRIMARY KEY,
+        seen_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      // An answer a server process runs (or ran) for a person, under the page's attempt id: taken once.
+      `CREATE TABLE relay_answers (
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        attempt_id text NOT NULL CHECK (length(attempt_id) BETWEEN 1 AND 200),
+        conversation_id text NOT NULL,
+        runner uuid NOT NULL,
+        started_at timestamptz NOT NULL DEFAULT now(),
+        -- Null while it runs.
+        outcome text CHECK (outcome IN ('complete', 'cut', 'stopped', 'lost', 'too-large')),
+        message text,
+        -- A page has stored it (DELETE): kept only for the grace once it ended.
+        acknowledged boolean NOT NULL DEFAULT false,
+        -- Set when it ends: then it is forgotten.
+        forget_at timestamptz,
+        PRIMARY KEY (user_id, attempt_id)
+      )`,
+      'CREATE INDEX relay_answers_forget ON relay_answers (forget_at)',
+      'CREATE INDEX relay_answers_running ON relay_answers (runner) WHERE outcome IS NULL',
+      // Its events, a batch per row as they were written (every few tens of ms): JSON text, ids first to last.
+      `CREATE TABLE relay_events (
+        user_id uuid NOT NULL,
+        attempt_id text NOT NULL,
+        first_id integer NOT NULL,
+        last_id integer NOT NULL,
+        events text NOT NULL,
+        PRIMARY KEY (user_id, attempt_id, first_id),
+        FOREIGN KEY (user_id, attempt_id) REFERENCES relay_answers (user_id, attempt_id) ON DELETE CASCADE
+      )`,
+    ],
+  },
 ];
