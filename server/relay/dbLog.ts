@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
+import type { RelayItem } from '../../src/core/index.ts';
 import { type Database, firstRow, rows } from '../db/database.ts';
-import { type Ending, outcomes, type RelayEvent } from './events.ts';
+import { type Ending, outcomes } from './events.ts';
 import type { AnswerKey, Follow, SharedLog } from './relay.ts';
 
 /**
@@ -31,11 +32,11 @@ const SWEEP_MS = 60_000;
 /** NOTIFY's payload is at most 8000 bytes: announcements are split well below it. */
 const MAX_PAYLOAD = 7_000;
 
-const eventSchema = v.variant('type', [
-  v.object({ id: v.number(), type: v.literal('piece'), t: v.number(), text: v.string() }),
+const eventSchema = v.variant('kind', [
+  v.object({ id: v.number(), kind: v.literal('piece'), t: v.number(), text: v.string() }),
   v.object({
     id: v.number(),
-    type: v.literal('end'),
+    kind: v.literal('end'),
     outcome: v.picklist(outcomes),
     message: v.optional(v.string()),
   }),
@@ -70,7 +71,7 @@ interface Follower {
 
 export class DbLog implements SharedLog {
   private readonly runner = randomUUID();
-  private pending = new Map<string, { key: AnswerKey; events: RelayEvent[] }>();
+  private pending = new Map<string, { key: AnswerKey; events: RelayItem[] }>();
   private flushTimer: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
   private readonly followers = new Map<string, Set<Follower>>();
@@ -130,7 +131,7 @@ export class DbLog implements SharedLog {
       .catch((error: unknown) => this.options.log(`relay: could not free an attempt id (${String(error)})`));
   }
 
-  write(key: AnswerKey, event: RelayEvent): void {
+  write(key: AnswerKey, event: RelayItem): void {
     const k = keyOf(key);
     let entry = this.pending.get(k);
     if (!entry) {
@@ -191,7 +192,7 @@ export class DbLog implements SharedLog {
         resolve(ending);
       };
       this.follow(key, answer.last, (event) => {
-        if (event.type === 'end') settle({ outcome: event.outcome });
+        if (event.kind === 'end') settle({ outcome: event.outcome });
       })
         .then((stop) => {
           unfollow = stop;
@@ -262,7 +263,7 @@ export class DbLog implements SharedLog {
       columns[3].push(events.at(-1)?.id ?? 0);
       columns[4].push(JSON.stringify(events));
       const end = events.at(-1);
-      if (end?.type === 'end') {
+      if (end?.kind === 'end') {
         ends[0].push(key.owner);
         ends[1].push(key.attemptId);
         ends[2].push(end.outcome);
@@ -375,16 +376,16 @@ export class DbLog implements SharedLog {
         // Each event once, in order; the end whatever its id (a reader that named it, or one beyond it).
         for (const { events } of batches)
           for (const event of events) {
-            if (follower.done || (event.id !== follower.last + 1 && event.type !== 'end')) continue;
+            if (follower.done || (event.id !== follower.last + 1 && event.kind !== 'end')) continue;
             follower.last = Math.max(follower.last, event.id);
-            follower.on(event as RelayEvent);
-            if (event.type === 'end') follower.done = true;
+            follower.on(event as RelayItem);
+            if (event.kind === 'end') follower.done = true;
           }
         if (!follower.done && answer.outcome === null && !answer.alive) {
           follower.done = true;
           follower.on({
             id: follower.last + 1,
-            type: 'end',
+            kind: 'end',
             outcome: 'lost',
             message: 'The server process that ran this answer ended before the answer did.',
           });

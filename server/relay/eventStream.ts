@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type RelayEvent, sseEvent } from './events.ts';
+import { type RelayItem, writeRelayEvent } from '../../src/core/index.ts';
 
 /** A comment when nothing else went to a page for this long, so no proxy on the way takes it for dead. */
 const KEEP_ALIVE_MS = 15_000;
@@ -41,12 +41,12 @@ export class EventStream {
   }
 
   /** For `follow`: each event to the page. */
-  readonly send = (event: RelayEvent): void => {
+  readonly send = (event: RelayItem): void => {
     if (this.done) return;
     this.open();
-    if (event.id > this.after) this.res.write(sseEvent(event));
+    if (event.id > this.after) this.res.write(writeRelayEvent(event));
     this.timer.refresh();
-    if (event.type === 'end') {
+    if (event.kind === 'end') {
       this.res.end();
       this.finish();
     }

@@ -1,25 +1,21 @@
+import type { RelayOutcome } from '../../src/core/index.ts';
+
 /**
- * The relay's events (docs/relay.md): the gateway's body in pieces, numbered from 1, then one `end` with
- * the answer's outcome. The same shape in memory, in the database and on the wire.
+ * The relay's events (docs/relay.md, `src/core/relay.ts`: the page reads them with the same code): the
+ * gateway's body in pieces, numbered from 1, then one `end` with the answer's outcome. The same shape in
+ * memory, in the database and on the wire.
  */
 
-export const outcomes = ['complete', 'cut', 'stopped', 'lost', 'too-large'] as const;
-type Outcome = (typeof outcomes)[number];
+export const outcomes = [
+  'complete',
+  'cut',
+  'stopped',
+  'lost',
+  'too-large',
+] as const satisfies readonly RelayOutcome[];
 
-export type RelayEvent =
-  /** `text`: the gateway's bytes as UTF-8; `t`: ms after the gateway was called. */
-  | { id: number; type: 'piece'; t: number; text: string }
-  | { id: number; type: 'end'; outcome: Outcome; message?: string };
-
-export type Ending = { outcome: Outcome; message?: string };
-
-/** One event as SSE: the piece's JSON on one `data` line (JSON escapes every line break). */
-export function sseEvent(event: RelayEvent): string {
-  if (event.type === 'piece')
-    return `id: ${event.id}\ndata: ${JSON.stringify({ t: event.t, text: event.text })}\n\n`;
-  const { outcome, message } = event;
-  return `id: ${event.id}\nevent: end\ndata: ${JSON.stringify(message === undefined ? { outcome } : { outcome, message })}\n\n`;
-}
+/** How an answer ended (an `end` event without its id). */
+export type Ending = { outcome: RelayOutcome; message?: string };
 
 /** The highest id `Last-Event-ID` may name: ids are counts of pieces, far below this. */
 const MAX_EVENT_ID = 2 ** 31 - 1;

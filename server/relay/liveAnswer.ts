@@ -1,6 +1,7 @@
-import type { Ending, RelayEvent } from './events.ts';
+import type { RelayItem } from '../../src/core/index.ts';
+import type { Ending } from './events.ts';
 
-type Listener = (event: RelayEvent) => void;
+type Listener = (event: RelayItem) => void;
 
 /**
  * One answer's events held in this process, and the readers following it: a reader gets every event after
@@ -8,14 +9,14 @@ type Listener = (event: RelayEvent) => void;
  * added at the end, numbered in turn, so "after n" is a slice.
  */
 export class LiveAnswer {
-  readonly events: RelayEvent[] = [];
+  readonly events: RelayItem[] = [];
   /** What the events weigh (`weight`), for the size limits. */
   bytes = 0;
   private readonly listeners = new Set<Listener>();
 
   get ending(): Ending | undefined {
     const last = this.events.at(-1);
-    if (last?.type !== 'end') return undefined;
+    if (last?.kind !== 'end') return undefined;
     return last.message === undefined
       ? { outcome: last.outcome }
       : { outcome: last.outcome, message: last.message };
@@ -26,12 +27,12 @@ export class LiveAnswer {
   }
 
   /** Adds the next event (its id is the next number) and hands it to every reader. */
-  push(event: RelayEvent, bytes: number): void {
+  push(event: RelayItem, bytes: number): void {
     if (this.ending) return;
     this.events.push(event);
     this.bytes += bytes;
     for (const listener of [...this.listeners]) listener(event);
-    if (event.type === 'end') this.listeners.clear();
+    if (event.kind === 'end') this.listeners.clear();
   }
 
   /**
@@ -40,14 +41,14 @@ export class LiveAnswer {
    * learns the answer is over.
    */
   follow(after: number, on: Listener): () => void {
-    for (let i = Math.max(0, after); i < this.events.length; i++) on(this.events[i] as RelayEvent);
+    for (let i = Math.max(0, after); i < this.events.length; i++) on(this.events[i] as RelayItem);
     const last = this.events.at(-1);
-    if (last?.type === 'end') {
+    if (last?.kind === 'end') {
       if (after >= this.events.length) on(last);
       return () => {};
     }
     const pass: Listener = (event) => {
-      if (event.id > after || event.type === 'end') on(event);
+      if (event.id > after || event.kind === 'end') on(event);
     };
     this.listeners.add(pass);
     return () => this.listeners.delete(pass);

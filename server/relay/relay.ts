@@ -1,4 +1,5 @@
-import type { Ending, RelayEvent } from './events.ts';
+import type { RelayItem } from '../../src/core/index.ts';
+import type { Ending } from './events.ts';
 import { LiveAnswer } from './liveAnswer.ts';
 
 /**
@@ -42,7 +43,7 @@ export const DEFAULT_RELAY_SETTINGS: RelaySettings = {
 };
 
 /** A reader's events; the returned function stops following. */
-export type Follow = (event: RelayEvent) => void;
+export type Follow = (event: RelayItem) => void;
 
 /** What the database adds in team mode (`dbLog.ts`): the answers of every process, shared. */
 export interface SharedLog {
@@ -53,7 +54,7 @@ export interface SharedLog {
   /** The answer was not relayed after all (the gateway refused it): nothing is kept. */
   unclaim(key: AnswerKey): Promise<void>;
   /** An event of an answer this process runs, written with the next batch. */
-  write(key: AnswerKey, event: RelayEvent): void;
+  write(key: AnswerKey, event: RelayItem): void;
   /** Resolves once every event written so far is in the database. */
   flushed(): Promise<void>;
   /** A reader of an answer this process does not hold; undefined: no such answer of this owner. */
@@ -139,7 +140,7 @@ export class Relay {
     const answer = new LiveAnswer();
     const held: Kept = { state: 'running', answer, stop, acknowledged: false };
     this.held.set(k, held);
-    const push = (event: RelayEvent, bytes: number) => {
+    const push = (event: RelayItem, bytes: number) => {
       answer.push(event, bytes);
       this.heldBytes += bytes;
       this.shared?.write(key, event);
@@ -158,13 +159,13 @@ export class Relay {
             outcome: 'too-large',
             message: `The server holds as much of answers as it may (HOPBASE_RELAY_MEMORY_BYTES is ${this.settings.memoryBytes}).`,
           };
-        push({ id: answer.lastId + 1, type: 'piece', t, text }, bytes);
+        push({ id: answer.lastId + 1, kind: 'piece', t, text }, bytes);
         return undefined;
       },
       end: (ending) => {
         if (held.state !== 'running') return;
         held.state = 'ended';
-        push({ id: answer.lastId + 1, type: 'end', ...ending }, 0);
+        push({ id: answer.lastId + 1, kind: 'end', ...ending }, 0);
         this.afterEnd(k, held);
       },
     };
