@@ -31,6 +31,44 @@ export function prefixRange(prefix: string): IDBKeyRange {
   return IDBKeyRange.bound(prefix, `${prefix}\uffff`);
 }
 
+/** The keys that start with `prefix` and come after `after` (null: all of them). */
+function rangeAfter(prefix: string, after: string | null): IDBKeyRange {
+  return after === null ? prefixRange(prefix) : IDBKeyRange.bound(after, `${prefix}\uffff`, true);
+}
+
+/**
+ * Reads, in `store`'s transaction, up to `count` records whose keys start with `prefix` and come after
+ * `after` (null: from the first), in key order, by ranges of `chunk` (one `getAll` each rather than a
+ * `get` per record): `each` is called with every chunk's [key, value] pairs as it arrives, in a task of
+ * its own, so that no task takes the values of the whole batch; then `done` with the key to go on after,
+ * or null when the range held no more.
+ */
+export function readRange(
+  store: IDBObjectStore,
+  { prefix, after, count, chunk }: { prefix: string; after: string | null; count: number; chunk: number },
+  each: (records: [string, unknown][]) => void,
+  done: (goOnAfter: string | null) => void,
+): void {
+  let left = count;
+  const next = (from: string | null) => {
+    const range = rangeAfter(prefix, from);
+    const size = Math.min(chunk, left);
+    const keys = store.getAllKeys(range, size);
+    const values = store.getAll(range, size);
+    values.onsuccess = () => {
+      const records = keys.result.map((key, i): [string, unknown] => [String(key), values.result[i]]);
+      if (records.length) each(records);
+      left -= records.length;
+      const last = records.at(-1)?.[0] ?? null;
+      // Fewer than asked for: the range is read to its end.
+      if (records.length < size || last === null) done(null);
+      else if (left > 0) next(last);
+      else done(last);
+    };
+  };
+  next(after);
+}
+
 /**
  * Reads the record and the tombstone of conversation `id` in `store`'s transaction, then calls `decide`
  * with both (undefined: none) and the higher of their revisions.
