@@ -16,8 +16,13 @@ export function outcomeSummary(
  * The search's summary, and while a long history's older conversations are still being read, that more
  * may match: each language joins the two sentences its own way (Japanese and Chinese with no space).
  */
-export function withStillReading({ t }: Pick<I18n, 't'>, summary: string, unread: UnreadConversations): string {
+export function withStillReading(
+  { t }: Pick<I18n, 't'>,
+  summary: string,
+  unread: UnreadConversations,
+): string {
   if (unread.kind === 'none') return summary;
-  const reading = unread.kind === 'counted' ? t('search.reading', { n: unread.count }) : t('search.readingSome');
+  const reading =
+    unread.kind === 'counted' ? t('search.reading', { n: unread.count }) : t('search.readingSome');
   return t('search.withReading', { summary, reading });
 }
