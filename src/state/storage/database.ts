@@ -38,10 +38,11 @@ function rangeAfter(prefix: string, after: string | null): IDBKeyRange {
 
 /**
  * Reads, in `store`'s transaction, up to `count` records whose keys start with `prefix` and come after
- * `after` (null: from the first), in key order, by ranges of `chunk` (one `getAll` each rather than a
- * `get` per record): `each` is called with every chunk's [key, value] pairs as it arrives, in a task of
- * its own, so that no task takes the values of the whole batch; then `done` with the key to go on after,
- * or null when the range held no more.
+ * `after` (null: from the first), in key order: their keys in one request, then their values by ranges of
+ * `chunk` keys (one `getAll` each rather than a `get` per record), all asked for at once so that the
+ * batch costs two round trips to the database whatever its size. `each` is called with every chunk's
+ * [key, value] pairs as it arrives, in a task of its own (no task takes the values of the whole batch);
+ * then `done` with the key to go on after, or null when the range held no more.
  */
 export function readRange(
   store: IDBObjectStore,
@@ -49,24 +50,22 @@ export function readRange(
   each: (records: [string, unknown][]) => void,
   done: (goOnAfter: string | null) => void,
 ): void {
-  let left = count;
-  const next = (from: string | null) => {
-    const range = rangeAfter(prefix, from);
-    const size = Math.min(chunk, left);
-    const keys = store.getAllKeys(range, size);
-    const values = store.getAll(range, size);
-    values.onsuccess = () => {
-      const records = keys.result.map((key, i): [string, unknown] => [String(key), values.result[i]]);
-      if (records.length) each(records);
-      left -= records.length;
-      const last = records.at(-1)?.[0] ?? null;
-      // Fewer than asked for: the range is read to its end.
-      if (records.length < size || last === null) done(null);
-      else if (left > 0) next(last);
-      else done(last);
-    };
+  const keys = store.getAllKeys(rangeAfter(prefix, after), count);
+  keys.onsuccess = () => {
+    const found = keys.result.map(String);
+    // Fewer than asked for: the range is read to its end.
+    const goOnAfter = found.length < count ? null : (found.at(-1) ?? null);
+    if (!found.length) return done(goOnAfter);
+    for (let start = 0; start < found.length; start += chunk) {
+      const part = found.slice(start, start + chunk);
+      const values = store.getAll(IDBKeyRange.bound(part[0], part.at(-1)), part.length);
+      const last = start + chunk >= found.length;
+      values.onsuccess = () => {
+        each(part.map((key, i) => [key, values.result[i]]));
+        if (last) done(goOnAfter);
+      };
+    }
   };
-  next(after);
 }
 
 /**
