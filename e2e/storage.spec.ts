@@ -259,19 +259,20 @@ test('an answer whose stored request cannot be read says so, and Regenerate buil
   // Damaged on disk, as another program could leave it.
   await storeRecord(page, `request:${attempt?.id}`, { body: 'damaged' });
   await page.reload();
+
+  // A load reads no request body: the inspector asks for this one, and says it is damaged rather than
+  // show an empty one; the record is then listed with those that cannot be read.
+  await turns(page).last().getByRole('button', { name: 'Inspect' }).click();
+  const inspector = page.getByRole('complementary', { name: 'Inspector' });
+  await inspector.getByText(/^Request: POST/).click();
+  await expect(inspector.getByRole('note').filter({ hasText: 'is damaged' })).toBeVisible();
+  await inspector.getByRole('button', { name: 'Close inspector' }).click();
   await expect(banner(page)).toContainText('1 sent request could not be read.');
   await banner(page).getByText('What is wrong').click();
   await expect(banner(page).getByRole('listitem')).toHaveText(
     `request:${attempt?.id}: body: expected an object`,
   );
   await banner(page).getByRole('button', { name: 'Dismiss' }).click();
-
-  // The inspector says the body is gone rather than show an empty one.
-  await turns(page).last().getByRole('button', { name: 'Inspect' }).click();
-  const inspector = page.getByRole('complementary', { name: 'Inspector' });
-  await inspector.getByText(/^Request: POST/).click();
-  await expect(inspector.getByRole('note').filter({ hasText: 'is damaged' })).toBeVisible();
-  await inspector.getByRole('button', { name: 'Close inspector' }).click();
 
   const version = turns(page).last();
   await version.getByRole('button', { name: 'Regenerate' }).click();

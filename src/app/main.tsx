@@ -12,7 +12,7 @@ import { createMarkdownResources } from '../markdown/resources.ts';
 import { webLocks } from '../session/answerLocks.ts';
 import { ChatSession } from '../session/ChatSession.ts';
 import { conversationIdInPath } from '../state/domain/address.ts';
-import { indexedDbStorage } from '../state/storage/appStorage.ts';
+import { type AppStorage, indexedDbStorage } from '../state/storage/appStorage.ts';
 import { deleteOrphanedAttachments } from '../state/storage/attachmentBlobs.ts';
 import { attachmentsInUse } from '../state/storage/attachmentSweep.ts';
 import { openDatabase } from '../state/storage/database.ts';
@@ -28,11 +28,15 @@ const stores = createAppStores();
 const markdown = createMarkdownResources();
 
 /**
- * What the app runs on for whoever the server says is here: in single-person mode this browser's storage;
- * in team mode the signed-in person's own database (the server's cache) and their sync with the server,
- * and the views that show them. Team mode's code is fetched only then, not with single-person mode's.
+ * What the app runs on for whoever the server says is here: in single-person mode this browser's storage
+ * (`single`); in team mode the signed-in person's own database (the server's cache) and their sync with
+ * the server, and the views that show them. Team mode's code is fetched only then, not with
+ * single-person mode's.
  */
-async function servicesFor(account: Account): Promise<{ services: AppServices; views: TeamViews | null }> {
+async function servicesFor(
+  account: Account,
+  single: AppStorage,
+): Promise<{ services: AppServices; views: TeamViews | null }> {
   const person = account.mode === 'team' ? account.person : null;
   const team = person ? (await import('./teamServices.ts')).teamServices(stores, person) : null;
   let db: UseStore | undefined;
@@ -40,10 +44,13 @@ async function servicesFor(account: Account): Promise<{ services: AppServices; v
     db ??= openDatabase(team?.databaseName);
     return db;
   };
-  const storage = indexedDbStorage({
-    open: database,
-    ...(team && { recordingsElsewhere: team.recordingsElsewhere, bodiesElsewhere: team.bodiesElsewhere }),
-  });
+  const storage = team
+    ? indexedDbStorage({
+        open: database,
+        recordingsElsewhere: team.recordingsElsewhere,
+        bodiesElsewhere: team.bodiesElsewhere,
+      })
+    : single;
   const attachments = team ? team.attachments(storage.attachments) : storage.attachments;
   // Web Locks: one tab of this browser reads each answer the server runs.
   const session = new ChatSession({ stores, attachments, locks: webLocks(navigator.locks) });
@@ -59,6 +66,12 @@ async function servicesFor(account: Account): Promise<{ services: AppServices; v
   };
 }
 
+/** The conversation the address names, read with the first screen's. */
+function firstIds(): string[] {
+  const named = conversationIdInPath(location.pathname);
+  return named === null ? [] : [named];
+}
+
 /** Whether the first screen shows an answer: then it waits for the renderer rather than flash plain text. */
 function opensOnAnswer({ conversations }: AppStores): boolean {
   const { activeId, conversations: all } = conversations.getState();
@@ -70,8 +83,7 @@ function opensOnAnswer({ conversations }: AppStores): boolean {
 // starts once they are loaded (a load that fails overwrites nothing), with the channel to the other tabs.
 async function start({ storage, team }: AppServices, painted: Promise<void>) {
   // A long history reads its first screen first (with the conversation the address names), the rest once painted.
-  const named = conversationIdInPath(location.pathname);
-  const loaded = await storage.load(stores, named === null ? [] : [named]);
+  const loaded = await storage.load(stores, firstIds());
   followAddress(stores.conversations);
   storage.persist(stores, loaded, painted);
   // Team mode: in step with the server from now on (what is loaded above is its cache).
@@ -148,9 +160,13 @@ async function firstScreen(signedOut: boolean, team: TeamViews | null): Promise<
 
 /** Who is here first (team mode's sign-in screen loads nothing), then what they kept, then the first screen. */
 async function main() {
+  // Single-person mode's database is read while the server is asked who is here (its answer takes a round
+  // trip): used if nobody is signed in, dropped in team mode, where each person has a database of their own.
+  const single = indexedDbStorage();
+  single.readAhead(firstIds());
   const account = await accountHere();
   stores.team.getState().signedIn(account);
-  const { services, views } = await servicesFor(account);
+  const { services, views } = await servicesFor(account, single);
   const signedOut = account.mode === 'team' && account.person === null;
   let firstPainted = () => {};
   const painted = new Promise<void>((resolve) => {

@@ -5,6 +5,7 @@ import type { AppStorage } from '../state/storage/appStorage.ts';
 import type { AttachmentBlobs } from '../state/storage/attachmentBlobs.ts';
 import { personalDatabaseName } from '../state/storage/database.ts';
 import { storedRecording } from '../state/storage/recordingReads.ts';
+import { storedBody } from '../state/storage/storedRequests.ts';
 import type { AppStores } from '../state/stores/appStores.ts';
 import type { Person } from '../state/team/account.ts';
 import { attachmentsWithServer, bodiesFromServer, recordingsFromServer } from '../state/team/fromServer.ts';
@@ -50,6 +51,7 @@ export function teamServices(stores: AppStores, person: Person) {
           parts: new ServerParts(api, {
             attachment: (id) => storage.attachments.get(id),
             recordingKeptApart: (attemptId) => storedRecording(database(), attemptId),
+            bodyKeptApart: (attemptId) => storedBody(database(), attemptId),
           }),
         }),
         localHistory: new LocalHistory({

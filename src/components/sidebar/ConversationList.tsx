@@ -10,7 +10,7 @@ import { LIST_PAGE, rowsToRender } from './listWindow.ts';
 import { MoreConversations } from './MoreConversations.tsx';
 import { SearchBox } from './SearchBox.tsx';
 import { SearchResults } from './SearchResults.tsx';
-import { outcomeSummary, stillReading } from './searchSummary.ts';
+import { outcomeSummary, withStillReading } from './searchSummary.ts';
 import { useConversationLabel } from './useConversationLabel.ts';
 import { useConversationSearch } from './useConversationSearch.ts';
 import { useDebouncedValue } from './useDebouncedValue.ts';
@@ -270,7 +270,7 @@ export const ConversationList = memo(function ConversationList({
       </div>
       <p role="status" className="search-status">
         {outcome
-          ? `${outcomeSummary(i18n, outcome, settledQuery)}${stillReading(i18n, unread)}`
+          ? withStillReading(i18n, outcomeSummary(i18n, outcome, settledQuery), unread)
           : searching && search.kind === 'unavailable'
             ? t('search.unavailable')
             : ''}

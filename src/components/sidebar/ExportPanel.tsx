@@ -19,6 +19,13 @@ function recordingsToRead(conversation: Conversation): string[] {
     .map((a) => a.id);
 }
 
+/** The attempts whose request bodies are in the database only (a reload reads none of them). */
+function bodiesToRead(conversation: Conversation): string[] {
+  return attemptsOf(conversation)
+    .filter((a) => a.request.bodyMissing === 'missing')
+    .map((a) => a.id);
+}
+
 export interface ExportPanelProps {
   id: string;
   /** The conversation's id and title. */
@@ -30,7 +37,7 @@ export interface ExportPanelProps {
 
 /**
  * A conversation's export choices, under its row: Markdown to read, JSON to keep (never a credential). The
- * JSON holds every recording: those kept in the database are read first.
+ * JSON holds every recording and request body: those kept in the database are read first.
  */
 export function ExportPanel({ id, conversationId, title, onClose }: ExportPanelProps) {
   const { stores } = useServices();
@@ -75,9 +82,13 @@ export function ExportPanel({ id, conversationId, title, onClose }: ExportPanelP
     setSavingJson(true);
     const toRead = recordingsToRead(asked);
     setNote(toRead.length ? t('export.reading', { n: toRead.length }) : '');
-    const [code, problems] = await Promise.all([writer(), loadParts(stores.recordings, toRead)]);
+    const [code, problems] = await Promise.all([
+      writer(),
+      loadParts(stores.recordings, toRead),
+      loadParts(stores.bodies, bodiesToRead(asked)),
+    ]);
     setSavingJson(false);
-    // Read again: the recordings are in it now.
+    // Read again: the recordings and bodies are in it now.
     const conversation = conversationNow();
     if (!code || !conversation) return;
     write(code, conversation, 'json');

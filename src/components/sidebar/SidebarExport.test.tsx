@@ -252,6 +252,38 @@ describe('exporting JSON after a reload (recordings kept in the database)', () =
     expect(second.trace).toEqual(stored.get('att_second')!.trace);
   });
 
+  it('reads the request bodies a reload left in the database first, and writes them into the file', async () => {
+    const id = store().newConversation();
+    store().addUserMessage(id, 'Weather in Oslo?');
+    const messageId = store().addAssistantMessage(id, 'chat', 'sim-echo');
+    const whole = recorded('att_body', 'Cold.');
+    const body = { model: 'sim-echo', messages: [{ role: 'user', content: 'Weather in Oslo?' }] };
+    store().addAttempt(id, messageId, { ...whole, request: { ...whole.request, bodyMissing: 'missing' } });
+    const asked: string[] = [];
+    app.stores.bodies.subscribe(({ loads }) => {
+      for (const attemptId of Object.keys(loads))
+        if (loads[attemptId] === 'loading' && !asked.includes(attemptId)) asked.push(attemptId);
+    });
+    const user = userEvent.setup();
+    await openExport(user);
+
+    await user.click(jsonButton());
+    expect(asked).toEqual(['att_body']);
+    expect(downloads).toEqual([]);
+    act(() => {
+      store().updateAttempt(id, messageId, 'att_body', (a) => ({
+        ...a,
+        request: { ...whole.request, body },
+      }));
+      app.stores.bodies.getState().settle(['att_body'], new Map());
+    });
+    await waitFor(() => expect(downloads).toHaveLength(1));
+    const document = JSON.parse(await blobs[0]!.text());
+    const answer = document.conversation.messages.find((m: { role: string }) => m.role === 'assistant');
+    expect(answer.attempts[0].request.body).toEqual(body);
+    expect(answer.attempts[0].request.bodyMissing).toBeUndefined();
+  });
+
   it('asks for nothing when every recording is in memory, and Markdown never waits for them', async () => {
     const { id, stored } = reloaded();
     const database = persistence(id, stored);

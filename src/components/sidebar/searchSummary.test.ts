@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ja } from '../../i18n/catalogs/ja.ts';
+import { zhCN } from '../../i18n/catalogs/zh-CN.ts';
 import { createI18n } from '../../i18n/i18n.tsx';
-import { outcomeSummary } from './searchSummary.ts';
+import { outcomeSummary, withStillReading } from './searchSummary.ts';
 
 const results = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ id: `c${i}`, title: { text: '', ranges: [] }, snippet: null }));
@@ -23,6 +24,28 @@ describe('outcomeSummary', () => {
     );
     expect(outcomeSummary(japanese, { total: 0, results: [] }, '東京')).toBe(
       '「東京」に一致する会話はありません。',
+    );
+  });
+});
+
+describe('withStillReading', () => {
+  const counted = { kind: 'counted', count: 1200 } as const;
+
+  it('says nothing more once every conversation is read', () => {
+    expect(withStillReading(createI18n('en'), '1 conversation matches.', { kind: 'none' })).toBe(
+      '1 conversation matches.',
+    );
+  });
+
+  it('joins the two sentences as each language writes them', () => {
+    expect(withStillReading(createI18n('en'), '1 conversation matches.', counted)).toBe(
+      '1 conversation matches. 1,200 older conversations are still being read: the results will include them.',
+    );
+    expect(withStillReading(createI18n('ja', ja), '1 件の会話が一致。', { kind: 'uncounted' })).toBe(
+      '1 件の会話が一致。古い会話を読み込み中です。読み込みが終わると結果に含まれます。',
+    );
+    expect(withStillReading(createI18n('zh-CN', zhCN), '1 个对话匹配。', counted)).toBe(
+      '1 个对话匹配。仍在读取 1,200 个较早的对话：读取后会出现在结果中。',
     );
   });
 });

@@ -12,8 +12,17 @@ export function outcomeSummary(
   return t('search.found', { total, more: total > results.length ? 'yes' : 'no', shown: results.length });
 }
 
-/** Said after the summary while a long history's older conversations are still being read: more may match. */
-export function stillReading({ t }: Pick<I18n, 't'>, unread: UnreadConversations): string {
-  if (unread.kind === 'none') return '';
-  return ` ${unread.kind === 'counted' ? t('search.reading', { n: unread.count }) : t('search.readingSome')}`;
+/**
+ * The search's summary, and while a long history's older conversations are still being read, that more
+ * may match: each language joins the two sentences its own way (Japanese and Chinese with no space).
+ */
+export function withStillReading(
+  { t }: Pick<I18n, 't'>,
+  summary: string,
+  unread: UnreadConversations,
+): string {
+  if (unread.kind === 'none') return summary;
+  const reading =
+    unread.kind === 'counted' ? t('search.reading', { n: unread.count }) : t('search.readingSome');
+  return t('search.withReading', { summary, reading });
 }

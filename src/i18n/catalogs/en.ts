@@ -292,6 +292,7 @@ export const en = {
   'search.readingSome': 'Older conversations are still being read: the results will include them.',
   'search.reading':
     '{n, plural, one {# older conversation is} other {# older conversations are}} still being read: the results will include {n, plural, one {it} other {them}}.',
+  'search.withReading': '{summary} {reading}',
   'search.none': 'No conversation matches “{query}”.',
   'search.found':
     '{total, plural, one {# conversation matches} other {# conversations match}}{more, select, yes {, the first {shown, number} shown} other {}}.',

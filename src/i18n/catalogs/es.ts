@@ -286,6 +286,7 @@ export const es: Catalog = {
   'search.readingSome': 'Aún se están leyendo conversaciones antiguas: los resultados las incluirán.',
   'search.reading':
     '{n, plural, one {Aún se está leyendo # conversación antigua} other {Aún se están leyendo # conversaciones antiguas}}: los resultados {n, plural, one {la incluirán} other {las incluirán}}.',
+  'search.withReading': '{summary} {reading}',
   'search.none': 'Ninguna conversación coincide con «{query}».',
   'search.found':
     '{total, plural, one {# conversación coincide} other {# conversaciones coinciden}}{more, select, yes {; se muestran las primeras {shown, number}} other {}}.',

@@ -280,6 +280,8 @@ export const ja: Catalog = {
   'search.unavailable': '検索を読み込めませんでした。接続を確認してから、もう一度入力してください。',
   'search.readingSome': '古い会話を読み込み中です。読み込みが終わると結果に含まれます。',
   'search.reading': '{n, plural, other {古い会話を#件読み込み中です。読み込みが終わると結果に含まれます。}}',
+  // Sentences follow each other with no space between them in Japanese.
+  'search.withReading': '{summary}{reading}',
   'search.none': '「{query}」に一致する会話はありません。',
   'search.found':
     '{total, plural, other {# 件の会話が一致}}{more, select, yes {（最初の {shown, number} 件を表示）} other {}}。',

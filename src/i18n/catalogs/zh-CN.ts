@@ -254,6 +254,8 @@ export const zhCN: Catalog = {
   'search.unavailable': '无法加载搜索。请检查网络连接，然后重新输入。',
   'search.readingSome': '仍在读取较早的对话：读取后会出现在结果中。',
   'search.reading': '{n, plural, other {仍在读取 # 个较早的对话：读取后会出现在结果中。}}',
+  // Sentences follow each other with no space between them in Chinese.
+  'search.withReading': '{summary}{reading}',
   'search.none': '没有与“{query}”匹配的对话。',
   'search.found':
     '{total, plural, other {# 个对话匹配}}{more, select, yes {，显示前 {shown, number} 个} other {}}。',

@@ -5,7 +5,7 @@ import { type AttachmentBlobs, databaseAttachments } from './attachmentBlobs.ts'
 import { sweepAttachments } from './attachmentSweep.ts';
 import type { ChangeFeed } from './changeFeed.ts';
 import { openDatabase } from './database.ts';
-import { type LoadedState, loadState } from './load.ts';
+import { type LoadedState, loadState, type ReadAhead, readAheadOfLoad } from './load.ts';
 import { startPersisting } from './persistence.ts';
 import type { RecordingsElsewhere } from './recordingReads.ts';
 import type { BodiesElsewhere } from './storedRequests.ts';
@@ -24,6 +24,11 @@ export interface AppStorage {
    * conversations (the last worked on, the active one and those in `first`), the rest left to `persist`.
    */
   load(stores: AppStores, first?: readonly string[]): Promise<LoadedState>;
+  /**
+   * Starts reading what `load` reads (with the same `first`) now, touching no store, before it is known
+   * whether this storage is the one the app runs on; `load` then takes what it read.
+   */
+  readAhead(first?: readonly string[]): void;
   /**
    * From now on writes the stores' changes back, each joined with what was written elsewhere meanwhile,
    * and takes in changes made elsewhere; once `readRestAfter` resolves, reads what the load left for later.
@@ -65,13 +70,21 @@ export function indexedDbStorage({
   };
   const blobs = () => databaseAttachments(database());
   let stopPersisting: (() => Promise<void>) | null = null;
+  let ahead: ReadAhead | undefined;
   return {
     attachments: {
       put: (files) => blobs().put(files),
       get: (id) => blobs().get(id),
       remove: (ids) => blobs().remove(ids),
     },
-    load: (stores, first) => loadState(database(), stores, first),
+    readAhead(first = []) {
+      ahead = readAheadOfLoad(database(), first);
+    },
+    load(stores, first) {
+      const read = ahead;
+      ahead = undefined;
+      return loadState(database(), stores, first, read);
+    },
     persist(stores, loaded, readRestAfter) {
       stopPersisting = startPersisting(database(), stores, 400, 2000, {
         loaded,

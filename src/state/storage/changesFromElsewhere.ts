@@ -13,11 +13,30 @@ import {
 import type { AppStores } from '../stores/appStores.ts';
 import { applyStoredConversations, applyStoredSettings } from './applyStored.ts';
 import type { ChangeFeed, StoredChange } from './changeFeed.ts';
-import { prefixRange, withStored } from './database.ts';
+import { prefixRange, readRange, withStored } from './database.ts';
 import type { KnownState } from './knownState.ts';
 import { withLocalRecordings } from './storedConversation.ts';
 import { joinBodies } from './storedRequests.ts';
 import { asStoredSettings } from './storedSettings.ts';
+
+/** How many older conversations one `getAll` reads: each range's values arrive in a task of their own. */
+const OLDER_CHUNK = 100;
+
+/** A batch of the older conversations, asked for by `readOlder`: the keys after `after`, at most `count`. */
+interface OlderAsked {
+  after: string | null;
+  count: number;
+  resolve(read: OlderRead): void;
+  reject(error: unknown): void;
+}
+
+/** What a batch of older conversations held. */
+export interface OlderRead {
+  /** The key to read on after; null: every stored conversation is read. */
+  goOnAfter: string | null;
+  /** How many of its records this tab had not read yet (readable or not). */
+  unread: number;
+}
 
 /** A conversation's record as read (undefined: none), its bodies joined in, and its tombstone. */
 interface ReadConversation {
@@ -39,8 +58,8 @@ export class ChangesFromElsewhere {
   private readonly remote = new Map<string, number>();
   private remoteSettings = false;
   private resync = false;
-  /** Stored conversations the load left for later, to read next (`readLater`). */
-  private readonly unread = new Set<string>();
+  /** The next batch of the stored conversations the load left for later (`readOlder`). */
+  private older: OlderAsked | null = null;
 
   constructor(
     private readonly db: UseStore,
@@ -57,11 +76,15 @@ export class ChangesFromElsewhere {
   }
 
   /**
-   * Stored conversations this tab has not read yet (a long history's load reads its first screen first):
-   * read with the next catch-up and added to the list by date, below the newer ones.
+   * The next `count` stored conversations by key after `after` (null: from the first), of which this tab
+   * has not read some yet (a long history's load reads its first screen first): read with the next
+   * catch-up, by key ranges, their request bodies left in the database until asked for, and added to the
+   * list by date, below the newer ones. Resolves once they are in the list.
    */
-  readLater(ids: readonly string[]): void {
-    for (const id of ids) this.unread.add(id);
+  readOlder(after: string | null, count: number): Promise<OlderRead> {
+    return new Promise((resolve, reject) => {
+      this.older = { after, count, resolve, reject };
+    });
   }
 
   /** What the others said meanwhile may have been missed: everything is read again. */
@@ -70,15 +93,20 @@ export class ChangesFromElsewhere {
   }
 
   get pending(): boolean {
-    return this.remote.size > 0 || this.unread.size > 0 || this.remoteSettings || this.resync;
+    return this.remote.size > 0 || this.older !== null || this.remoteSettings || this.resync;
   }
 
   /** Reads what other tabs stored since this tab last knew, and takes it in. */
   async catchUp(): Promise<void> {
+    const older = this.older;
+    this.older = null;
     try {
-      await this.readRemote();
+      const read = await this.readRemote(older);
+      if (older && read) older.resolve(read);
     } catch (error) {
-      console.warn('Could not read what was stored elsewhere', error);
+      // Whoever asked for the older ones says so; a failure to read the others' changes is said here.
+      if (older) older.reject(error);
+      else console.warn('Could not read what was stored elsewhere', error);
     }
   }
 
@@ -87,7 +115,7 @@ export class ChangesFromElsewhere {
     this.feed?.announce(change);
   }
 
-  private async readRemote() {
+  private async readRemote(olderAsked: OlderAsked | null): Promise<OlderRead | null> {
     const { bases } = this.known;
     const wanted = [...this.remote]
       .filter(([id, revision]) => {
@@ -96,20 +124,22 @@ export class ChangesFromElsewhere {
       })
       .map(([id]) => id);
     this.remote.clear();
-    const older = new Set([...this.unread].filter((id) => !bases.has(id)));
-    this.unread.clear();
-    wanted.push(...older);
     const wantSettings = this.remoteSettings;
     this.remoteSettings = false;
     const everything = this.resync;
     this.resync = false;
-    if (!wanted.length && !wantSettings && !everything) return;
+    if (!wanted.length && !wantSettings && !everything && !olderAsked) return null;
 
-    const { conversations, settings, bodies, unreadable } = await this.read(
+    const { conversations, settings, bodies, unreadable, olderRecords, goOnAfter } = await this.read(
       wanted,
       wantSettings || everything,
       everything,
+      olderAsked,
     );
+    // The older ones this tab has not read yet: with the others' changes unless read among them.
+    const older = new Set(olderRecords.map((c) => c.id));
+    const readAlready = new Set(conversations.map((c) => c.id));
+    conversations.push(...olderRecords.filter((c) => !readAlready.has(c.id)));
     for (const id of bodies) this.known.storedBodies.add(id);
     this.stores.storage.getState().noteUnreadable(unreadable);
     const conversationStore = this.stores.conversations;
@@ -158,18 +188,23 @@ export class ChangesFromElsewhere {
       const read = readSettingsRecord(settings);
       if (read) applyStoredSettings(this.stores.settings, this.known, asStoredSettings(read.settings), {});
     }
+    return { goOnAfter, unread: older.size };
   }
 
   /**
    * The records of `ids` (or of every conversation) with their tombstones, the request bodies this tab
-   * lacks read in the same transaction, and the settings record if asked.
+   * lacks read in the same transaction, the settings record if asked, and the batch of older conversations
+   * asked for (as stored: no tombstone stands beside a record a deletion removes in its own transaction,
+   * and those the load found are known; their bodies are read when asked for).
    */
-  private async read(ids: string[], withSettings: boolean, everything: boolean) {
+  private async read(ids: string[], withSettings: boolean, everything: boolean, older: OlderAsked | null) {
     const conversations: ReadConversation[] = [];
     /** Attempts whose request record was read (readable or not), and those that could not be. */
     const bodies: string[] = [];
     const unreadable: UnreadableRecord[] = [];
     let settings: unknown;
+    const olderRecords: ReadConversation[] = [];
+    let goOnAfter: string | null = null;
     const local = this.stores.conversations.getState().conversations;
     await this.db('readonly', (store) => {
       const add = (id: string, value: unknown, tombstone: unknown) => {
@@ -208,8 +243,30 @@ export class ChangesFromElsewhere {
           settings = request.result;
         };
       }
+      if (older)
+        readRange(
+          store,
+          { prefix: conversationPrefix, after: older.after, count: older.count, chunk: OLDER_CHUNK },
+          (records) => {
+            // Checked as each range arrives, not all at the end: no task reads the whole batch.
+            for (const [key, value] of records) {
+              const id = key.slice(conversationPrefix.length);
+              // Known already: read with the first screen, or changed by another tab meanwhile.
+              if (!this.known.bases.has(id))
+                olderRecords.push({
+                  id,
+                  read: readConversationRecord(key, value),
+                  tombstone: undefined,
+                  value,
+                });
+            }
+          },
+          (after) => {
+            goOnAfter = after;
+          },
+        );
       return promisifyRequest(store.transaction);
     });
-    return { conversations, settings, bodies, unreadable };
+    return { conversations, settings, bodies, unreadable, olderRecords, goOnAfter };
   }
 }

@@ -31,6 +31,43 @@ export function prefixRange(prefix: string): IDBKeyRange {
   return IDBKeyRange.bound(prefix, `${prefix}\uffff`);
 }
 
+/** The keys that start with `prefix` and come after `after` (null: all of them). */
+function rangeAfter(prefix: string, after: string | null): IDBKeyRange {
+  return after === null ? prefixRange(prefix) : IDBKeyRange.bound(after, `${prefix}\uffff`, true);
+}
+
+/**
+ * Reads, in `store`'s transaction, up to `count` records whose keys start with `prefix` and come after
+ * `after` (null: from the first), in key order: their keys in one request, then their values by ranges of
+ * `chunk` keys (one `getAll` each rather than a `get` per record), all asked for at once so that the
+ * batch costs two round trips to the database whatever its size. `each` is called with every chunk's
+ * [key, value] pairs as it arrives, in a task of its own (no task takes the values of the whole batch);
+ * then `done` with the key to go on after, or null when the range held no more.
+ */
+export function readRange(
+  store: IDBObjectStore,
+  { prefix, after, count, chunk }: { prefix: string; after: string | null; count: number; chunk: number },
+  each: (records: [string, unknown][]) => void,
+  done: (goOnAfter: string | null) => void,
+): void {
+  const keys = store.getAllKeys(rangeAfter(prefix, after), count);
+  keys.onsuccess = () => {
+    const found = keys.result.map(String);
+    // Fewer than asked for: the range is read to its end.
+    const goOnAfter = found.length < count ? null : (found.at(-1) ?? null);
+    if (!found.length) return done(goOnAfter);
+    for (let start = 0; start < found.length; start += chunk) {
+      const part = found.slice(start, start + chunk);
+      const values = store.getAll(IDBKeyRange.bound(part[0], part.at(-1)), part.length);
+      const last = start + chunk >= found.length;
+      values.onsuccess = () => {
+        each(part.map((key, i) => [key, values.result[i]]));
+        if (last) done(goOnAfter);
+      };
+    }
+  };
+}
+
 /**
  * Reads the record and the tombstone of conversation `id` in `store`'s transaction, then calls `decide`
  * with both (undefined: none) and the higher of their revisions.

@@ -18,7 +18,7 @@ import {
 import type { AppStores } from '../stores/appStores.ts';
 import type { Settings } from '../stores/settingsStore.ts';
 import { errorText, prefixRange } from './database.ts';
-import { readJournal, restoreJournal } from './journal.ts';
+import { type Journal, readJournal, restoreJournal } from './journal.ts';
 import type { Base } from './knownState.ts';
 import { settleInterrupted } from './storedConversation.ts';
 import { noteRequestRecord, type StoredBody, withBodies } from './storedRequests.ts';
@@ -52,24 +52,20 @@ interface LoadRecords {
   partial: boolean;
 }
 
-/** The attempt ids a conversation record names, looked at loosely (it is checked once read). */
-function attemptIdsIn(record: unknown): string[] {
-  const messages = (record as { messages?: unknown } | null)?.messages;
-  if (!Array.isArray(messages)) return [];
-  return messages.flatMap((m: { attempts?: unknown }) =>
-    Array.isArray(m?.attempts) ? m.attempts.map((a: { id?: unknown }) => String(a?.id)) : [],
-  );
-}
-
 /**
- * The records a load reads, in one transaction: conversations and their request bodies, tombstones,
- * records set aside, settings and the active conversation. Not the recordings (megabytes each: read when
- * the inspector asks) nor anything else kept in the database. Where the database keeps a list of the
- * conversations last worked on, only the first screen's are read: those, the active one and those in
- * `first`, each by its key (a scan of every conversation's key alone takes a fifth of a second over
- * 10,000); the rest are read once the first screen is up.
+ * The records a load reads, in one transaction: conversations, tombstones, records set aside, settings and
+ * the active conversation. Not the recordings (megabytes each: read when the inspector asks), nor the
+ * request bodies unless `includeBodies` (the inspector, a Retry and an export read the few they need),
+ * nor anything else kept in the database. Where the database keeps a list of the conversations last
+ * worked on, only the first screen's are read: those, the active one and those in `first`, each by its
+ * key (a scan of every conversation's key alone takes a fifth of a second over 10,000); the rest are read
+ * once the first screen is up, by key ranges.
  */
-function readLoadRecords(db: UseStore, first: ReadonlySet<string> | 'all'): Promise<LoadRecords> {
+function readLoadRecords(
+  db: UseStore,
+  first: ReadonlySet<string> | 'all',
+  includeBodies: boolean,
+): Promise<LoadRecords> {
   return db('readonly', (store) => {
     const records: [IDBValidKey, unknown][] = [];
     let partial = false;
@@ -81,12 +77,10 @@ function readLoadRecords(db: UseStore, first: ReadonlySet<string> | 'all'): Prom
         for (const [i, key] of keys.result.entries()) records.push([key, values.result[i]]);
       };
     };
-    const one = (key: string, then?: (value: unknown) => void) => {
+    const one = (key: string) => {
       const request = store.get(key);
       request.onsuccess = () => {
-        if (request.result === undefined) return;
-        records.push([key, request.result]);
-        then?.(request.result);
+        if (request.result !== undefined) records.push([key, request.result]);
       };
     };
     all(deletedPrefix);
@@ -99,16 +93,13 @@ function readLoadRecords(db: UseStore, first: ReadonlySet<string> | 'all'): Prom
       const recentIds = readRecentRecord(recent.result);
       if (first === 'all' || recentIds === null) {
         all(conversationPrefix);
-        all(requestPrefix);
+        if (includeBodies) all(requestPrefix);
         return;
       }
       partial = true;
       const wanted = new Set([...recentIds, ...first]);
       if (typeof active.result === 'string') wanted.add(active.result);
-      for (const id of wanted)
-        one(conversationPrefix + id, (record) => {
-          for (const attemptId of attemptIdsIn(record)) one(requestPrefix + attemptId);
-        });
+      for (const id of wanted) one(conversationPrefix + id);
     };
     return promisifyRequest(store.transaction).then(() => ({ records, partial }));
   });
@@ -116,7 +107,7 @@ function readLoadRecords(db: UseStore, first: ReadonlySet<string> | 'all'): Prom
 
 /** What a database's load records hold, each read and checked (`readLoadRecords`). */
 interface StoredRecords {
-  /** Readable conversations not deleted, with their request bodies, by id. */
+  /** Readable conversations not deleted, with their request bodies if read, by id. */
   conversations: Map<string, Conversation>;
   bases: Map<string, Base>;
   bodies: Map<string, StoredBody>;
@@ -128,8 +119,12 @@ interface StoredRecords {
   recent: string[] | null;
 }
 
-async function readStoredRecords(db: UseStore, first: ReadonlySet<string> | 'all'): Promise<StoredRecords> {
-  const { records: all, partial } = await readLoadRecords(db, first);
+async function readStoredRecords(
+  db: UseStore,
+  first: ReadonlySet<string> | 'all',
+  includeBodies: boolean,
+): Promise<StoredRecords> {
+  const { records: all, partial } = await readLoadRecords(db, first, includeBodies);
   const unreadable: UnreadableRecord[] = [];
   const records: [string, unknown][] = [];
   const bodies = new Map<string, StoredBody>();
@@ -171,10 +166,44 @@ async function readStoredRecords(db: UseStore, first: ReadonlySet<string> | 'all
 
 /**
  * The conversations another database of this browser holds (the one kept before signing in to team mode),
- * read as a load reads them; unreadable ones left out (they stay where they are).
+ * read whole, request bodies and all (they go to the account); unreadable ones left out (they stay where
+ * they are).
  */
 export async function readStoredConversations(db: UseStore): Promise<Conversation[]> {
-  return [...(await readStoredRecords(db, 'all')).conversations.values()];
+  return [...(await readStoredRecords(db, 'all', true)).conversations.values()];
+}
+
+/**
+ * The conversations a load reads besides the recent ones: those in `first`, and those the unload journal
+ * holds (joined with their stored copies).
+ */
+function firstScreenIds(first: readonly string[], journal: Journal | null): Set<string> {
+  const journalIds = journal
+    ? [
+        ...journal.deleted,
+        ...journal.conversations.map((entry) => String((entry.record as { id?: unknown })?.id)),
+      ]
+    : [];
+  return new Set([...first, ...journalIds]);
+}
+
+/** A load's reading of the database, started before the load (`readAheadOfLoad`). */
+export interface ReadAhead {
+  /** The conversations it reads besides the recent ones. */
+  asked: ReadonlySet<string>;
+  read: Promise<StoredRecords>;
+}
+
+/**
+ * Starts what `loadState` reads from `db` now, touching no store: single-person mode's first screen is
+ * read while the server is asked who is here, and used only if nobody is (`loadState`'s `ahead`).
+ */
+export function readAheadOfLoad(db: UseStore, first: readonly string[]): ReadAhead {
+  const asked = firstScreenIds(first, readJournal());
+  const read = readStoredRecords(db, asked, false);
+  // A failure is the load's to report, if the load comes (team mode never takes this read).
+  read.catch(() => {});
+  return { asked, read };
 }
 
 /**
@@ -187,6 +216,7 @@ export async function loadState(
   db: UseStore,
   stores: AppStores,
   first: readonly string[] = [],
+  ahead?: ReadAhead,
 ): Promise<LoadedState> {
   const journal = readJournal();
   let read: StoredRecords = {
@@ -201,14 +231,13 @@ export async function loadState(
   };
   let ok = true;
   try {
-    // What the unload journal holds is joined with its stored copy: read with the first screen.
-    const journalIds = journal
-      ? [
-          ...journal.deleted,
-          ...journal.conversations.map((entry) => String((entry.record as { id?: unknown })?.id)),
-        ]
-      : [];
-    read = await readStoredRecords(db, new Set([...first, ...journalIds]));
+    // What the unload journal holds is joined with its stored copy: read with the first screen. The
+    // request bodies stay in the database: the inspector, a Retry and an export read the few they need.
+    const wanted = firstScreenIds(first, journal);
+    read =
+      ahead && [...wanted].every((id) => ahead.asked.has(id))
+        ? await ahead.read
+        : await readStoredRecords(db, wanted, false);
   } catch (error) {
     ok = false;
     // The exception's own words: the UI says what failed around them (`storage.loadError`).
@@ -243,11 +272,7 @@ export async function loadState(
   };
 }
 
-/** The ids of every conversation stored: a scan of their keys (a fifth of a second over 10,000). */
-export function storedConversationIds(db: UseStore): Promise<string[]> {
-  return db('readonly', (store) =>
-    promisifyRequest(store.getAllKeys(prefixRange(conversationPrefix))).then((keys) =>
-      keys.map((key) => String(key).slice(conversationPrefix.length)),
-    ),
-  );
+/** How many conversation records are stored (a count over their keys: no value is read into the page). */
+export function storedConversationCount(db: UseStore): Promise<number> {
+  return db('readonly', (store) => promisifyRequest(store.count(prefixRange(conversationPrefix))));
 }

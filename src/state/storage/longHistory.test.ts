@@ -2,9 +2,10 @@ import 'fake-indexeddb/auto';
 import { createStore, get, set, setMany, type UseStore } from 'idb-keyval';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { answerMessage } from '../../testing/builders.ts';
+import { loadParts } from '../domain/partLoads.ts';
 import type { Conversation } from '../domain/types.ts';
 import { type AppStores, createAppStores } from '../stores/appStores.ts';
-import { loadState, readStoredConversations } from './load.ts';
+import { loadState, readAheadOfLoad, readStoredConversations } from './load.ts';
 import { startPersisting } from './persistence.ts';
 import { recordOf } from './storedConversation.ts';
 
@@ -83,11 +84,30 @@ describe('a long history', () => {
     expect(ids).toEqual(expect.arrayContaining([idOf(0), idOf(99), idOf(250), idOf(399)]));
     expect(state().activeId).toBe(idOf(250));
     expect(loaded.partial).toBe(true);
-    // Each with its request bodies joined in.
-    expect(bodyOf(state().conversations[idOf(7)])).toEqual(bodyOf(conversationNumber(7)));
+    // Their request bodies stay in the database until asked for (the inspector, a Retry).
+    expect(bodyOf(state().conversations[idOf(7)])?.bodyMissing).toBe('missing');
   });
 
-  it('then reads the rest, in the list by date, bodies and all, writing nothing', async () => {
+  it('takes what was read ahead of it (while the server is asked who is here) when that covers what it needs', async () => {
+    await storeHistory();
+    const ahead = readAheadOfLoad(db, [idOf(399)]);
+    await ahead.read;
+    // Changed after the read ahead: a load that takes it shows what was read then.
+    const renamed = { ...recordOf({ ...conversationNumber(0), title: 'Renamed since' }), revision: 2 };
+    await set(`conversation:${idOf(0)}`, renamed, db);
+    await loadState(db, stores, [idOf(399)], ahead);
+    expect(state().conversations[idOf(0)]!.title).toBe('Conversation 0');
+    expect(state().conversations[idOf(399)]).toBeDefined();
+
+    // A read ahead without the conversation the load needs is read again.
+    stores = createAppStores();
+    const without = readAheadOfLoad(db, []);
+    await loadState(db, stores, [idOf(399)], without);
+    expect(state().conversations[idOf(0)]!.title).toBe('Renamed since');
+    expect(state().conversations[idOf(399)]).toBeDefined();
+  });
+
+  it('then reads the rest by key ranges, in the list by date, bodies when asked for, writing nothing', async () => {
     await storeHistory();
     const loaded = await loadState(db, stores);
     let writes = 0;
@@ -102,7 +122,10 @@ describe('a long history', () => {
     // One batch: 300 are fewer than a batch.
     expect(said).toEqual([{ kind: 'uncounted' }, { kind: 'counted', count: COUNT - 100 }, { kind: 'none' }]);
     expect(state().order).toEqual(Array.from({ length: COUNT }, (_, n) => idOf(n)));
+    expect(bodyOf(state().conversations[idOf(321)])?.bodyMissing).toBe('missing');
+    expect(await loadParts(stores.bodies, ['msg_321_att', 'msg_7_att'])).toEqual({});
     expect(bodyOf(state().conversations[idOf(321)])).toEqual(bodyOf(conversationNumber(321)));
+    expect(bodyOf(state().conversations[idOf(7)])).toEqual(bodyOf(conversationNumber(7)));
     expect(writes).toBe(0);
   });
 

@@ -405,10 +405,13 @@ describe('recordings', () => {
     stop = startPersisting(listing, stores, 5, 2000, { loaded });
     stores.recordings.getState().want('att_1');
     expect(loads()).toEqual({ att_1: 'loading' });
+    // The inspector asks for the request's body too (a load leaves it in the database as well).
+    stores.bodies.getState().want('att_1');
     await expect
       .poll(() => attemptOf(conversations().conversations.conv_streaming)?.trace.items)
       .toHaveLength(3);
     expect(readKey('trace:att_1')).toBe(true);
+    await expect.poll(() => stores.bodies.getState().loads).toEqual({});
     expect(attemptOf(conversations().conversations.conv_streaming)).toEqual(attemptOf(conversation));
     expect(loads()).toEqual({});
     // Read from the database, it is not written back.

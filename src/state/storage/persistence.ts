@@ -1,10 +1,10 @@
 import type { UseStore } from 'idb-keyval';
 import type { AppStores } from '../stores/appStores.ts';
 import type { ChangeFeed } from './changeFeed.ts';
-import { ChangesFromElsewhere } from './changesFromElsewhere.ts';
+import { ChangesFromElsewhere, type OlderRead } from './changesFromElsewhere.ts';
 import { UnloadJournal } from './journal.ts';
 import { KnownState } from './knownState.ts';
-import { type LoadedState, storedConversationIds } from './load.ts';
+import { type LoadedState, storedConversationCount } from './load.ts';
 import { readPartsWhenAsked } from './partReads.ts';
 import { type RecordingsElsewhere, recordingParts } from './recordingReads.ts';
 import { type BodiesElsewhere, bodyParts } from './storedRequests.ts';
@@ -119,19 +119,26 @@ export function startPersisting(
   // Changes made before persisting started (restored from a reload's journal) are written at once.
   if (known.isDirty(stores.conversations.getState().conversations)) scheduler.runSoon();
 
-  // The conversations the load left for later, a batch at a time, each read as another tab's would be
-  // (joined with what changed here meanwhile) and put in the list by date.
+  // The conversations the load left for later, a batch of keys at a time, each read as another tab's
+  // would be (joined with what changed here meanwhile) and put in the list by date.
   const status = stores.storage.getState();
   if (loaded?.partial) {
     status.readingRest({ kind: 'uncounted' });
     void (readRestAfter ?? Promise.resolve())
       .then(async () => {
-        const rest = (await storedConversationIds(db)).filter((id) => !known.bases.has(id));
-        for (let start = 0; start < rest.length && !scheduler.stopped; start += REST_BATCH) {
-          status.readingRest({ kind: 'counted', count: rest.length - start });
-          elsewhere.readLater(rest.slice(start, start + REST_BATCH));
-          await scheduler.run();
-        }
+        // Those stored, less those read already: a count, said while the rest is read.
+        const read = Object.keys(stores.conversations.getState().conversations).length;
+        let unread = Math.max(0, (await storedConversationCount(db)) - read);
+        let after: string | null = null;
+        do {
+          if (unread > 0) status.readingRest({ kind: 'counted', count: unread });
+          // Asked for, then read with the next run of the writes: one at a time with them.
+          const batch: OlderRead = (
+            await Promise.all([elsewhere.readOlder(after, REST_BATCH), scheduler.run()])
+          )[0];
+          unread = Math.max(0, unread - batch.unread);
+          after = batch.goOnAfter;
+        } while (after !== null && !scheduler.stopped);
       })
       .catch((error: unknown) => console.warn('Could not read the older conversations', error))
       .finally(() => status.readingRest({ kind: 'none' }));

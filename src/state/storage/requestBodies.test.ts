@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { createStore, del, get, keys, set, type UseStore } from 'idb-keyval';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
+import { loadParts, type PartProblems } from '../domain/partLoads.ts';
 import { emptyRecording } from '../domain/recordings.ts';
 import type { Attempt, Conversation } from '../domain/types.ts';
 import { readConversationRecord } from '../formats/records.ts';
@@ -13,8 +14,9 @@ import { recordOf } from './storedConversation.ts';
 
 /**
  * Request bodies kept apart from their conversation's record: each in a `request:<attemptId>` record
- * written once, joined back in at load, by another tab, in a backup (`backup.test.ts`) and by the unload
- * journal, so that the record written while an answer streams stays small.
+ * written once, left in the database by a load and read when asked for (the inspector, a Retry, an
+ * export), joined in by another tab, in a backup (`backup.test.ts`) and by the unload journal, so that the
+ * record written while an answer streams stays small and a reload reads none.
  */
 
 let stores: AppStores;
@@ -64,6 +66,17 @@ async function reload(through: UseStore = db) {
   const loaded = await loadState(db, stores);
   stop = startPersisting(through, stores, 1, 2000, { loaded });
   return loaded;
+}
+
+/** Asks for every body the page has not read (as the inspector or a Retry would); what could not be had. */
+function askForBodies(): Promise<PartProblems> {
+  const apart = Object.values(conversations().conversations)
+    .flatMap(attemptsOf)
+    .filter((a) => a.request.bodyMissing === 'missing');
+  return loadParts(
+    stores.bodies,
+    apart.map((a) => a.id),
+  );
 }
 
 const tick = (ms = 10) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -180,13 +193,16 @@ describe('request bodies', () => {
     expect(putsOf('request:')).toEqual(['request:conv_a_att1', 'request:conv_a_att2']);
   });
 
-  it('load back into identical attempts, and a save after the load writes none of them again', async () => {
+  it('stay in the database at load, come back into identical attempts when asked for, and are never written again', async () => {
     stop = startPersisting(db, stores, 1);
     put(conversation('conv_a', 3));
     put(conversation('conv_b', 1));
     await tick();
     const saved = conversations().conversations;
     await reload(watching);
+    const all = Object.values(conversations().conversations).flatMap(attemptsOf);
+    expect(all.map((a) => a.request.bodyMissing)).toEqual(['missing', 'missing', 'missing', 'missing']);
+    expect(await askForBodies()).toEqual({});
     expect(conversations().conversations).toEqual(saved);
 
     conversations().renameConversation('conv_a', 'Renamed');
@@ -210,6 +226,7 @@ describe('request bodies', () => {
     for (const { id, request } of attemptsOf(old))
       expect(await get(`request:${id}`, db)).toEqual({ body: request.body });
     await reload();
+    await askForBodies();
     expect(conversations().conversations.conv_old).toEqual({ ...old, title: 'Renamed' });
   });
 
@@ -241,6 +258,7 @@ describe('request bodies', () => {
       .toEqual({ body: attemptsOf(saved)[1]!.request.body });
     expect(await get('request:conv_a_att1', db)).toEqual({ body: attemptsOf(saved)[0]!.request.body });
     await reload();
+    await askForBodies();
     expect(conversations().conversations.conv_a).toEqual(saved);
   });
 
@@ -266,6 +284,12 @@ describe('request bodies', () => {
     expect(attemptsOf(kept?.record).map((a) => 'body' in a.request)).toEqual([false, true]);
 
     await reload();
+    // The one the journal kept is here; the one stored before stays there until asked for.
+    expect(attemptsOf(conversations().conversations.conv_a).map((a) => a.request.bodyMissing)).toEqual([
+      'missing',
+      undefined,
+    ]);
+    await askForBodies();
     expect(conversations().conversations.conv_a).toEqual(second);
     await expect
       .poll(() => get('request:conv_a_att2', db))
@@ -275,7 +299,7 @@ describe('request bodies', () => {
 });
 
 describe('a request body that cannot be read back', () => {
-  it('marks its attempt, lists an unreadable record, and leaves both records as they are', async () => {
+  it('says so when asked for, lists an unreadable record, and leaves both records as they are', async () => {
     stop = startPersisting(db, stores, 1);
     const saved = conversation('conv_a', 3);
     put(saved);
@@ -284,9 +308,10 @@ describe('a request body that cannot be read back', () => {
     await set('request:conv_a_att2', { body: 'not a body' }, db);
 
     await reload(watching);
+    expect(await askForBodies()).toEqual({ conv_a_att1: 'missing', conv_a_att2: 'unreadable' });
     const [gone, damaged, kept] = attemptsOf(conversations().conversations.conv_a);
     expect(gone?.request).toMatchObject({ body: {}, bodyMissing: 'missing' });
-    expect(damaged?.request).toMatchObject({ body: {}, bodyMissing: 'unreadable' });
+    expect(damaged?.request).toMatchObject({ body: {}, bodyMissing: 'missing' });
     expect(kept?.request).toEqual(attemptsOf(saved)[2]!.request);
     expect(stores.storage.getState().unreadable).toEqual([
       {
@@ -304,9 +329,10 @@ describe('a request body that cannot be read back', () => {
     expect(await get('request:conv_a_att1', db)).toBeUndefined();
     expect(await get('request:conv_a_att2', db)).toEqual({ body: 'not a body' });
     await reload();
+    expect(await askForBodies()).toEqual({ conv_a_att1: 'missing', conv_a_att2: 'unreadable' });
     expect(attemptsOf(conversations().conversations.conv_a).map((a) => a.request.bodyMissing)).toEqual([
       'missing',
-      'unreadable',
+      'missing',
       undefined,
     ]);
   });
@@ -381,7 +407,9 @@ describe('a request body this page lacks, asked for (the inspector, a Retry)', (
     expect(putsOf('request:')).toEqual(['request:conv_a_att2']);
     expect(await get('request:conv_a_att2', db)).toEqual({ body: onServer.get('conv_a_att2') });
 
+    // The page after a reload has no server to ask: the body kept here is read from here.
     await reload();
+    expect(await askForBodies()).toEqual({ conv_a_att1: 'missing' });
     expect(attemptsOf(conversations().conversations.conv_a).map((a) => a.request.bodyMissing)).toEqual([
       'missing',
       undefined,
@@ -415,7 +443,10 @@ describe('an answer continued in another tab', () => {
     tabB.conversations.getState().renameConversation('conv_a', 'Renamed in B');
     await stopB();
     const joined = tabB.conversations.getState().conversations.conv_a;
-    expect(attemptsOf(joined)).toEqual(attemptsOf(inA));
+    // The new answer's body comes along; the first one's stays in the database until asked for.
+    const [first, second] = attemptsOf(joined);
+    expect(first?.request.bodyMissing).toBe('missing');
+    expect(second).toEqual(attemptsOf(inA)[1]);
     expect(joined?.title).toBe('Renamed in B');
   });
 });

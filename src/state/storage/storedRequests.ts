@@ -1,3 +1,4 @@
+import { get, type UseStore } from 'idb-keyval';
 import type { Attempt, Conversation, SentRequest } from '../domain/types.ts';
 import { readRequestRecord, requestPrefix, type UnreadableRecord } from '../formats/records.ts';
 import type { PartKind, PartsElsewhere } from './partReads.ts';
@@ -73,6 +74,13 @@ export function withBodies(
 export function readBodyRecord(value: unknown): SentRequest['body'] | string {
   const read = readRequestRecord(value);
   return typeof read === 'string' ? read : read.body;
+}
+
+/** One attempt's body kept apart in IndexedDB, if it is there and readable. */
+export async function storedBody(db: UseStore, attemptId: string): Promise<SentRequest['body'] | undefined> {
+  const value = await get(requestPrefix + attemptId, db);
+  const read = value === undefined ? undefined : readBodyRecord(value);
+  return typeof read === 'object' ? read : undefined;
 }
 
 /** One `request:` record as read: into `bodies`, and listed in `unreadable` when it cannot be used. */

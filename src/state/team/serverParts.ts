@@ -1,5 +1,5 @@
 import { recordingKeptApart } from '../domain/recordings.ts';
-import type { Attempt, Conversation } from '../domain/types.ts';
+import type { Attempt, Conversation, SentRequest } from '../domain/types.ts';
 import type { StoredTrace } from '../formats/records.ts';
 import type { Failure, TeamApi } from './teamApi.ts';
 
@@ -9,6 +9,8 @@ export interface PartsHere {
   attachment(id: string): Promise<Blob | undefined>;
   /** An attempt's recording kept apart in IndexedDB (undefined: not there). */
   recordingKeptApart(attemptId: string): Promise<StoredTrace | undefined>;
+  /** An attempt's request body kept apart in IndexedDB, not read by a load (undefined: not there, or damaged). */
+  bodyKeptApart(attemptId: string): Promise<SentRequest['body'] | undefined>;
 }
 
 /**
@@ -40,13 +42,10 @@ export class ServerParts {
       for (const attempt of message.attempts) {
         if (attempt.turn.status === 'streaming') continue;
         const failed =
-          (await this.once(`request:${attempt.id}`, async () =>
-            attempt.request.bodyMissing
-              ? undefined
-              : this.api.putAttemptRecord('requests', attempt.id, conversation.id, {
-                  body: attempt.request.body,
-                }),
-          )) ??
+          (await this.once(`request:${attempt.id}`, async () => {
+            const body = await this.bodyOf(attempt);
+            return body && this.api.putAttemptRecord('requests', attempt.id, conversation.id, { body });
+          })) ??
           (await this.once(`recording:${attempt.id}`, async () => {
             const recording = await this.recordingOf(attempt);
             return (
@@ -57,6 +56,12 @@ export class ServerParts {
       }
     }
     return undefined;
+  }
+
+  /** The body `attempt` sent: in memory, or in this browser's database only (a load reads none). */
+  private async bodyOf({ id, request }: Attempt): Promise<SentRequest['body'] | undefined> {
+    if (request.bodyMissing === 'missing') return this.here.bodyKeptApart(id);
+    return request.bodyMissing ? undefined : request.body;
   }
 
   private async recordingOf(attempt: Attempt): Promise<StoredTrace | undefined> {

@@ -97,6 +97,7 @@ function device(
     parts: new ServerParts(api, {
       attachment: (id) => files.get(id),
       recordingKeptApart: async () => undefined,
+      bodyKeptApart: async () => undefined,
     }),
   });
   running.push(sync);
@@ -374,13 +375,25 @@ describe('a request body sent from another device', () => {
     expect(attemptIn(phone.stores, attemptId)?.request).toMatchObject({ body });
     expect(attemptIn(phone.stores, attemptId)?.request.bodyMissing).toBeUndefined();
     expect(asked).toEqual([attemptId]);
-    // Kept in this browser's database: a reload has it without asking the server again.
+    // Kept in this browser's database: after a reload it is read from there, the server not asked again.
     await expect.poll(() => get(`request:${attemptId}`, db)).toEqual({ body });
     await Promise.all(stops.splice(0).map((stop) => stop()));
     const reloaded = createAppStores();
-    await loadState(db, reloaded);
+    const loaded = await loadState(db, reloaded);
+    const askedAgain: string[] = [];
+    stops.push(
+      startPersisting(db, reloaded, 5, 2000, {
+        loaded,
+        bodiesElsewhere: async (ids) => {
+          askedAgain.push(...ids);
+          return new Map();
+        },
+      }),
+    );
+    expect(await loadParts(reloaded.bodies, [attemptId])).toEqual({});
     expect(attemptIn(reloaded, attemptId)?.request).toMatchObject({ body });
     expect(attemptIn(reloaded, attemptId)?.request.bodyMissing).toBeUndefined();
+    expect(askedAgain).toEqual([]);
 
     // Another person, her own conversation under the same ids, asks for it: the server has none of hers.
     const mallory = device('mel@example.test');
