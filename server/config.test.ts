@@ -11,6 +11,7 @@ import {
   serverConfigFromEnv,
 } from './config.ts';
 import { upstreamUrl } from './proxy.ts';
+import { DEFAULT_RELAY_SETTINGS } from './relay/relay.ts';
 
 describe('serverConfigFromEnv', () => {
   it('defaults to 127.0.0.1:8080, dist/ and the simulator', () => {
@@ -22,6 +23,7 @@ describe('serverConfigFromEnv', () => {
       connectSrc: [],
       allowedHosts: [],
       limits: DEFAULT_LIMITS,
+      relay: DEFAULT_RELAY_SETTINGS,
     });
   });
 

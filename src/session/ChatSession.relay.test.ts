@@ -85,7 +85,9 @@ describe('an answer the server runs', () => {
     await until(() => answers(other.stores)[0]?.attempts[0]?.relayed === true, other.stores);
     other.session.dispose();
     await left;
-    expect(again.requests.filter((r) => r.url.endsWith('/stop'))).toEqual([]);
+    expect(again.requests.filter((r) => r.url.endsWith('/stop') || r.method === 'DELETE')).toEqual([]);
+    // Left as stored, streaming: the next page picks it up.
+    expect(answers(other.stores)[0]!.attempts[0]!.turn.status).toBe('streaming');
   });
 
   it('is picked up where a reload left it: from the server, with no new request to the gateway', async () => {

@@ -192,6 +192,10 @@ export class AnswerStream {
     });
     batcher.cancel();
     this.batcher = null;
+    // The page going away leaves an answer the server runs going: it stays as stored, streaming, for the
+    // next page to pick up (and the server keeps it).
+    if (this.snapshot?.attempt.relayed && this.controller.signal.reason === ('disposed' satisfies StopReason))
+      return outcome;
     const ended = resumed ? resumedOutcome(resumed, outcome) : outcome;
     this.dispatch({ type: 'attemptEnded', ...ended });
     this.checkpoint();
