@@ -1,11 +1,11 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { BenchProcesses, percentile } from './processes.ts';
 
 /**
  * `npm run bench:relay`: what running answers on the server costs (docs/relay.md). The production server
@@ -31,30 +31,11 @@ const TEAM = process.env.BENCH_TEAM === '1';
 const EVENTS = 50;
 const PORT = 19_000 + Math.floor(Math.random() * 1000);
 const serveUrl = `http://127.0.0.1:${PORT}`;
-const children: ChildProcess[] = [];
-
-function start(args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: 'pipe' });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const look = (chunk: Buffer) => {
-      out += chunk.toString();
-      if (ready.test(out)) resolve(child);
-    };
-    child.stdout?.on('data', look);
-    child.stderr?.on('data', look);
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${out}`)));
-  });
-}
+const processes = new BenchProcesses();
 
 const rss = (pid: number) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (list: number[], p: number) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-};
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 const load = () =>
   loadavg()
@@ -176,7 +157,7 @@ async function main() {
   const distDir = mkdtempSync(join(tmpdir(), 'hopbase-bench-dist-'));
   writeFileSync(join(distDir, 'index.html'), '<!doctype html><title>bench</title>');
   const dataDir = mkdtempSync(join(tmpdir(), 'hopbase-bench-data-'));
-  const server = await start(
+  const server = await processes.start(
     ['dist-server/server/main.js'],
     {
       HOST: '127.0.0.1',
@@ -271,6 +252,5 @@ async function main() {
 try {
   await main();
 } finally {
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((c) => (c.exitCode === null ? once(c, 'exit') : undefined)));
+  await processes.stopAll();
 }

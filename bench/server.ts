@@ -1,10 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { BenchProcesses, percentile } from './processes.ts';
 
 /**
  * `npm run bench:server`: the production server (`node dist-server/server/main.js`, compiled first)
@@ -36,22 +36,7 @@ const SERVE_PORT = SIM_PORT + 1000;
 const simUrl = `http://127.0.0.1:${SIM_PORT}`;
 const serveUrl = `http://127.0.0.1:${SERVE_PORT}`;
 
-const children: ChildProcess[] = [];
-
-function start(args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: 'pipe' });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const look = (chunk: Buffer) => {
-      out += chunk.toString();
-      if (ready.test(out)) resolve(child);
-    };
-    child.stdout?.on('data', look);
-    child.stderr?.on('data', look);
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${out}`)));
-  });
-}
+const processes = new BenchProcesses();
 
 /** The process's resident memory in bytes and CPU time (user + system) in ms, from /proc. */
 function usage(pid: number): { rss: number; cpuMs: number } {
@@ -125,9 +110,6 @@ function firstByte(call: Call): Promise<number> {
     req.on('error', () => {});
   });
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
 /** Alternating direct and proxied calls, each going first in turn; percentiles of each. */
 async function latency(samples: number) {
@@ -206,7 +188,7 @@ async function main() {
     HOPBASE_USER_TOKENS_PER_DAY: '1000000000000',
   };
 
-  await start(
+  await processes.start(
     ['--import', 'tsx', 'simulator/main.ts'],
     {
       HOPBASE_SIM_PORT: String(SIM_PORT),
@@ -217,7 +199,7 @@ async function main() {
     },
     /listening on/,
   );
-  const server = await start(
+  const server = await processes.start(
     ['dist-server/server/main.js'],
     {
       HOST: '127.0.0.1',
@@ -289,6 +271,5 @@ async function main() {
 try {
   await main();
 } finally {
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((c) => (c.exitCode === null ? once(c, 'exit') : undefined)));
+  await processes.stopAll();
 }
