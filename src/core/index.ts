@@ -20,6 +20,17 @@ export {
   finishNotice,
   finishNoticeCodes,
 } from './finishNotice.ts';
+export {
+  type AttemptCost,
+  attemptCost,
+  type CostBreakdown,
+  type CostLine,
+  type CostSum,
+  costCertainty,
+  joinCosts,
+  noCost,
+  sumCosts,
+} from './cost.ts';
 export type { HttpError } from './httpError.ts';
 export { parseHttpError, retryAfterSeconds } from './httpError.ts';
 export { type ModelInfo, modelListRequest, type ProtocolAdapter } from './protocols/adapter.ts';
@@ -34,6 +45,14 @@ export {
   requestProblem,
 } from './protocols/index.ts';
 export { defaultThinkingBudgets, minThinkingBudget } from './protocols/messages/reasoning.ts';
+export {
+  type ModelPrice,
+  mergePrices,
+  type PriceTable,
+  priceFor,
+  readPriceTable,
+  type SkippedPrice,
+} from './prices.ts';
 export type { ReadTurnOptions } from './readTurn.ts';
 export { readTurn } from './readTurn.ts';
 export type {
