@@ -208,9 +208,10 @@ describe('cached prompts (sim-cached), each protocol in its own terms', () => {
     const extra = proto === 'chat' ? { stream_options: { include_usage: true } } : {};
     const chunks = payloads((await streamText(proto, model, extra)).text) as Record<string, never>[];
     if (proto === 'chat') return chunks.at(-1)?.usage as Record<string, never>;
-    if (proto === 'responses')
-      return (chunks.find((c) => c.type === 'response.completed')?.response as Record<string, never>).usage;
-    return (chunks.find((c) => c.type === 'message_start')?.message as Record<string, never>).usage;
+    const type = proto === 'responses' ? 'response.completed' : 'message_start';
+    const event = chunks.find((c) => c.type === type) ?? {};
+    const body = (proto === 'responses' ? event.response : event.message) as Record<string, never>;
+    return body.usage;
   };
 
   it('Chat Completions: cached tokens are part of prompt_tokens', async () => {

@@ -86,107 +86,116 @@ async function usageOf(protocol: Protocol, wire: Record<string, unknown>): Promi
 
 /** Dollars of a breakdown's lines: input, cached, cache writes (5 min, 1 h), output, reasoning. */
 const bill = (input: number, cached: number, write: number, write1h: number, output: number, reasoning = 0) =>
-  input * 3 * M + cached * 0.3 * M + write * 3.75 * M + write1h * 6 * M + output * 15 * M + reasoning * 15 * M;
+  input * 3 * M +
+  cached * 0.3 * M +
+  write * 3.75 * M +
+  write1h * 6 * M +
+  output * 15 * M +
+  reasoning * 15 * M;
 
 describe('cost per protocol, from each protocol’s own usage', () => {
   // [case, protocol, wire usage, expected tokens per line: input, cached, write 5m, write 1h, output, reasoning]
-  const cases: [string, Protocol, Record<string, unknown>, [number, number, number, number, number, number]][] =
+  const cases: [
+    string,
+    Protocol,
+    Record<string, unknown>,
+    [number, number, number, number, number, number],
+  ][] = [
+    ['chat, plain', 'chat', { prompt_tokens: 1000, completion_tokens: 200 }, [1000, 0, 0, 0, 200, 0]],
     [
-      ['chat, plain', 'chat', { prompt_tokens: 1000, completion_tokens: 200 }, [1000, 0, 0, 0, 200, 0]],
-      [
-        'chat, cached tokens are part of prompt_tokens',
-        'chat',
-        { prompt_tokens: 1000, completion_tokens: 200, prompt_tokens_details: { cached_tokens: 800 } },
-        [200, 800, 0, 0, 200, 0],
-      ],
-      [
-        'chat, reasoning tokens are part of completion_tokens',
-        'chat',
-        { prompt_tokens: 1000, completion_tokens: 200, completion_tokens_details: { reasoning_tokens: 150 } },
-        [1000, 0, 0, 0, 50, 150],
-      ],
-      [
-        'chat, cached and reasoning',
-        'chat',
-        {
-          prompt_tokens: 1000,
-          completion_tokens: 200,
-          prompt_tokens_details: { cached_tokens: 1000 },
-          completion_tokens_details: { reasoning_tokens: 200 },
-        },
-        [0, 1000, 0, 0, 0, 200],
-      ],
-      ['responses, plain', 'responses', { input_tokens: 1000, output_tokens: 200 }, [1000, 0, 0, 0, 200, 0]],
-      [
-        'responses, cached tokens are part of input_tokens',
-        'responses',
-        { input_tokens: 1000, output_tokens: 200, input_tokens_details: { cached_tokens: 600 } },
-        [400, 600, 0, 0, 200, 0],
-      ],
-      [
-        'responses, reasoning tokens are part of output_tokens',
-        'responses',
-        { input_tokens: 1000, output_tokens: 200, output_tokens_details: { reasoning_tokens: 120 } },
-        [1000, 0, 0, 0, 80, 120],
-      ],
-      [
-        'responses, cached and reasoning',
-        'responses',
-        {
-          input_tokens: 1000,
-          output_tokens: 200,
-          input_tokens_details: { cached_tokens: 600 },
-          output_tokens_details: { reasoning_tokens: 120 },
-        },
-        [400, 600, 0, 0, 80, 120],
-      ],
-      ['messages, plain', 'messages', { input_tokens: 1000, output_tokens: 200 }, [1000, 0, 0, 0, 200, 0]],
-      [
-        'messages, cache reads are apart from input_tokens',
-        'messages',
-        { input_tokens: 1000, cache_read_input_tokens: 5000, output_tokens: 200 },
-        [1000, 5000, 0, 0, 200, 0],
-      ],
-      [
-        'messages, cache writes are apart from input_tokens',
-        'messages',
-        { input_tokens: 1000, cache_creation_input_tokens: 3000, output_tokens: 200 },
-        [1000, 0, 3000, 0, 200, 0],
-      ],
-      [
-        'messages, reads and writes',
-        'messages',
-        {
-          input_tokens: 10,
-          cache_read_input_tokens: 5000,
-          cache_creation_input_tokens: 3000,
-          output_tokens: 200,
-        },
-        [10, 5000, 3000, 0, 200, 0],
-      ],
-      [
-        'messages, writes split into five minutes and one hour',
-        'messages',
-        {
-          input_tokens: 10,
-          cache_read_input_tokens: 0,
-          cache_creation_input_tokens: 3000,
-          cache_creation: { ephemeral_5m_input_tokens: 1000, ephemeral_1h_input_tokens: 2000 },
-          output_tokens: 200,
-        },
-        [10, 0, 1000, 2000, 200, 0],
-      ],
-      [
-        'messages, only the split given',
-        'messages',
-        {
-          input_tokens: 10,
-          cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 2000 },
-          output_tokens: 200,
-        },
-        [10, 0, 0, 2000, 200, 0],
-      ],
-    ];
+      'chat, cached tokens are part of prompt_tokens',
+      'chat',
+      { prompt_tokens: 1000, completion_tokens: 200, prompt_tokens_details: { cached_tokens: 800 } },
+      [200, 800, 0, 0, 200, 0],
+    ],
+    [
+      'chat, reasoning tokens are part of completion_tokens',
+      'chat',
+      { prompt_tokens: 1000, completion_tokens: 200, completion_tokens_details: { reasoning_tokens: 150 } },
+      [1000, 0, 0, 0, 50, 150],
+    ],
+    [
+      'chat, cached and reasoning',
+      'chat',
+      {
+        prompt_tokens: 1000,
+        completion_tokens: 200,
+        prompt_tokens_details: { cached_tokens: 1000 },
+        completion_tokens_details: { reasoning_tokens: 200 },
+      },
+      [0, 1000, 0, 0, 0, 200],
+    ],
+    ['responses, plain', 'responses', { input_tokens: 1000, output_tokens: 200 }, [1000, 0, 0, 0, 200, 0]],
+    [
+      'responses, cached tokens are part of input_tokens',
+      'responses',
+      { input_tokens: 1000, output_tokens: 200, input_tokens_details: { cached_tokens: 600 } },
+      [400, 600, 0, 0, 200, 0],
+    ],
+    [
+      'responses, reasoning tokens are part of output_tokens',
+      'responses',
+      { input_tokens: 1000, output_tokens: 200, output_tokens_details: { reasoning_tokens: 120 } },
+      [1000, 0, 0, 0, 80, 120],
+    ],
+    [
+      'responses, cached and reasoning',
+      'responses',
+      {
+        input_tokens: 1000,
+        output_tokens: 200,
+        input_tokens_details: { cached_tokens: 600 },
+        output_tokens_details: { reasoning_tokens: 120 },
+      },
+      [400, 600, 0, 0, 80, 120],
+    ],
+    ['messages, plain', 'messages', { input_tokens: 1000, output_tokens: 200 }, [1000, 0, 0, 0, 200, 0]],
+    [
+      'messages, cache reads are apart from input_tokens',
+      'messages',
+      { input_tokens: 1000, cache_read_input_tokens: 5000, output_tokens: 200 },
+      [1000, 5000, 0, 0, 200, 0],
+    ],
+    [
+      'messages, cache writes are apart from input_tokens',
+      'messages',
+      { input_tokens: 1000, cache_creation_input_tokens: 3000, output_tokens: 200 },
+      [1000, 0, 3000, 0, 200, 0],
+    ],
+    [
+      'messages, reads and writes',
+      'messages',
+      {
+        input_tokens: 10,
+        cache_read_input_tokens: 5000,
+        cache_creation_input_tokens: 3000,
+        output_tokens: 200,
+      },
+      [10, 5000, 3000, 0, 200, 0],
+    ],
+    [
+      'messages, writes split into five minutes and one hour',
+      'messages',
+      {
+        input_tokens: 10,
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 3000,
+        cache_creation: { ephemeral_5m_input_tokens: 1000, ephemeral_1h_input_tokens: 2000 },
+        output_tokens: 200,
+      },
+      [10, 0, 1000, 2000, 200, 0],
+    ],
+    [
+      'messages, only the split given',
+      'messages',
+      {
+        input_tokens: 10,
+        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 2000 },
+        output_tokens: 200,
+      },
+      [10, 0, 0, 2000, 200, 0],
+    ],
+  ];
 
   it.each(cases)('%s', async (_, protocol, wire, [input, cached, write, write1h, output, reasoning]) => {
     const cost = attemptCost(await usageOf(protocol, wire), price);
@@ -331,7 +340,14 @@ describe('every attempt priced; a turn is the sum of its attempts', () => {
     ['nothing billed', [[null, price, true]], 'none'],
     ['usage never came', [[null, price]], 'none'],
     ['an unpriced model', [[usage(1, 1), null]], 'unknown'],
-    ['one priced, one whose usage never came', [[usage(1, 1), price], [null, price]], 'partial'],
+    [
+      'one priced, one whose usage never came',
+      [
+        [usage(1, 1), price],
+        [null, price],
+      ],
+      'partial',
+    ],
     ['the gateway’s figure', [[{ ...usage(1, 1), gatewayCost: 0.5 }, null]], 'exact'],
   ])('%s: %s', (_, attempts, certainty) => {
     expect(costCertainty(sumCosts(attempts.map((a) => attemptCost(...a))))).toBe(certainty);
