@@ -29,9 +29,7 @@ export function pricesFromEnv(
   try {
     text = readFileSync(path || SIMULATOR_PRICES, 'utf8');
   } catch (error) {
-    throw new ConfigError(
-      `${name} cannot be read (${(error as NodeJS.ErrnoException).code}).`,
-    );
+    throw new ConfigError(`${name} cannot be read (${(error as NodeJS.ErrnoException).code}).`);
   }
   let json: unknown;
   try {
@@ -46,7 +44,9 @@ export function pricesFromEnv(
   if (read.skipped.length > 0) {
     const shown = read.skipped.slice(0, 10).map((s) => `${s.model}: ${s.reason}`);
     const more = read.skipped.length > 10 ? `; and ${read.skipped.length - 10} more` : '';
-    log(`${name}: ${read.skipped.length} ${read.skipped.length === 1 ? 'entry' : 'entries'} left out (${shown.join('; ')}${more}).`);
+    log(
+      `${name}: ${read.skipped.length} ${read.skipped.length === 1 ? 'entry' : 'entries'} left out (${shown.join('; ')}${more}).`,
+    );
   }
   return read.table;
 }
