@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sameOriginOnly, sendJson } from '../simulator/http.ts';
-import { type PriceTable, readPriceTable } from '../src/core/prices.ts';
+import { type PriceTable, readPriceTable, skippedInWords } from '../src/core/prices.ts';
 import { ConfigError } from './config.ts';
 
 /**
@@ -42,7 +42,7 @@ export function pricesFromEnv(
     throw new ConfigError(`${name} is not a JSON object of models (LiteLLM's format).`);
   }
   if (read.skipped.length > 0) {
-    const shown = read.skipped.slice(0, 10).map((s) => `${s.model}: ${s.reason}`);
+    const shown = read.skipped.slice(0, 10).map(skippedInWords);
     const more = read.skipped.length > 10 ? `; and ${read.skipped.length - 10} more` : '';
     log(
       `${name}: ${read.skipped.length} ${read.skipped.length === 1 ? 'entry' : 'entries'} left out (${shown.join('; ')}${more}).`,

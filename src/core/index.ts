@@ -8,6 +8,17 @@ export type {
 } from './conversation.ts';
 export { argumentsComplete, parseToolArguments, textFileBlock } from './conversation.ts';
 export {
+  type AttemptCost,
+  attemptCost,
+  type CostBreakdown,
+  type CostLine,
+  type CostSum,
+  costCertainty,
+  joinCosts,
+  noCost,
+  sumCosts,
+} from './cost.ts';
+export {
   adviseFailure,
   type FailureAdvice,
   type FailureCode,
@@ -20,19 +31,16 @@ export {
   finishNotice,
   finishNoticeCodes,
 } from './finishNotice.ts';
-export {
-  type AttemptCost,
-  attemptCost,
-  type CostBreakdown,
-  type CostLine,
-  type CostSum,
-  costCertainty,
-  joinCosts,
-  noCost,
-  sumCosts,
-} from './cost.ts';
 export type { HttpError } from './httpError.ts';
 export { parseHttpError, retryAfterSeconds } from './httpError.ts';
+export {
+  type ModelPrice,
+  mergePrices,
+  type PriceTable,
+  priceFor,
+  readPriceTable,
+  type SkippedPrice,
+} from './prices.ts';
 export { type ModelInfo, modelListRequest, type ProtocolAdapter } from './protocols/adapter.ts';
 export {
   adapters,
@@ -45,14 +53,6 @@ export {
   requestProblem,
 } from './protocols/index.ts';
 export { defaultThinkingBudgets, minThinkingBudget } from './protocols/messages/reasoning.ts';
-export {
-  type ModelPrice,
-  mergePrices,
-  type PriceTable,
-  priceFor,
-  readPriceTable,
-  type SkippedPrice,
-} from './prices.ts';
 export type { ReadTurnOptions } from './readTurn.ts';
 export { readTurn } from './readTurn.ts';
 export type {

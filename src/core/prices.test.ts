@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergePrices, priceFor, readPriceTable } from './prices.ts';
+import { mergePrices, priceFor, readPriceTable, skippedInWords } from './prices.ts';
 
 describe('readPriceTable: LiteLLM’s file as it is', () => {
   it('keeps the fields it reads, drops the others, and skips LiteLLM’s sample_spec', () => {
@@ -36,7 +36,11 @@ describe('readPriceTable: LiteLLM’s file as it is', () => {
 
   it.each<[string, unknown, string]>([
     ['a price as text', { input_cost_per_token: '0.01' }, 'input_cost_per_token is "0.01"'],
-    ['a negative price', { output_cost_per_token: -1 }, 'output_cost_per_token is -1 (expected not negative)'],
+    [
+      'a negative price',
+      { output_cost_per_token: -1 },
+      'output_cost_per_token is -1 (expected not negative)',
+    ],
     ['a fractional window', { max_input_tokens: 1.5 }, 'max_input_tokens is 1.5'],
     ['not an object', [1, 2], 'is a list'],
     ['null', null, 'null'],
@@ -44,8 +48,9 @@ describe('readPriceTable: LiteLLM’s file as it is', () => {
     const read = readPriceTable({ bad: entry, good: { input_cost_per_token: 1e-6 } });
     expect(read?.table).toEqual({ good: { input_cost_per_token: 1e-6 } });
     expect(read?.skipped).toHaveLength(1);
-    expect(read?.skipped[0]?.model).toBe('bad');
-    expect(read?.skipped[0]?.reason).toContain(reason);
+    const skipped = read?.skipped[0];
+    expect(skipped?.model).toBe('bad');
+    expect(skipped && skippedInWords(skipped)).toContain(reason);
   });
 
   it.each([[null], [[]], ['{}'], [3]])('%j is no table', (json) => {

@@ -26,10 +26,13 @@ export interface ModelPrice {
 
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
-/** An entry left out of a table, and why, in words for the operator's log and the Settings field. */
+/** An entry left out of a table, and why: its field (null: the entry is no object) and what it held. */
 export interface SkippedPrice {
   model: string;
-  reason: string;
+  field: string | null;
+  value: string;
+  /** In English, for the operator's log: `a number`, `not negative`, `an object of prices`. */
+  expected: string;
 }
 
 export interface ReadPrices {
@@ -88,7 +91,7 @@ export function readPriceTable(json: unknown): ReadPrices | null {
   for (const [model, entry] of Object.entries(json)) {
     if (model === SAMPLE_SPEC) continue;
     if (!isRecord(entry)) {
-      skipped.push({ model, reason: `is ${kindOf(entry)} (expected an object of prices)` });
+      skipped.push({ model, field: null, value: kindOf(entry), expected: 'an object of prices' });
       continue;
     }
     const result = v.safeParse(modelPrice, entry);
@@ -100,10 +103,15 @@ export function readPriceTable(json: unknown): ReadPrices | null {
       continue;
     }
     const issue = result.issues[0];
-    const field = issue.path?.map((item) => String(item.key)).join('.') ?? '';
-    skipped.push({ model, reason: `${field} is ${kindOf(issue.input)} (expected ${issue.message})` });
+    const field = issue.path?.map((item) => String(item.key)).join('.') ?? null;
+    skipped.push({ model, field, value: kindOf(issue.input), expected: issue.message });
   }
   return { table, skipped };
+}
+
+/** A left-out entry in the operator's log's words: `gpt-4o: input_cost_per_token is "0.01" (expected a number)`. */
+export function skippedInWords({ model, field, value, expected }: SkippedPrice): string {
+  return `${model}: ${field ? `${field} is` : 'is'} ${value} (expected ${expected})`;
 }
 
 /** The operator's table with a person's own prices over it, field by field: an entry may change one price. */
@@ -117,7 +125,10 @@ export function mergePrices(base: PriceTable, own: PriceTable): PriceTable {
  * The entry of the first name found: the model as asked for, then as the gateway named it in its answer,
  * then either without a provider's prefix (`openrouter/anthropic/claude-…` → `claude-…`).
  */
-export function priceFor(table: PriceTable, names: readonly (string | null | undefined)[]): ModelPrice | null {
+export function priceFor(
+  table: PriceTable,
+  names: readonly (string | null | undefined)[],
+): ModelPrice | null {
   const candidates = names.filter((name): name is string => Boolean(name));
   for (const name of candidates) if (Object.hasOwn(table, name)) return table[name]!;
   for (const name of candidates) {

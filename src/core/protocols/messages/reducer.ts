@@ -143,7 +143,8 @@ function mergeMessagesUsage(
   if (cacheWrite) usage.cacheWriteTokens = cacheWrite;
   // The one-hour part of the writes, never more than the writes themselves.
   if (cacheWrite && write1h) usage.cacheWrite1hTokens = Math.min(write1h, cacheWrite);
-  const cost = typeof reported.cost === 'number' && reported.cost >= 0 ? reported.cost : previous?.gatewayCost;
+  const cost =
+    typeof reported.cost === 'number' && reported.cost >= 0 ? reported.cost : previous?.gatewayCost;
   if (cost !== undefined) usage.gatewayCost = cost;
   return usage;
 }
