@@ -22,6 +22,8 @@ export function useServerPrices(): PriceTable {
     },
     staleTime: Number.POSITIVE_INFINITY,
     retry: 1,
+    // Every answer reads it: only a new table may re-render them, never the query's own comings and goings.
+    notifyOnChangeProps: ['data'],
   });
   return query.data ?? noPrices;
 }
