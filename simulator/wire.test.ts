@@ -208,7 +208,7 @@ describe('cached prompts (sim-cached), each protocol in its own terms', () => {
   const finalUsage = async (proto: Proto, model: string): Promise<Counts> => {
     const extra = proto === 'chat' ? { stream_options: { include_usage: true } } : {};
     const chunks = payloads((await streamText(proto, model, extra)).text);
-    if (proto === 'chat') return (chunks.at(-1) ?? {}).usage as Counts;
+    if (proto === 'chat') return chunks.at(-1)?.usage as Counts;
     const type = proto === 'responses' ? 'response.completed' : 'message_start';
     const event = chunks.find((c) => c.type === type) ?? {};
     const body = (proto === 'responses' ? event.response : event.message) as { usage: Counts };

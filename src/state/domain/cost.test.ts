@@ -51,7 +51,11 @@ describe('costOfAttempt: which attempts bill what', () => {
     answerMessage('m', turn, trace).attempts[0]!;
   it.each<[string, ReturnType<typeof attempt>, string]>([
     ['complete with usage', attempt({ status: 'complete', usage: usage(10, 5) }), 'priced'],
-    ['interrupted, with the usage it stated', attempt({ status: 'interrupted', usage: usage(10, 2) }), 'priced'],
+    [
+      'interrupted, with the usage it stated',
+      attempt({ status: 'interrupted', usage: usage(10, 2) }),
+      'priced',
+    ],
     ['cut without usage', attempt({ status: 'interrupted', usage: null }), 'unmetered'],
     ['still streaming', attempt({ status: 'streaming', usage: null }), 'none'],
     ['never answered', attempt({ status: 'error', usage: null }, { headersAt: null } as never), 'none'],
