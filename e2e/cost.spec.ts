@@ -132,6 +132,22 @@ test('an unpriced model says "price unknown", never $0, and the total says it is
   await expect(page.getByTestId('conversation-cost')).toHaveText(`at least ${figure}`);
 });
 
+test('the context gauge by the message box: the window from the table, and a warning before it is full', async ({
+  page,
+}) => {
+  await openApp(page);
+  const turn = await answer(page, 'chat', 'sim-echo');
+  const { input, output } = await shownUsage(turn);
+  const meter = page.getByRole('meter', { name: 'Context window' });
+  const window = prices['sim-echo']?.max_input_tokens ?? 0;
+  const fill = (n: number) => `${n.toLocaleString('en')} of ${window.toLocaleString('en')} tokens`;
+  await expect(meter).toHaveAttribute('aria-valuetext', new RegExp(`^${fill(input + output)} `));
+  // A draft of about 95% of the window: the warning, before anything is sent.
+  const draft = 'x'.repeat(Math.ceil(window * 0.95) * 4 - (input + output) * 4);
+  await page.getByRole('textbox', { name: 'Message' }).fill(draft);
+  await expect(page.getByRole('status').filter({ hasText: 'nearly full' })).toBeVisible();
+});
+
 test('a person’s own price in Settings reprices the answers at once', async ({ page }) => {
   await openApp(page);
   const turn = await answer(page, 'messages', 'sim-unpriced');

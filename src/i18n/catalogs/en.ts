@@ -581,6 +581,12 @@ export const en = {
   'cost.settings.notJson': 'This is not JSON ({reason}): the server’s prices are used.',
   'cost.settings.notTable':
     'This is not an object of models (LiteLLM’s format): the server’s prices are used.',
+  'cost.context.label': 'Context window',
+  'cost.context.fill': '{next, number} of {window, number} tokens ({percent, number, percent})',
+  'cost.context.near':
+    'The context window is nearly full: the next message may not fit ({next, number} of {window, number} tokens).',
+  'cost.context.over':
+    'This message would not fit in the model’s context window ({next, number} of {window, number} tokens): shorten it or start a new chat.',
 } as const;
 
 export type MessageKey = keyof typeof en;

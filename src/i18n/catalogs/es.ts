@@ -582,4 +582,10 @@ export const es: Catalog = {
   'cost.settings.notJson': 'Esto no es JSON ({reason}): se usan los precios del servidor.',
   'cost.settings.notTable':
     'Esto no es un objeto de modelos (formato de LiteLLM): se usan los precios del servidor.',
+  'cost.context.label': 'Ventana de contexto',
+  'cost.context.fill': '{next, number} de {window, number} tokens ({percent, number, percent})',
+  'cost.context.near':
+    'La ventana de contexto está casi llena: puede que el próximo mensaje no quepa ({next, number} de {window, number} tokens).',
+  'cost.context.over':
+    'Este mensaje no cabría en la ventana de contexto del modelo ({next, number} de {window, number} tokens): acórtalo o empieza un chat nuevo.',
 };

@@ -575,4 +575,10 @@ export const ja: Catalog = {
   'cost.settings.notJson': 'JSON ではありません（{reason}）。サーバーの価格を使います。',
   'cost.settings.notTable':
     'モデルのオブジェクト（LiteLLM の形式）ではありません。サーバーの価格を使います。',
+  'cost.context.label': 'コンテキストウィンドウ',
+  'cost.context.fill': '{window, number} トークン中 {next, number}（{percent, number, percent}）',
+  'cost.context.near':
+    'コンテキストウィンドウがほぼいっぱいです。次のメッセージは収まらない可能性があります（{window, number} トークン中 {next, number}）。',
+  'cost.context.over':
+    'このメッセージはモデルのコンテキストウィンドウに収まりません（{window, number} トークン中 {next, number}）。短くするか、新しいチャットを始めてください。',
 };

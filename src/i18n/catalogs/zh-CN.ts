@@ -535,4 +535,10 @@ export const zhCN: Catalog = {
     '{field, select, none {{model} 不是对象} other {{model}：{field} 为 {value}}}',
   'cost.settings.notJson': '这不是 JSON（{reason}）：使用服务器的价格。',
   'cost.settings.notTable': '这不是模型对象（LiteLLM 的格式）：使用服务器的价格。',
+  'cost.context.label': '上下文窗口',
+  'cost.context.fill': '{window, number} 个令牌中的 {next, number}（{percent, number, percent}）',
+  'cost.context.near':
+    '上下文窗口即将用满：下一条消息可能放不下（{window, number} 个令牌中的 {next, number}）。',
+  'cost.context.over':
+    '这条消息放不进模型的上下文窗口（{window, number} 个令牌中的 {next, number}）：请缩短它或开始新的对话。',
 };
