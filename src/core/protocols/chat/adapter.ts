@@ -12,6 +12,7 @@ export const chatAdapter: ProtocolAdapter<ChatEvent> = {
   headers: {},
   credentials: bearerCredentials,
   models: gatewayModels,
+  sdk: { python: 'openai', npm: 'openai', client: 'OpenAI', create: 'chat.completions.create', addsV1: false },
   buildBody: (request) => ({ body: buildChatBody(request), reasoningPaused: false }),
   decode: decodeChatEvent,
   reduce: reduceChat,

@@ -17,6 +17,7 @@ export const messagesAdapter: ProtocolAdapter<MessagesEvent> = {
     direct: { 'anthropic-dangerous-direct-browser-access': 'true' },
   },
   models: gatewayModels,
+  sdk: { python: 'anthropic', npm: '@anthropic-ai/sdk', client: 'Anthropic', create: 'messages.create', addsV1: true },
   buildBody: buildMessagesBody,
   decode: decodeMessagesEvent,
   reduce: reduceMessages,

@@ -13,6 +13,7 @@ export const responsesAdapter: ProtocolAdapter<ResponsesEvent> = {
   headers: {},
   credentials: bearerCredentials,
   models: gatewayModels,
+  sdk: { python: 'openai', npm: 'openai', client: 'OpenAI', create: 'responses.create', addsV1: false },
   buildBody: (request) => ({ body: buildResponsesBody(request), reasoningPaused: false }),
   decode: decodeResponsesEvent,
   reduce: reduceResponses,
