@@ -136,6 +136,7 @@ JSON
     expect(codeSnippet('curl', odd, request)).toContain(`-H 'x-key: k='"$HOPBASE_API_KEY"'; v="1"' \\`);
     expect(codeSnippet('http', odd, request)).toContain('x-key: k=$HOPBASE_API_KEY; v="1"');
     const glued = { ...odd, credentials: { family: 'x', key: (key: string) => ({ 'x-key': `${key}tail` }) } };
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's ${…}, as the command writes it
     expect(codeSnippet('curl', glued, request)).toContain('-H "x-key: ${HOPBASE_API_KEY}tail" \\');
   });
 
