@@ -168,7 +168,7 @@ export function ViewCodeDialog({
         ) : (
           <>
             <div className="view-code-bar">
-              <p className="field-help">
+              <p className="view-code-help">
                 {t(help[chosen], {
                   variable: apiKeyVariable,
                   package: chosen === 'python' ? adapter.sdk.python : adapter.sdk.npm,
@@ -182,15 +182,13 @@ export function ViewCodeDialog({
               <code>{shown.text}</code>
             </pre>
             {shown.shortened ? (
-              <p role="note" className="field-help">
+              <p role="note" className="view-code-help">
                 {t('code.shortened', { size: format.bytes(new TextEncoder().encode(code).length) })}
               </p>
             ) : null}
           </>
         )}
-        {target && baseUrl.trim() === '' ? (
-          <p className="field-help view-code-origin">{t('code.sameOrigin')}</p>
-        ) : null}
+        {target && baseUrl.trim() === '' ? <p className="view-code-help">{t('code.sameOrigin')}</p> : null}
       </div>
     </ModalDialog>
   );
