@@ -156,3 +156,72 @@ describe.each(protocols)('%s, run against the simulator', (protocol) => {
     expect(got.body).toEqual(request.body);
   });
 });
+
+/** A request with every part a conversation can have: a system prompt, tools, a tool loop, an image, reasoning. */
+function richRequest(protocol: Protocol) {
+  const { path, headers, body } = buildRequest(protocol, {
+    model: 'sim-reasoning',
+    system: 'Be brief.',
+    messages: [
+      {
+        role: 'user',
+        text: 'Weather?',
+        attachments: [{ kind: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }],
+      },
+      {
+        role: 'assistant',
+        text: '',
+        toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+      },
+      { role: 'tool', toolCallId: 'call_1', name: 'get_weather', content: '{"temperature":21}' },
+    ],
+    tools: [
+      {
+        name: 'get_weather',
+        description: 'Weather',
+        parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+    ],
+    maxOutputTokens: 8192,
+    temperature: 0.5,
+    reasoning: { effort: 'high', budgetTokens: 4096 },
+  });
+  return { base: 'https://gateway.example.com/v1', path, headers, body };
+}
+
+// What a person pastes into a typed project must compile against the SDK's own types, each protocol's
+// richest request and the one with every text a shell could misread.
+it('TypeScript: every snippet type-checks against the official SDKs', { timeout: 120_000 }, async () => {
+  const files: string[] = [];
+  for (const protocol of protocols) {
+    for (const [name, request] of [
+      ['rich', richRequest(protocol)],
+      ['texts', attemptRequest(protocol, 'typed')],
+    ] as const) {
+      const file = `typed-${protocol}-${name}.mts`;
+      await writeFile(join(dir, file), codeSnippet('typescript', adapters[protocol], request));
+      files.push(file);
+    }
+  }
+  await writeFile(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: 'nodenext',
+        target: 'es2022',
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+      },
+      files,
+    }),
+  );
+  const checked = await run(resolve('node_modules/.bin/tsc'), ['-p', join(dir, 'tsconfig.json')], {
+    cwd: dir,
+  }).then(
+    () => 'no errors',
+    (error: { stdout: string }) => error.stdout,
+  );
+  expect(checked).toBe('no errors');
+});

@@ -87,21 +87,21 @@ JSON
       'typescript',
       'import OpenAI from "openai";',
       'baseURL: "https://gateway.example.com/v1",',
-      'const stream = await client.chat.completions.create({',
+      'const stream = await client.chat.completions.create(body as OpenAI.Chat.ChatCompletionCreateParamsStreaming);',
     ],
     [
       'responses',
       'typescript',
       'import OpenAI from "openai";',
       'baseURL: "https://gateway.example.com/v1",',
-      'const stream = await client.responses.create({',
+      'const stream = await client.responses.create(body as OpenAI.Responses.ResponseCreateParamsStreaming);',
     ],
     [
       'messages',
       'typescript',
       'import Anthropic from "@anthropic-ai/sdk";',
       'baseURL: "https://gateway.example.com",',
-      'const stream = await client.messages.create({',
+      'const stream = await client.messages.create(body as Anthropic.MessageCreateParamsStreaming);',
     ],
   ] as const)('%s in %s: %s', (protocol, language, importLine, baseLine, callLine) => {
     const lines = codeSnippet(language, adapters[protocol], requestFor(protocol, 'Hi')).split('\n');
@@ -152,7 +152,9 @@ JSON
     expect(codeSnippet('python', adapters.chat, request)).toContain(
       'response = client.chat.completions.create(**body)\nprint(response)',
     );
-    expect(codeSnippet('typescript', adapters.chat, request)).toContain('console.log(response);');
+    expect(codeSnippet('typescript', adapters.chat, request)).toContain(
+      'create(body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming);\nconsole.log(response);',
+    );
   });
 
   it('writes a "__proto__" key as a property in TypeScript', () => {
@@ -161,8 +163,8 @@ JSON
     const snippet = codeSnippet('typescript', adapters.chat, request);
     expect(snippet).toContain('    ["__proto__"]: {');
     const literal = snippet.slice(
-      snippet.indexOf('create(') + 'create('.length,
-      snippet.lastIndexOf('});') + 1,
+      snippet.indexOf('const body = ') + 'const body = '.length,
+      snippet.indexOf('\n};\n') + 2,
     );
     expect(JSON.stringify(new Function(`return ${literal}`)())).toBe(JSON.stringify(request.body));
   });

@@ -191,7 +191,10 @@ function typescript(adapter: ProtocolAdapter<unknown>, base: string, body: Recor
     `  apiKey: process.env.${apiKeyVariable},`,
     '});',
     '',
-    `const ${result} = await client.${sdk.create}(${objectLiteral(body)});`,
+    // Its own constant, cast: the request is the app's exactly, and an SDK's types can be narrower than its API.
+    `const body = ${objectLiteral(body)};`,
+    '',
+    `const ${result} = await client.${sdk.create}(body as ${sdk.params}${streams(body) ? 'Streaming' : 'NonStreaming'});`,
     ...(streams(body)
       ? ['', 'for await (const event of stream) {', '  console.log(event);', '}']
       : ['console.log(response);']),

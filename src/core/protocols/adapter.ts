@@ -47,6 +47,8 @@ export interface OfficialSdk {
   client: string;
   /** The client's method that sends the request: `chat.completions.create`. */
   create: string;
+  /** Its parameters' type in TypeScript, less the `Streaming` or `NonStreaming` at its end. */
+  params: string;
   /** The SDK puts `/v1` before every path itself (Anthropic's): its base URL is the gateway's without it. */
   addsV1: boolean;
 }

@@ -17,6 +17,7 @@ export const chatAdapter: ProtocolAdapter<ChatEvent> = {
     npm: 'openai',
     client: 'OpenAI',
     create: 'chat.completions.create',
+    params: 'OpenAI.Chat.ChatCompletionCreateParams',
     addsV1: false,
   },
   buildBody: (request) => ({ body: buildChatBody(request), reasoningPaused: false }),

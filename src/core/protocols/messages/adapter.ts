@@ -22,6 +22,7 @@ export const messagesAdapter: ProtocolAdapter<MessagesEvent> = {
     npm: '@anthropic-ai/sdk',
     client: 'Anthropic',
     create: 'messages.create',
+    params: 'Anthropic.MessageCreateParams',
     addsV1: true,
   },
   buildBody: buildMessagesBody,
