@@ -114,9 +114,7 @@ export class ChatSession {
     // An answer the server runs goes on while no page reads it: one stored as streaming (a reload, another
     // device's) is picked up where it is, whenever it arrives in the store.
     this.stopWatchingRelayed = this.stores.conversations.subscribe((state, previous) => {
-      if (state.conversations === previous.conversations) return;
-      for (const [id, conversation] of Object.entries(state.conversations))
-        if (conversation !== previous.conversations[id]) this.pickUpRelayed(id);
+      if (state.arrived !== previous.arrived) for (const id of state.arrived) this.pickUpRelayed(id);
     });
     for (const id of Object.keys(this.stores.conversations.getState().conversations)) this.pickUpRelayed(id);
   }
