@@ -146,3 +146,21 @@ test('the dialog on a desktop, at phone width in dark mode, and in Spanish: no a
     });
   }
 });
+
+test('an earlier attempt has its own View code, with the request it sent', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'chat', 'sim-flaky');
+  const word = uniqueText('flaky').split(' ')[1] ?? '';
+  const turn = await waitForAnswer(await send(page, `${word} first try fails`));
+  await turn.getByRole('button', { name: 'Retry' }).click();
+  await expect(turn).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
+  await expect(turn.getByRole('alert')).toHaveCount(0);
+  const [first] = await requestsContaining(page, word);
+  await turn.getByText('Attempt 2 of 2').click();
+  await turn.getByRole('button', { name: 'View code of attempt 1' }).click();
+  const dialog = dialogOf(page);
+  expect(await shownCode(dialog, 'cURL')).toContain(JSON.stringify(first?.body, null, 2));
+  await page.keyboard.press('Escape');
+  await expect(turn.getByRole('button', { name: 'View code of attempt 1' })).toBeFocused();
+  await turn.screenshot({ path: `${artifactsDir}/view-code-earlier-attempt.png` });
+});

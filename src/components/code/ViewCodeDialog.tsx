@@ -170,7 +170,8 @@ export function ViewCodeDialog({
             <div className="view-code-bar">
               <p className="view-code-help">
                 {t(help[chosen], {
-                  variable: apiKeyVariable,
+                  // The HTTP tab writes the variable as the shell would read it.
+                  variable: chosen === 'http' ? `$${apiKeyVariable}` : apiKeyVariable,
                   package: chosen === 'python' ? adapter.sdk.python : adapter.sdk.npm,
                 })}
               </p>
