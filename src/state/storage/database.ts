@@ -2,6 +2,8 @@ import { createStore, type UseStore } from 'idb-keyval';
 import {
   conversationPrefix,
   deletedPrefix,
+  type PackedTrace,
+  packedLines,
   recordRevision,
   requestPrefix,
   type StoredRequest,
@@ -92,8 +94,14 @@ export function withStored(
   };
 }
 
-export function putRecording(store: IDBObjectStore, attemptId: string, trace: StoredTrace): void {
-  store.put({ items: trace.items, raw: trace.raw } satisfies StoredTrace, tracePrefix + attemptId);
+/** A recording, packed (`PackedTrace`): `packed` holds its items' lines, when packed already. */
+export function putRecording(
+  store: IDBObjectStore,
+  attemptId: string,
+  trace: StoredTrace,
+  packed = packedLines(trace.items),
+): void {
+  store.put({ packed, raw: trace.raw } satisfies PackedTrace, tracePrefix + attemptId);
 }
 
 /** An attempt's request body, in a record of its own: written once, as it never changes. */
