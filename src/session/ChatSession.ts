@@ -32,6 +32,7 @@ import {
 } from '../state/stores/conversationStore.ts';
 import { type AnswerLocks, answerLockName, pageLocks } from './answerLocks.ts';
 import { AnswerStream } from './answerStream.ts';
+import { bodyWithAttachments } from './attachmentData.ts';
 import { type BlockedConnections, watchBlockedConnections } from './blockedConnections.ts';
 import { createFrameScheduler, type FrameScheduler, type PageVisibility } from './frameBatcher.ts';
 import { gatewayBase, resendable } from './gateway.ts';
@@ -338,6 +339,14 @@ export class ChatSession {
       request = read?.request ?? request;
     }
     return request.bodyMissing ? null : request;
+  }
+
+  /**
+   * The JSON text of the body `request` sent: each attachment's bytes in place of its placeholder, as every
+   * send puts them (View code shows exactly that). Rejects with `AttachmentMissing` when a file is gone.
+   */
+  bodyAsSent(request: SentRequest): Promise<string> {
+    return bodyWithAttachments(request.body, (id) => this.attachmentRef(id), this.attachments);
   }
 
   /** Whether an answer of this conversation is streaming (or waiting to retry on its own). */

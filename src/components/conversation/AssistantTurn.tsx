@@ -15,6 +15,7 @@ import { FinishNoticeBanner } from '../banners/FinishNoticeBanner.tsx';
 import { InterruptionBanner } from '../banners/InterruptionBanner.tsx';
 import { ReconnectingBanner } from '../banners/ReconnectingBanner.tsx';
 import { StallBanner } from '../banners/StallBanner.tsx';
+import { ViewCodeButton } from '../code/ViewCodeButton.tsx';
 import { CostFigure } from '../cost/CostFigure.tsx';
 import { LazyMarkdown } from '../markdown/LazyMarkdown.tsx';
 import { CopyButton } from '../shared/CopyButton.tsx';
@@ -168,6 +169,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
               {t('answer.regenerate')}
             </button>
           ) : null}
+          <ViewCodeButton message={message} attempt={attempt} />
           {onInspect ? (
             <button type="button" className="btn btn-small" onClick={() => onInspect(message.id)}>
               {t('answer.inspect')}
@@ -182,7 +184,8 @@ function AssistantTurnView(props: AssistantTurnProps) {
           <ol>
             {earlier.map((a, i) => (
               <li key={a.id}>
-                {describeAttempt(i18n, a, i + 1, message.attempts.length)}
+                {describeAttempt(i18n, a, i + 1, message.attempts.length)}{' '}
+                <ViewCodeButton message={message} attempt={a} n={i + 1} />
                 {a.turn.text ? (
                   <blockquote>
                     {a.turn.text.length > 400 ? `${a.turn.text.slice(0, 400)}…` : a.turn.text}
