@@ -18,7 +18,10 @@ describe('ContextGauge', () => {
   });
 
   it.each([
-    ['x'.repeat(3700), 'The context window is nearly full: the next message may not fit (925 of 1,000 tokens).'],
+    [
+      'x'.repeat(3700),
+      'The context window is nearly full: the next message may not fit (925 of 1,000 tokens).',
+    ],
     [
       'x'.repeat(4004),
       'This message would not fit in the model’s context window (1,001 of 1,000 tokens): shorten it or start a new chat.',
