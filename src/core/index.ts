@@ -16,6 +16,17 @@ export type {
 } from './conversation.ts';
 export { argumentsComplete, parseToolArguments, textFileBlock } from './conversation.ts';
 export {
+  type AttemptCost,
+  attemptCost,
+  type CostBreakdown,
+  type CostLine,
+  type CostSum,
+  costCertainty,
+  joinCosts,
+  noCost,
+  sumCosts,
+} from './cost.ts';
+export {
   adviseFailure,
   type FailureAdvice,
   type FailureCode,
@@ -30,6 +41,14 @@ export {
 } from './finishNotice.ts';
 export type { HttpError } from './httpError.ts';
 export { parseHttpError, retryAfterSeconds } from './httpError.ts';
+export {
+  type ModelPrice,
+  mergePrices,
+  type PriceTable,
+  priceFor,
+  readPriceTable,
+  type SkippedPrice,
+} from './prices.ts';
 export { type ModelInfo, modelListRequest, type ProtocolAdapter } from './protocols/adapter.ts';
 export {
   adapters,

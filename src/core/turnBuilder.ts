@@ -254,11 +254,13 @@ export function usageFrom(
   total: number | null | undefined,
   reasoning: number | null | undefined,
   cached: number | null | undefined,
+  gatewayCost?: number | null,
 ): Usage {
   const inputTokens = input ?? 0;
   const outputTokens = output ?? 0;
   const usage: Usage = { inputTokens, outputTokens, totalTokens: total ?? inputTokens + outputTokens };
   if (typeof reasoning === 'number') usage.reasoningTokens = reasoning;
   if (typeof cached === 'number') usage.cachedTokens = cached;
+  if (typeof gatewayCost === 'number' && gatewayCost >= 0) usage.gatewayCost = gatewayCost;
   return usage;
 }

@@ -56,4 +56,5 @@ export const settingFields = {
   stallSilentSeconds: aNumber,
   stallDeadSeconds: aNumber,
   autoRetry: aBoolean,
+  ownPrices: aString,
 } satisfies { [K in keyof Settings]: v.GenericSchema<unknown, Settings[K]> };

@@ -38,6 +38,11 @@ export interface Settings {
   stallDeadSeconds: number;
   /** Retry automatically (with backoff) when a request fails before any output (429, 5xx). */
   autoRetry: boolean;
+  /**
+   * A person's own prices over the operator's, as typed: JSON in LiteLLM's format (`src/state/domain/cost.ts`,
+   * `readOwnPrices`), kept as text so that a table being written is never lost.
+   */
+  ownPrices: string;
 }
 
 export const demoTools: ToolDefinition[] = [
@@ -72,6 +77,7 @@ export const defaultSettings: Settings = {
   stallSilentSeconds: 20,
   stallDeadSeconds: 25,
   autoRetry: true,
+  ownPrices: '',
 };
 
 /** A base URL the app may call: empty (same origin), or a complete http(s) address. */

@@ -23,6 +23,7 @@ const usageShape = maybe(
     total_tokens: maybe(count),
     prompt_tokens_details: maybe(object({ cached_tokens: maybe(count) })),
     completion_tokens_details: maybe(object({ reasoning_tokens: maybe(count) })),
+    cost: maybe(count),
   }),
 );
 
@@ -118,6 +119,7 @@ function chatUsage(usage: ChatUsage): Usage {
     usage.total_tokens,
     usage.completion_tokens_details?.reasoning_tokens,
     usage.prompt_tokens_details?.cached_tokens,
+    usage.cost,
   );
 }
 

@@ -38,6 +38,10 @@ const usage = maybe(
     output_tokens: maybe(count),
     cache_creation_input_tokens: maybe(count),
     cache_read_input_tokens: maybe(count),
+    cache_creation: maybe(
+      object({ ephemeral_5m_input_tokens: maybe(count), ephemeral_1h_input_tokens: maybe(count) }),
+    ),
+    cost: maybe(count),
   }),
 );
 const contentBlock = typed({
@@ -122,8 +126,13 @@ function mergeMessagesUsage(
   reported: MessagesUsage | null | undefined,
 ): Usage | null {
   if (!reported) return previous;
+  const split = reported.cache_creation;
+  const splitSum = split
+    ? (split.ephemeral_5m_input_tokens ?? 0) + (split.ephemeral_1h_input_tokens ?? 0)
+    : undefined;
   const cacheRead = reported.cache_read_input_tokens ?? previous?.cachedTokens;
-  const cacheWrite = reported.cache_creation_input_tokens ?? previous?.cacheWriteTokens;
+  const cacheWrite = reported.cache_creation_input_tokens ?? splitSum ?? previous?.cacheWriteTokens;
+  const write1h = split?.ephemeral_1h_input_tokens ?? previous?.cacheWrite1hTokens;
   const inputTokens =
     reported.input_tokens === undefined || reported.input_tokens === null
       ? (previous?.inputTokens ?? 0)
@@ -132,6 +141,11 @@ function mergeMessagesUsage(
   const usage: Usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
   if (typeof cacheRead === 'number') usage.cachedTokens = cacheRead;
   if (cacheWrite) usage.cacheWriteTokens = cacheWrite;
+  // The one-hour part of the writes, never more than the writes themselves.
+  if (cacheWrite && write1h) usage.cacheWrite1hTokens = Math.min(write1h, cacheWrite);
+  const cost =
+    typeof reported.cost === 'number' && reported.cost >= 0 ? reported.cost : previous?.gatewayCost;
+  if (cost !== undefined) usage.gatewayCost = cost;
   return usage;
 }
 

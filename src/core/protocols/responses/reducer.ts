@@ -46,6 +46,7 @@ const usage = maybe(
     total_tokens: maybe(count),
     input_tokens_details: maybe(object({ cached_tokens: maybe(count) })),
     output_tokens_details: maybe(object({ reasoning_tokens: maybe(count) })),
+    cost: maybe(count),
   }),
 );
 /** A content part: of a message (text, refusal) or of a reasoning item (raw reasoning). */
@@ -167,6 +168,7 @@ function responsesUsage(usage: ResponsesUsage): Usage {
     usage.total_tokens,
     usage.output_tokens_details?.reasoning_tokens,
     usage.input_tokens_details?.cached_tokens,
+    usage.cost,
   );
 }
 
