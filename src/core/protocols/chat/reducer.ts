@@ -8,6 +8,7 @@ import {
   setIdentity,
   setUsage,
   startToolCall,
+  TextGrowth,
   usageFrom,
 } from '../../turnBuilder.ts';
 import type { Stepper } from '../index.ts';
@@ -84,6 +85,7 @@ export function decodeChatEvent(data: string, eventName: string): Decoded<ChatEv
  */
 export class ChatStepper implements Stepper {
   private readonly fast = new ChatFastDecoder();
+  private readonly growth = new TextGrowth();
 
   step(turn: Turn, data: string, eventName: string, owned: boolean): Turn {
     const fast = this.fast;
@@ -93,11 +95,12 @@ export class ChatStepper implements Stepper {
       // One answer per turn: with n > 1 the other choices are not shown.
       if (fast.choiceIndex !== 0) return next;
       const value = fast.value;
-      if (kind === 'toolArgs') return appendToolArguments(next, String(fast.toolIndex), value);
+      if (kind === 'toolArgs')
+        return appendToolArguments(next, String(fast.toolIndex), value, owned, this.growth);
       if (value === '') return next;
       return kind === 'text'
-        ? appendText(next, 'text', 'content', value, owned)
-        : appendText(next, 'reasoning', 'reasoning', value, owned);
+        ? appendText(next, 'text', 'content', value, owned, this.growth)
+        : appendText(next, 'reasoning', 'reasoning', value, owned, this.growth);
     }
     return reduceOrFail(turn, decodeChatEvent(data, eventName), reduceChat);
   }

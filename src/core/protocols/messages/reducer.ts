@@ -12,6 +12,7 @@ import {
   setToolArguments,
   setUsage,
   startToolCall,
+  TextGrowth,
 } from '../../turnBuilder.ts';
 import type { Stepper } from '../index.ts';
 import { type Decoded, reduceOrFail } from '../json.ts';
@@ -91,12 +92,13 @@ export function decodeMessagesEvent(data: string, eventName = 'message'): Decode
  */
 export class MessagesStepper implements Stepper {
   private readonly fast = new MessagesFastDecoder();
+  private readonly growth = new TextGrowth();
 
   step(turn: Turn, data: string, eventName: string, owned: boolean): Turn {
     const fast = this.fast;
     const kind = fast.match(data);
     if (kind === 'ping') return turn;
-    if (kind !== null) return blockDelta(turn, fast.index, kind, fast.value, owned);
+    if (kind !== null) return blockDelta(turn, fast.index, kind, fast.value, owned, this.growth);
     return reduceOrFail(turn, decodeMessagesEvent(data, eventName), reduceMessages);
   }
 }
@@ -138,12 +140,19 @@ function mergeMessagesUsage(
 const blockKey = (index: number) => String(index);
 
 /** A content delta; its fields are passed as values, so that any event shape may carry them. */
-function blockDelta(turn: Turn, index: number, kind: MessagesDeltaKind, value: string, owned = false): Turn {
+function blockDelta(
+  turn: Turn,
+  index: number,
+  kind: MessagesDeltaKind,
+  value: string,
+  owned = false,
+  growth?: TextGrowth,
+): Turn {
   const key = blockKey(index);
-  if (kind === 'text') return appendText(turn, 'text', key, value, owned);
-  if (kind === 'reasoning') return appendText(turn, 'reasoning', key, value, owned);
+  if (kind === 'text') return appendText(turn, 'text', key, value, owned, growth);
+  if (kind === 'reasoning') return appendText(turn, 'reasoning', key, value, owned, growth);
   // Server tool input streams too, but is not ours to answer: only client tool calls are kept.
-  return hasToolCall(turn, key) ? appendToolArguments(turn, key, value) : turn;
+  return hasToolCall(turn, key) ? appendToolArguments(turn, key, value, owned, growth) : turn;
 }
 
 /** A tool's input that came whole: its JSON text; `{}` (or none) means it streams, or has no arguments. */
