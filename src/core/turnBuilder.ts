@@ -125,8 +125,7 @@ export class TextGrowth {
     let at = this.last;
     if (part === undefined || growing[at]!.part !== part) {
       at = -1;
-      if (part !== undefined)
-        for (let i = 0; i < growing.length; i++) if (growing[i]!.part === part) at = i;
+      if (part !== undefined) for (let i = 0; i < growing.length; i++) if (growing[i]!.part === part) at = i;
       if (at === -1) {
         at = this.next;
         this.next = (at + 1) % growing.length;
@@ -273,7 +272,9 @@ export function appendToolArguments(
   const call = old === undefined ? undefined : (old as { call: ToolCall }).call;
   const args = grown(growth, old, call === undefined ? '' : call.arguments, delta);
   const next: ToolCall =
-    call === undefined ? { id: '', name: '', arguments: args } : { id: call.id, name: call.name, arguments: args };
+    call === undefined
+      ? { id: '', name: '', arguments: args }
+      : { id: call.id, name: call.name, arguments: args };
   return putToolCall(turn, key, index, next, owned, growth);
 }
 

@@ -148,7 +148,14 @@ export class ResponsesStepper implements Stepper {
     if (kind === 'text')
       return appendText(turn, 'text', this.textKey(fast.outputIndex, fast.part), fast.value, owned, growth);
     if (kind === 'reasoning')
-      return appendText(turn, 'reasoning', summaryKey(fast.outputIndex, fast.part), fast.value, owned, growth);
+      return appendText(
+        turn,
+        'reasoning',
+        summaryKey(fast.outputIndex, fast.part),
+        fast.value,
+        owned,
+        growth,
+      );
     if (kind === 'toolArgs')
       return appendToolArguments(turn, itemKey(fast.outputIndex), fast.value, owned, growth);
     return reduceOrFail(turn, decodeResponsesEvent(data, eventName), reduceResponses);
