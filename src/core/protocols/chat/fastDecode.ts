@@ -22,9 +22,38 @@ export type ChatDeltaTemplate =
   | 'reasoning' // {"reasoning":S}
   | 'toolArgs'; // {"tool_calls":[{"index":N,"function":{"arguments":S}}]}
 
+/** The chunk's text around the delta's string, remembered with what it says. */
+class Around {
+  constructor(
+    /** From the chunk's start to the delta's string: the header, the choice and the delta up to `:`. */
+    readonly before: string,
+    /** From after the string to the end of the choices (`}` or `,"reasoning_content":null}`, then `…}]`). */
+    readonly after: string,
+    readonly fields: Record<string, unknown>,
+    readonly plainHeader: boolean,
+    readonly id: string | undefined,
+    readonly model: string | undefined,
+    readonly choiceIndex: number,
+    readonly template: ChatDeltaTemplate,
+    readonly kind: ChatDeltaKind,
+    readonly toolIndex: number,
+  ) {}
+}
+
+/**
+ * Consecutive chunks of a stream differ only in the delta's string and the tail (`obfuscation`): the text
+ * around the string is remembered for the last few kinds of delta (text, reasoning, each tool call's
+ * arguments interleave), so that a chunk is checked with two comparisons instead of a dozen.
+ */
+const AROUND = 4;
+
 /** One stream's template reader: the fields of the last match, and the header its chunks repeat. */
 export class ChatFastDecoder {
   private readonly json = new JsonScanner();
+  private readonly around: Around[] = [];
+  /** The entry of `around` hit or added last (tried first), and where the next goes (the oldest). */
+  private lastAround = 0;
+  private nextAround = 0;
   /** The last header's text, up to and with `"choices":[`. */
   private header = '';
   private headerFields: Record<string, unknown> | null = null;
@@ -82,6 +111,19 @@ export class ChatFastDecoder {
     return this.headerFields;
   }
 
+  /** Where the last delta's string starts, and where the template's text after it starts. */
+  private valueStart = 0;
+  private valueEnd = 0;
+
+  /** The delta's string literal, its bounds remembered. */
+  private deltaString(): string | undefined {
+    const json = this.json;
+    this.valueStart = json.pos;
+    const value = json.str();
+    this.valueEnd = json.pos;
+    return value;
+  }
+
   /** One of the delta templates into `template`, `value`, `toolIndex`; null when none. */
   private readDelta(): ChatDeltaKind | null {
     const json = this.json;
@@ -92,11 +134,11 @@ export class ChatFastDecoder {
       if (json.lit('null,"reasoning_content":')) {
         template = 'nullContent+reasoningContent';
         kind = 'reasoning';
-        value = json.str();
+        value = this.deltaString();
         if (value === undefined || !json.ch(CLOSE)) return null;
       } else {
         kind = 'text';
-        value = json.str();
+        value = this.deltaString();
         if (value === undefined) return null;
         if (json.ch(CLOSE)) template = 'content';
         else if (json.lit(',"reasoning_content":null}')) template = 'content+nullReasoningContent';
@@ -105,19 +147,19 @@ export class ChatFastDecoder {
     } else if (json.lit('{"reasoning_content":')) {
       template = 'reasoningContent';
       kind = 'reasoning';
-      value = json.str();
+      value = this.deltaString();
       if (value === undefined || !json.ch(CLOSE)) return null;
     } else if (json.lit('{"reasoning":')) {
       template = 'reasoning';
       kind = 'reasoning';
-      value = json.str();
+      value = this.deltaString();
       if (value === undefined || !json.ch(CLOSE)) return null;
     } else if (json.lit('{"tool_calls":[{"index":')) {
       template = 'toolArgs';
       kind = 'toolArgs';
       const index = json.int();
       if (index < 0 || !json.lit(',"function":{"arguments":')) return null;
-      value = json.str();
+      value = this.deltaString();
       if (value === undefined || !json.lit('}}]}')) return null;
       this.toolIndex = index;
     } else return null;
@@ -128,27 +170,84 @@ export class ChatFastDecoder {
 
   /** The kind of delta `data` carries by template (the fields above set); null: not a template, use JSON.parse. */
   match(data: string): ChatDeltaKind | null {
+    const around = this.around;
+    const json = this.json;
+    const n = around.length;
+    for (let k = 0; k < n; k++) {
+      const i = (this.lastAround + k) % n;
+      const entry = around[i]!;
+      if (!json.begin(data, entry.before)) continue;
+      const value = json.str();
+      // The text around matched, the rest did not: read it in full (it may still be a template).
+      if (value === undefined || !json.lit(entry.after) || !this.tail()) break;
+      this.lastAround = i;
+      this.fields = entry.fields;
+      this.plainHeader = entry.plainHeader;
+      this.id = entry.id;
+      this.model = entry.model;
+      this.choiceIndex = entry.choiceIndex;
+      this.template = entry.template;
+      this.toolIndex = entry.toolIndex;
+      this.value = value;
+      return entry.kind;
+    }
+    return this.matchFully(data);
+  }
+
+  /** After the choices: optional `"usage":null` and `"obfuscation":S`, then the end. */
+  private tail(): boolean {
+    const json = this.json;
+    let usageNull = true;
+    let hasObfuscation = true;
+    // OpenAI's own order, both present, is the common case: one comparison.
+    if (!json.lit(',"usage":null,"obfuscation":')) {
+      usageNull = json.lit(',"usage":null');
+      hasObfuscation = json.lit(',"obfuscation":');
+    }
+    let obfuscation: string | undefined;
+    if (hasObfuscation) {
+      obfuscation = json.str();
+      if (obfuscation === undefined) return false;
+    }
+    if (!json.ch(CLOSE) || !json.done()) return false;
+    this.usageNull = usageNull;
+    this.obfuscation = obfuscation;
+    return true;
+  }
+
+  /** `match` without the remembered text around the string; remembers it for the next chunks. */
+  private matchFully(data: string): ChatDeltaKind | null {
     const fields = this.readHeader(data);
     const json = this.json;
     if (fields === null || !json.lit('{"index":')) return null;
     const index = json.int();
     if (index < 0 || !json.lit(',"delta":')) return null;
     const kind = this.readDelta();
-    if (kind === null || !json.lit(',"logprobs":null,"finish_reason":null}]')) return null;
-    const usageNull = json.lit(',"usage":null');
-    let obfuscation: string | undefined;
-    if (json.lit(',"obfuscation":')) {
-      obfuscation = json.str();
-      if (obfuscation === undefined) return null;
-    }
-    if (!json.ch(CLOSE) || !json.done()) return null;
+    if (kind === null) return null;
+    const afterFrom = this.valueEnd;
+    if (!json.lit(',"logprobs":null,"finish_reason":null}]')) return null;
+    const afterTo = json.pos;
+    if (!this.tail()) return null;
     this.fields = fields;
     this.plainHeader = this.headerPlain;
     this.id = this.headerId;
     this.model = this.headerModel;
     this.choiceIndex = index;
-    this.usageNull = usageNull;
-    this.obfuscation = obfuscation;
+    const entry = new Around(
+      data.slice(0, this.valueStart),
+      data.slice(afterFrom, afterTo),
+      fields,
+      this.headerPlain,
+      this.headerId,
+      this.headerModel,
+      index,
+      this.template,
+      kind,
+      this.toolIndex,
+    );
+    this.lastAround = this.nextAround;
+    this.around[this.nextAround] = entry;
+    this.nextAround = (this.nextAround + 1) % AROUND;
     return kind;
   }
 }
