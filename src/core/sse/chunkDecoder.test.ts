@@ -71,7 +71,7 @@ describe('ChunkDecoder', () => {
         fc.array(fc.oneof(text, anyBytes, damaged), { minLength: 1, maxLength: 8 }),
         fc.array(fc.integer({ min: 1, max: 6000 }), { minLength: 1, maxLength: 8 }),
         (samples, sizes) => {
-          // About 100 kB: past the bytes after which large chunks change decoder.
+          // About 100 kB, in chunks small and large (another decoder reads the large ones).
           const parts: Uint8Array[] = [];
           let length = 0;
           for (let i = 0; length < 100_000; i++) {
