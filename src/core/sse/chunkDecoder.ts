@@ -43,8 +43,10 @@ export class ChunkDecoder {
     // An empty chunk changes nothing, not even what the streaming decoder holds.
     if (bytes.length === 0) return '';
     const whole = endsWhole(bytes);
-    if (whole && !this.holding && bytes.length < largeChunk)
-      return (this.whole ??= new TextDecoder('utf-8', { ignoreBOM: true })).decode(bytes);
+    if (whole && !this.holding && bytes.length < largeChunk) {
+      this.whole ??= new TextDecoder('utf-8', { ignoreBOM: true });
+      return this.whole.decode(bytes);
+    }
     this.streaming ??= new TextDecoder('utf-8', { ignoreBOM: true });
     const text = this.streaming.decode(bytes, streaming);
     this.holding = !whole;
