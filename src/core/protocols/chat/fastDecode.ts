@@ -5,6 +5,7 @@
  * while it repeats. CHOICE is one choice whose delta carries only content, reasoning or one tool call's
  * argument piece; TAIL is optional `"usage":null`, `"obfuscation":S`.
  */
+import { keepShape } from '../../keepShape.ts';
 import { JsonScanner } from '../jsonScanner.ts';
 
 const CLOSE = 125; // }
@@ -40,10 +41,12 @@ class Around {
   ) {}
 }
 
+keepShape(new Around('', '', {}, true, undefined, undefined, 0, 'content', 'text', 0));
+
 /**
  * Consecutive chunks of a stream differ only in the delta's string and the tail (`obfuscation`): the text
  * around the string is remembered for the last few kinds of delta (text, reasoning, each tool call's
- * arguments interleave), so that a chunk is checked with two comparisons instead of a dozen.
+ * arguments interleave), so that a chunk is checked with three comparisons instead of eight.
  */
 const AROUND = 4;
 
@@ -80,18 +83,30 @@ export class ChatFastDecoder {
   obfuscation: string | undefined = undefined;
 
   /**
-   * The header fields of `data`, with the scanner just after `"choices":[`; or null. The last header is
-   * checked first; only a new one is searched for and parsed.
+   * Puts the scanner just after `data`'s header (after `"choices":[`): whether it is the last header read
+   * (checked first), or the chunk has one that may be new (not parsed yet: see `newHeader`).
    */
-  private readHeader(data: string): Record<string, unknown> | null {
+  private findHeader(data: string): 'known' | 'new' | null {
     const json = this.json;
-    if (this.headerFields !== null && json.begin(data, this.header)) return this.headerFields;
+    if (this.headerFields !== null && json.begin(data, this.header)) return 'known';
     const at = data.indexOf(CHOICES);
     // Only a header of plain values at the top level is reused: `{…,` closed with `}` must parse as an object.
     if (at <= 0 || data.charCodeAt(at - 1) !== 44 || data.charCodeAt(0) !== 123) return null;
+    json.begin(data, '');
+    json.pos = at + CHOICES.length;
+    return 'new';
+  }
+
+  /**
+   * The header fields of `data`, whose header ends at `end`, parsed and remembered; or null. Parsed only
+   * once the rest of the chunk matched: the first chunks of a stream (the role, and any chunk not a
+   * template) go to JSON.parse whole, and a header parsed for them too cost a second parse, the costliest
+   * work of a short answer right after a GC (JSON.parse makes the objects' shapes again then).
+   */
+  private newHeader(data: string, end: number): Record<string, unknown> | null {
     let fields: unknown;
     try {
-      fields = JSON.parse(`${data.slice(0, at - 1)}}`);
+      fields = JSON.parse(`${data.slice(0, end - CHOICES.length - 1)}}`);
     } catch {
       return null;
     }
@@ -102,12 +117,11 @@ export class ChatFastDecoder {
     // An id or model of another type is left to the slow path, which reports it.
     const { id, model } = fields as { id?: unknown; model?: unknown };
     if ((id != null && typeof id !== 'string') || (model != null && typeof model !== 'string')) return null;
-    this.header = data.slice(0, at + CHOICES.length);
+    this.header = data.slice(0, end);
     this.headerFields = fields as Record<string, unknown>;
     this.headerPlain = !('error' in fields || 'usage' in fields || 'x_groq' in fields);
     this.headerId = (fields as { id?: string }).id;
     this.headerModel = (fields as { model?: string }).model;
-    json.begin(data, this.header);
     return this.headerFields;
   }
 
@@ -217,9 +231,10 @@ export class ChatFastDecoder {
 
   /** `match` without the remembered text around the string; remembers it for the next chunks. */
   private matchFully(data: string): ChatDeltaKind | null {
-    const fields = this.readHeader(data);
+    const header = this.findHeader(data);
     const json = this.json;
-    if (fields === null || !json.lit('{"index":')) return null;
+    const headerEnd = json.pos;
+    if (header === null || !json.lit('{"index":')) return null;
     const index = json.int();
     if (index < 0 || !json.lit(',"delta":')) return null;
     const kind = this.readDelta();
@@ -228,6 +243,8 @@ export class ChatFastDecoder {
     if (!json.lit(',"logprobs":null,"finish_reason":null}]')) return null;
     const afterTo = json.pos;
     if (!this.tail()) return null;
+    const fields = header === 'known' ? this.headerFields : this.newHeader(data, headerEnd);
+    if (fields === null) return null;
     this.fields = fields;
     this.plainHeader = this.headerPlain;
     this.id = this.headerId;
