@@ -75,6 +75,8 @@ function messagesEvent(decoder: MessagesFastDecoder, data: string): object | und
   const kind = decoder.match(data);
   if (kind === null) return undefined;
   if (kind === 'ping') return { type: 'ping' };
+  if (kind === 'blockStop') return { type: 'content_block_stop', index: decoder.index };
+  if (kind === 'messageStop') return { type: 'message_stop' };
   const value = decoder.value;
   const delta =
     kind === 'text'

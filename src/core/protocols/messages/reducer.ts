@@ -98,6 +98,8 @@ export class MessagesStepper implements Stepper {
     const fast = this.fast;
     const kind = fast.match(data);
     if (kind === 'ping') return turn;
+    if (kind === 'blockStop') return blockStopped(turn, fast.index);
+    if (kind === 'messageStop') return complete(turn);
     if (kind !== null) return blockDelta(turn, fast.index, kind, fast.value, owned, this.growth);
     return reduceOrFail(turn, decodeMessagesEvent(data, eventName), reduceMessages);
   }
@@ -199,6 +201,15 @@ function finishedBlock(turn: Turn, key: string, block: MessagesContentBlock): Tu
   }
 }
 
+/** The end of block `index`: a thinking block's final text goes with its signature, whatever arrived after it. */
+function blockStopped(turn: Turn, index: number): Turn {
+  const key = blockKey(index);
+  const entry = turn.reasoningState?.find((e) => e.protocol === 'messages' && e.key === key);
+  if (entry?.protocol !== 'messages' || entry.block.type !== 'thinking') return turn;
+  const thinking = thinkingOf(turn, key);
+  return thinking === entry.block.thinking ? turn : signedThinking(turn, key, entry.block.signature);
+}
+
 /** Anthropic Messages: event in, turn out. */
 export function reduceMessages(turn: Turn, event: MessagesEvent): Turn {
   switch (event.type) {
@@ -256,14 +267,8 @@ export function reduceMessages(turn: Turn, event: MessagesEvent): Turn {
           return turn;
       }
     }
-    case 'content_block_stop': {
-      // The block's final thinking text goes with its signature, whatever arrived after the signature.
-      const key = blockKey(event.index);
-      const entry = turn.reasoningState?.find((e) => e.protocol === 'messages' && e.key === key);
-      if (entry?.protocol !== 'messages' || entry.block.type !== 'thinking') return turn;
-      const thinking = thinkingOf(turn, key);
-      return thinking === entry.block.thinking ? turn : signedThinking(turn, key, entry.block.signature);
-    }
+    case 'content_block_stop':
+      return blockStopped(turn, event.index);
     case 'message_delta': {
       const stop = event.delta?.stop_reason;
       const next = stop ? setFinish(turn, stopReason(stop), stop) : turn;
