@@ -33,9 +33,13 @@ function chatChunk(decoder: ChatFastDecoder, data: string): object | undefined {
       break;
     case 'toolArgs':
       delta = { tool_calls: [{ index: decoder.toolIndex, function: { arguments: value } }] };
+      break;
+    case 'finish':
+      delta = {};
   }
+  const finish_reason = decoder.template === 'finish' ? value : null;
   const chunk: Record<string, unknown> = Object.assign({}, decoder.fields);
-  chunk.choices = [{ index: decoder.choiceIndex, delta, logprobs: null, finish_reason: null }];
+  chunk.choices = [{ index: decoder.choiceIndex, delta, logprobs: null, finish_reason }];
   if (decoder.usageNull) chunk.usage = null;
   if (decoder.obfuscation !== undefined) chunk.obfuscation = decoder.obfuscation;
   return chunk;

@@ -11,8 +11,8 @@ import { JsonScanner } from '../jsonScanner.ts';
 const CLOSE = 125; // }
 const CHOICES = '"choices":[';
 
-/** What a delta adds. */
-export type ChatDeltaKind = 'text' | 'reasoning' | 'toolArgs';
+/** What a delta adds; `finish`: the chunk that ends the choice, with an empty delta and its finish reason. */
+export type ChatDeltaKind = 'text' | 'reasoning' | 'toolArgs' | 'finish';
 
 /** The exact delta object, for rebuilding the chunk (tests); `kind` is what readers need. */
 export type ChatDeltaTemplate =
@@ -21,7 +21,8 @@ export type ChatDeltaTemplate =
   | 'nullContent+reasoningContent' // {"content":null,"reasoning_content":S}
   | 'reasoningContent' // {"reasoning_content":S}
   | 'reasoning' // {"reasoning":S}
-  | 'toolArgs'; // {"tool_calls":[{"index":N,"function":{"arguments":S}}]}
+  | 'toolArgs' // {"tool_calls":[{"index":N,"function":{"arguments":S}}]}
+  | 'finish'; // {}, and "finish_reason":S in place of null
 
 /** The chunk's text around the delta's string, remembered with what it says. */
 class Around {
@@ -123,6 +124,23 @@ export class ChatFastDecoder {
     this.headerId = (fields as { id?: string }).id;
     this.headerModel = (fields as { model?: string }).model;
     return this.headerFields;
+  }
+
+  /** The rest of a `finish` chunk, the scanner at its finish reason. */
+  private finish(data: string, header: 'known' | 'new', headerEnd: number, index: number): 'finish' | null {
+    const json = this.json;
+    const value = json.str();
+    if (value === undefined || !json.lit('}]') || !this.tail()) return null;
+    const fields = header === 'known' ? this.headerFields : this.newHeader(data, headerEnd);
+    if (fields === null) return null;
+    this.fields = fields;
+    this.plainHeader = this.headerPlain;
+    this.id = this.headerId;
+    this.model = this.headerModel;
+    this.choiceIndex = index;
+    this.template = 'finish';
+    this.value = value;
+    return 'finish';
   }
 
   /** Where the last delta's string starts, and where the template's text after it starts. */
@@ -237,6 +255,8 @@ export class ChatFastDecoder {
     if (header === null || !json.lit('{"index":')) return null;
     const index = json.int();
     if (index < 0 || !json.lit(',"delta":')) return null;
+    // Once per answer: not remembered.
+    if (json.lit('{},"logprobs":null,"finish_reason":')) return this.finish(data, header, headerEnd, index);
     const kind = this.readDelta();
     if (kind === null) return null;
     const afterFrom = this.valueEnd;

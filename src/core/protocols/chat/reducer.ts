@@ -95,6 +95,7 @@ export class ChatStepper implements Stepper {
       // One answer per turn: with n > 1 the other choices are not shown.
       if (fast.choiceIndex !== 0) return next;
       const value = fast.value;
+      if (kind === 'finish') return value === '' ? next : finished(next, value);
       if (kind === 'toolArgs')
         return appendToolArguments(next, String(fast.toolIndex), value, owned, this.growth);
       if (value === '') return next;
@@ -113,6 +114,12 @@ const finishReasons: Record<string, FinishReason> = {
   function_call: 'tool_calls',
   content_filter: 'content_filter',
 };
+
+/** The choice's finish reason, `raw` as the server sent it (not empty). */
+function finished(turn: Turn, raw: string): Turn {
+  const mapped = Object.hasOwn(finishReasons, raw) ? finishReasons[raw]! : 'other';
+  return setFinish(turn, turn.refusal && mapped === 'stop' ? 'refusal' : mapped, raw);
+}
 
 function chatUsage(usage: ChatUsage): Usage {
   return usageFrom(
@@ -158,11 +165,7 @@ function reduceChunk(turn: Turn, chunk: ChatChunk): Turn {
             : appendToolArguments(next, key, args);
       }
     }
-    if (choice.finish_reason) {
-      const raw = choice.finish_reason;
-      const mapped = Object.hasOwn(finishReasons, raw) ? finishReasons[raw]! : 'other';
-      next = setFinish(next, next.refusal && mapped === 'stop' ? 'refusal' : mapped, raw);
-    }
+    if (choice.finish_reason) next = finished(next, choice.finish_reason);
   }
   const usage = chunk.usage ?? chunk.x_groq?.usage;
   if (usage) next = setUsage(next, chatUsage(usage));
