@@ -44,6 +44,14 @@ const echo: ProtocolAdapter<EchoEvent> = {
     path: '/echo/models',
     read: (body) => (body as { names: string[] }).names.map((id) => ({ id })),
   },
+  sdk: {
+    python: 'echo',
+    npm: 'echo-sdk',
+    client: 'Echo',
+    create: 'say.create',
+    params: 'Echo.SayParams',
+    addsV1: false,
+  },
   buildBody: (request) => ({
     body: { say: request.messages.map((m) => (m.role === 'tool' ? m.content : m.text)) },
     reasoningPaused: request.reasoning !== undefined,
