@@ -12,6 +12,7 @@ import {
   setToolArguments,
   setUsage,
   startToolCall,
+  TextGrowth,
 } from '../../turnBuilder.ts';
 import type { Stepper } from '../index.ts';
 import { type Decoded, reduceOrFail } from '../json.ts';
@@ -95,12 +96,15 @@ export function decodeMessagesEvent(data: string, eventName = 'message'): Decode
  */
 export class MessagesStepper implements Stepper {
   private readonly fast = new MessagesFastDecoder();
+  private readonly growth = new TextGrowth();
 
   step(turn: Turn, data: string, eventName: string, owned: boolean): Turn {
     const fast = this.fast;
     const kind = fast.match(data);
     if (kind === 'ping') return turn;
-    if (kind !== null) return blockDelta(turn, fast.index, kind, fast.value, owned);
+    if (kind === 'blockStop') return blockStopped(turn, fast.index);
+    if (kind === 'messageStop') return complete(turn);
+    if (kind !== null) return blockDelta(turn, fast.index, kind, fast.value, owned, this.growth);
     return reduceOrFail(turn, decodeMessagesEvent(data, eventName), reduceMessages);
   }
 }
@@ -152,12 +156,19 @@ function mergeMessagesUsage(
 const blockKey = (index: number) => String(index);
 
 /** A content delta; its fields are passed as values, so that any event shape may carry them. */
-function blockDelta(turn: Turn, index: number, kind: MessagesDeltaKind, value: string, owned = false): Turn {
+function blockDelta(
+  turn: Turn,
+  index: number,
+  kind: MessagesDeltaKind,
+  value: string,
+  owned = false,
+  growth?: TextGrowth,
+): Turn {
   const key = blockKey(index);
-  if (kind === 'text') return appendText(turn, 'text', key, value, owned);
-  if (kind === 'reasoning') return appendText(turn, 'reasoning', key, value, owned);
+  if (kind === 'text') return appendText(turn, 'text', key, value, owned, growth);
+  if (kind === 'reasoning') return appendText(turn, 'reasoning', key, value, owned, growth);
   // Server tool input streams too, but is not ours to answer: only client tool calls are kept.
-  return hasToolCall(turn, key) ? appendToolArguments(turn, key, value) : turn;
+  return hasToolCall(turn, key) ? appendToolArguments(turn, key, value, owned, growth) : turn;
 }
 
 /** A tool's input that came whole: its JSON text; `{}` (or none) means it streams, or has no arguments. */
@@ -202,6 +213,15 @@ function finishedBlock(turn: Turn, key: string, block: MessagesContentBlock): Tu
     default:
       return turn;
   }
+}
+
+/** The end of block `index`: a thinking block's final text goes with its signature, whatever arrived after it. */
+function blockStopped(turn: Turn, index: number): Turn {
+  const key = blockKey(index);
+  const entry = turn.reasoningState?.find((e) => e.protocol === 'messages' && e.key === key);
+  if (entry?.protocol !== 'messages' || entry.block.type !== 'thinking') return turn;
+  const thinking = thinkingOf(turn, key);
+  return thinking === entry.block.thinking ? turn : signedThinking(turn, key, entry.block.signature);
 }
 
 /** Anthropic Messages: event in, turn out. */
@@ -261,14 +281,8 @@ export function reduceMessages(turn: Turn, event: MessagesEvent): Turn {
           return turn;
       }
     }
-    case 'content_block_stop': {
-      // The block's final thinking text goes with its signature, whatever arrived after the signature.
-      const key = blockKey(event.index);
-      const entry = turn.reasoningState?.find((e) => e.protocol === 'messages' && e.key === key);
-      if (entry?.protocol !== 'messages' || entry.block.type !== 'thinking') return turn;
-      const thinking = thinkingOf(turn, key);
-      return thinking === entry.block.thinking ? turn : signedThinking(turn, key, entry.block.signature);
-    }
+    case 'content_block_stop':
+      return blockStopped(turn, event.index);
     case 'message_delta': {
       const stop = event.delta?.stop_reason;
       const next = stop ? setFinish(turn, stopReason(stop), stop) : turn;

@@ -12,6 +12,7 @@ import {
   setToolArguments,
   setUsage,
   startToolCall,
+  TextGrowth,
   usageFrom,
 } from '../../turnBuilder.ts';
 import type { Stepper } from '../index.ts';
@@ -135,6 +136,7 @@ const summaryKey = (outputIndex: number, summaryIndex: number) => `${outputIndex
  */
 export class ResponsesStepper implements Stepper {
   private readonly fast = new ResponsesFastDecoder();
+  private readonly growth = new TextGrowth();
   // A text delta's part key, remembered: consecutive deltas almost always share it.
   private keyOutput = -1;
   private keyIndex = -1;
@@ -143,11 +145,20 @@ export class ResponsesStepper implements Stepper {
   step(turn: Turn, data: string, eventName: string, owned: boolean): Turn {
     const fast = this.fast;
     const kind = fast.match(data);
+    const growth = this.growth;
     if (kind === 'text')
-      return appendText(turn, 'text', this.textKey(fast.outputIndex, fast.part), fast.value, owned);
+      return appendText(turn, 'text', this.textKey(fast.outputIndex, fast.part), fast.value, owned, growth);
     if (kind === 'reasoning')
-      return appendText(turn, 'reasoning', summaryKey(fast.outputIndex, fast.part), fast.value, owned);
-    if (kind === 'toolArgs') return appendToolArguments(turn, itemKey(fast.outputIndex), fast.value);
+      return appendText(
+        turn,
+        'reasoning',
+        summaryKey(fast.outputIndex, fast.part),
+        fast.value,
+        owned,
+        growth,
+      );
+    if (kind === 'toolArgs')
+      return appendToolArguments(turn, itemKey(fast.outputIndex), fast.value, owned, growth);
     return reduceOrFail(turn, decodeResponsesEvent(data, eventName), reduceResponses);
   }
 
