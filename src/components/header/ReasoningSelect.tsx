@@ -21,7 +21,7 @@ export function ReasoningSelect() {
   const i18n = useI18n();
   return (
     <label className="toolbar-field toolbar-field-compact">
-      <span>{i18n.t('reasoning.label')}</span>
+      <span className="toolbar-field-name">{i18n.t('reasoning.label')}</span>
       <select
         className="select"
         aria-label={i18n.t('reasoning.label')}
