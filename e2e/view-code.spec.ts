@@ -156,7 +156,7 @@ test('an earlier attempt has its own View code, with the request it sent', async
   await expect(turn).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
   await expect(turn.getByRole('alert')).toHaveCount(0);
   const [first] = await requestsContaining(page, word);
-  await turn.getByText('Attempt 2 of 2').click();
+  await turn.getByText('Attempt 2 of 2', { exact: true }).click();
   await turn.getByRole('button', { name: 'View code of attempt 1' }).click();
   const dialog = dialogOf(page);
   expect(await shownCode(dialog, 'cURL')).toContain(JSON.stringify(first?.body, null, 2));
