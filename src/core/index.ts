@@ -27,6 +27,7 @@ export {
   adapters,
   authHeaders,
   buildRequest,
+  parameterSupport,
   protocols,
   reasoningStateOf,
   recognizeProtocol,
@@ -34,6 +35,15 @@ export {
   requestProblem,
 } from './protocols/index.ts';
 export { defaultThinkingBudgets, minThinkingBudget } from './protocols/messages/reasoning.ts';
+export {
+  inRange,
+  type NumberParameter,
+  type NumberRange,
+  numberParameters,
+  type ParameterSupport,
+  type SamplingParameters,
+  keptParameters,
+} from './parameters.ts';
 export type { ReadTurnOptions } from './readTurn.ts';
 export { readTurn } from './readTurn.ts';
 export type {

@@ -1,4 +1,4 @@
-import type { HttpError, Protocol, ReasoningLevel, Turn } from '../../core/index.ts';
+import type { HttpError, Protocol, ReasoningLevel, SamplingParameters, Turn } from '../../core/index.ts';
 
 /** One SSE item of an attempt as recorded for the inspector: offsets are ms from the request start. */
 export interface TraceItem {
@@ -150,4 +150,10 @@ export interface Conversation {
    * set for it before); absent until then, and in records from before it was remembered: the default then.
    */
   systemPrompt?: string;
+  /**
+   * The sampling parameters its requests send (each protocol takes those it has), from the defaults in
+   * Settings when its first request is sent (or set for it before); absent until then, and in records from
+   * before they were kept: the defaults then.
+   */
+  parameters?: SamplingParameters;
 }
