@@ -22,6 +22,15 @@ export {
 } from './finishNotice.ts';
 export type { HttpError } from './httpError.ts';
 export { parseHttpError, retryAfterSeconds } from './httpError.ts';
+export {
+  inRange,
+  keptParameters,
+  type NumberParameter,
+  type NumberRange,
+  numberParameters,
+  type ParameterSupport,
+  type SamplingParameters,
+} from './parameters.ts';
 export { type ModelInfo, modelListRequest, type ProtocolAdapter } from './protocols/adapter.ts';
 export {
   adapters,
@@ -35,15 +44,6 @@ export {
   requestProblem,
 } from './protocols/index.ts';
 export { defaultThinkingBudgets, minThinkingBudget } from './protocols/messages/reasoning.ts';
-export {
-  inRange,
-  type NumberParameter,
-  type NumberRange,
-  numberParameters,
-  type ParameterSupport,
-  type SamplingParameters,
-  keptParameters,
-} from './parameters.ts';
 export type { ReadTurnOptions } from './readTurn.ts';
 export { readTurn } from './readTurn.ts';
 export type {

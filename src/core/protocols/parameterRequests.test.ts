@@ -8,7 +8,7 @@ import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/
 import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
 import type { TurnRequest } from '../conversation.ts';
-import { type SamplingParameters, keptParameters } from '../parameters.ts';
+import { keptParameters, type SamplingParameters } from '../parameters.ts';
 import { buildRequest, parameterSupport, requestProblem } from './index.ts';
 import { defaultThinkingBudgets } from './messages/reasoning.ts';
 
@@ -122,7 +122,14 @@ describe('what each protocol takes', () => {
 describe('requestProblem: nothing out of range is sent', () => {
   const problem = (protocol: 'chat' | 'responses' | 'messages', parameters: SamplingParameters) =>
     requestProblem(protocol, { model: 'm', messages: hi, ...parameters });
-  const range = (api: string, name: string, value: number, min: number, max: number | 'none', whole = 'no') => ({
+  const range = (
+    api: string,
+    name: string,
+    value: number,
+    min: number,
+    max: number | 'none',
+    whole = 'no',
+  ) => ({
     code: 'parameter_out_of_range',
     values: { api, name, value, min, max, whole },
   });
@@ -133,7 +140,11 @@ describe('requestProblem: nothing out of range is sent', () => {
     ['chat', { topP: 1.5 }, range('Chat Completions', 'topP', 1.5, 0, 1)],
     ['chat', { maxOutputTokens: 0 }, range('Chat Completions', 'maxOutputTokens', 0, 1, 'none', 'yes')],
     ['chat', { maxOutputTokens: 10.5 }, range('Chat Completions', 'maxOutputTokens', 10.5, 1, 'none', 'yes')],
-    ['chat', { seed: 1.5 }, range('Chat Completions', 'seed', 1.5, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'yes')],
+    [
+      'chat',
+      { seed: 1.5 },
+      range('Chat Completions', 'seed', 1.5, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'yes'),
+    ],
     ['chat', { presencePenalty: 2.5 }, range('Chat Completions', 'presencePenalty', 2.5, -2, 2)],
     ['chat', { frequencyPenalty: -3 }, range('Chat Completions', 'frequencyPenalty', -3, -2, 2)],
     ['responses', { maxOutputTokens: 15 }, range('Responses', 'maxOutputTokens', 15, 16, 'none', 'yes')],

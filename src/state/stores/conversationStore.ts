@@ -443,7 +443,9 @@ export function systemPromptOf(conversation: Conversation | undefined, defaultPr
 }
 
 /** The defaults for a new chat's parameters: the two Settings holds (the rest unset). */
-export function defaultParameters(settings: Pick<Settings, 'temperature' | 'maxOutputTokens'>): SamplingParameters {
+export function defaultParameters(
+  settings: Pick<Settings, 'temperature' | 'maxOutputTokens'>,
+): SamplingParameters {
   return keptParameters({
     temperature: settings.temperature ?? undefined,
     maxOutputTokens: settings.maxOutputTokens ?? undefined,
