@@ -35,10 +35,15 @@ export interface NumberRange {
   whole?: true;
 }
 
+/** A parameter as a protocol takes it: the field its body names it by (shown to the person too). */
+interface Field {
+  field: string;
+}
+
 /** What a protocol takes: each number parameter it has with its range, and stop sequences (how many at most). */
 export interface ParameterSupport {
-  numbers: Partial<Record<NumberParameter, NumberRange>>;
-  stop?: { max?: number };
+  numbers: Partial<Record<NumberParameter, NumberRange & Field>>;
+  stop?: Field & { max?: number };
 }
 
 /** A value a protocol would refuse. */

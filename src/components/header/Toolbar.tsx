@@ -4,6 +4,7 @@ import type { Conversation } from '../../state/domain/types.ts';
 import { conversationUsage } from '../../state/stores/conversationStore.ts';
 import { LineIcon } from '../shared/LineIcon.tsx';
 import { ModelSelect } from './ModelSelect.tsx';
+import { ParametersButton } from './ParametersButton.tsx';
 import { ProtocolSelect } from './ProtocolSelect.tsx';
 import { ReasoningSelect } from './ReasoningSelect.tsx';
 import { SystemPromptButton } from './SystemPromptButton.tsx';
@@ -57,6 +58,7 @@ export function Toolbar({
       <ModelSelect />
       <ReasoningSelect />
       <SystemPromptButton conversation={conversation} />
+      <ParametersButton conversation={conversation} />
       <span className="toolbar-spacer" />
       {usage ? (
         <span

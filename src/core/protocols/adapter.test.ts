@@ -44,7 +44,7 @@ const echo: ProtocolAdapter<EchoEvent> = {
     path: '/echo/models',
     read: (body) => (body as { names: string[] }).names.map((id) => ({ id })),
   },
-  parameters: { numbers: { temperature: { min: 0, max: 1 } } },
+  parameters: { numbers: { temperature: { field: 'heat', min: 0, max: 1 } } },
   buildBody: (request) => ({
     body: { say: request.messages.map((m) => (m.role === 'tool' ? m.content : m.text)) },
     reasoningPaused: request.reasoning !== undefined,

@@ -107,6 +107,20 @@ describe('Anthropic Messages', () => {
 });
 
 describe('what each protocol takes', () => {
+  it.each(['chat', 'responses', 'messages'] as const)(
+    '%s names each parameter by the field its body sends',
+    (protocol) => {
+      const support = parameterSupport(protocol);
+      const named = [...Object.values(support.numbers).map((p) => p.field), support.stop?.field];
+      const sent = Object.keys(body(protocol, all)).filter((key) => !(key in body(protocol, {})));
+      // Messages always sends `max_tokens`, its own default when none is set.
+      expect(named.filter((f) => f !== undefined && f in body(protocol, all)).sort()).toEqual(
+        [...sent, ...(protocol === 'messages' ? ['max_tokens'] : [])].sort(),
+      );
+      expect(named.every((f) => f === undefined || f in body(protocol, all))).toBe(true);
+    },
+  );
+
   it.each([
     ['chat', ['temperature', 'topP', 'maxOutputTokens', 'seed', 'presencePenalty', 'frequencyPenalty'], 4],
     ['responses', ['temperature', 'topP', 'maxOutputTokens'], undefined],

@@ -10,14 +10,14 @@ import type { ParameterSupport } from '../../parameters.ts';
 /** Chat Completions' sampling parameters and their documented ranges (the SDK's `ChatCompletionCreateParams`). */
 export const chatParameters: ParameterSupport = {
   numbers: {
-    temperature: { min: 0, max: 2 },
-    topP: { min: 0, max: 1 },
-    maxOutputTokens: { min: 1, whole: true },
-    seed: { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, whole: true },
-    presencePenalty: { min: -2, max: 2 },
-    frequencyPenalty: { min: -2, max: 2 },
+    temperature: { field: 'temperature', min: 0, max: 2 },
+    topP: { field: 'top_p', min: 0, max: 1 },
+    maxOutputTokens: { field: 'max_completion_tokens', min: 1, whole: true },
+    seed: { field: 'seed', min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, whole: true },
+    presencePenalty: { field: 'presence_penalty', min: -2, max: 2 },
+    frequencyPenalty: { field: 'frequency_penalty', min: -2, max: 2 },
   },
-  stop: { max: 4 },
+  stop: { field: 'stop', max: 4 },
 };
 
 type UserMessage = Extract<ConversationMessage, { role: 'user' }>;

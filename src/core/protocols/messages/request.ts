@@ -21,11 +21,11 @@ const DEFAULT_MAX_TOKENS = 4096;
  */
 export const messagesParameters: ParameterSupport = {
   numbers: {
-    temperature: { min: 0, max: 1 },
-    topP: { min: 0, max: 1 },
-    maxOutputTokens: { min: 1, whole: true },
+    temperature: { field: 'temperature', min: 0, max: 1 },
+    topP: { field: 'top_p', min: 0, max: 1 },
+    maxOutputTokens: { field: 'max_tokens', min: 1, whole: true },
   },
-  stop: {},
+  stop: { field: 'stop_sequences' },
 };
 
 type Block = Record<string, unknown>;

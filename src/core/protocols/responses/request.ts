@@ -14,9 +14,9 @@ import { reasoningItemsOf } from './reasoning.ts';
  */
 export const responsesParameters: ParameterSupport = {
   numbers: {
-    temperature: { min: 0, max: 2 },
-    topP: { min: 0, max: 1 },
-    maxOutputTokens: { min: 16, whole: true },
+    temperature: { field: 'temperature', min: 0, max: 2 },
+    topP: { field: 'top_p', min: 0, max: 1 },
+    maxOutputTokens: { field: 'max_output_tokens', min: 16, whole: true },
   },
 };
 
