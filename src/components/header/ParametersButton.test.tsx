@@ -40,6 +40,7 @@ describe('ParametersButton', () => {
     expect(field('Temperature')).toHaveAccessibleDescription('A number from 0 to 2.');
     expect(field('Max output tokens')).toHaveAccessibleDescription('A whole number of at least 1.');
     expect(field('Presence penalty')).toHaveAccessibleDescription('A number from -2 to 2.');
+    expect(field('Seed')).toHaveAccessibleDescription('Any whole number.');
 
     await user.clear(field('Temperature'));
     await user.type(field('Top P'), '0.9');
@@ -95,12 +96,26 @@ describe('ParametersButton', () => {
     );
   });
 
+  it('says at once what a chat kept for another protocol that this one refuses', async () => {
+    const id = conversations().newConversation();
+    conversations().setParameters(id, { temperature: 1.5, topP: 0.5 });
+    app.stores.settings.getState().update({ protocol: 'messages' });
+    await open();
+    expect(field('Temperature')).toBeInvalid();
+    expect(field('Temperature')).toHaveAccessibleDescription(
+      /Anthropic Messages does not accept 1\.5 here\.$/,
+    );
+    expect(field('Top P')).toBeValid();
+  });
+
   it('allows four stop sequences on Chat Completions, none on Responses', async () => {
     const user = await open();
     const add = screen.getByRole('button', { name: 'Add stop sequence' });
     for (let i = 0; i < 4; i++) await user.click(add);
     expect(add).toBeDisabled();
-    expect(screen.getByText(/Chat Completions takes up to 4\./)).toBeInTheDocument();
+    expect(screen.getByRole('group', { name: /Stop sequences/ })).toHaveAccessibleDescription(
+      'The answer ends where the model would write one. Type \\n for a new line, \\t for a tab. Chat Completions takes up to 4.',
+    );
     await user.click(screen.getByRole('button', { name: 'Remove stop sequence 2' }));
     expect(screen.getAllByRole('textbox', { name: /^Stop sequence/ })).toHaveLength(3);
     await user.click(screen.getByRole('button', { name: 'Cancel' }));

@@ -39,7 +39,7 @@ function errorText({ t }: Pick<I18n, 't'>, error: FieldError, api: string): stri
 
 /**
  * The open chat's sampling parameters, for the protocol it uses: each field with that protocol's range
- * (checked as typed, shown once the field is left or Save pressed; Save keeps nothing while one is wrong),
+ * (checked and shown as typed; Save keeps nothing while one is wrong),
  * those it does not take shown as not sent. Reset brings back the defaults for new chats.
  */
 export function ParametersDialog({
@@ -57,27 +57,38 @@ export function ParametersDialog({
   const maxOutputTokens = useSettings((s) => s.settings.maxOutputTokens);
   const budgets = useSettings((s) => s.settings.thinkingBudgets);
   const defaults = { temperature, maxOutputTokens };
+  const api = adapters[protocol].label;
+  const support = parameterSupport(protocol);
+  const reasoning: ReasoningOptions | undefined =
+    level === 'off' ? undefined : { effort: level, budgetTokens: budgets[level] };
   const [draft, setDraft] = useState<ParametersDraft>(() =>
     draftOf(parametersOf(conversation ?? undefined, defaults)),
   );
-  /** Fields whose errors show: left once, or all after Save was pressed. */
-  const [shown, setShown] = useState<ReadonlySet<FieldName>>(new Set());
+  const { parameters, errors } = readDraft(draft, protocol, support, reasoning);
+  /**
+   * Fields whose errors show: wrong from the start (kept for another protocol), changed, or all after Save
+   * was pressed. As typed, not when a field is left: a message appearing on blur would move Save from
+   * under the pointer that is clicking it.
+   */
+  const [shown, setShown] = useState<ReadonlySet<FieldName>>(
+    () => new Set(Object.keys(errors) as FieldName[]),
+  );
   const [refused, setRefused] = useState(false);
   const titleId = useId();
   const ids = useId();
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => form.current?.querySelector<HTMLElement>('input:not(:disabled)')?.focus(), []);
 
-  const api = adapters[protocol].label;
-  const support = parameterSupport(protocol);
-  const reasoning: ReasoningOptions | undefined =
-    level === 'off' ? undefined : { effort: level, budgetTokens: budgets[level] };
-  const { parameters, errors } = readDraft(draft, protocol, support, reasoning);
   const errorOf = (name: FieldName) => (shown.has(name) ? errors[name] : undefined);
   const show = (name: FieldName) => setShown((s) => new Set(s).add(name));
-  const setNumber = (name: NumberParameter, text: string) =>
+  const setNumber = (name: NumberParameter, text: string) => {
     setDraft((d) => ({ ...d, numbers: { ...d.numbers, [name]: text } }));
-  const setStops = (stop: string[]) => setDraft((d) => ({ ...d, stop }));
+    show(name);
+  };
+  const setStops = (stop: string[]) => {
+    setDraft((d) => ({ ...d, stop }));
+    show('stop');
+  };
 
   const save = () => {
     const wrong = Object.keys(errors) as FieldName[];
@@ -130,16 +141,18 @@ export function ParametersDialog({
                   aria-invalid={error ? true : undefined}
                   aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
                   onChange={(e) => setNumber(name, e.target.value)}
-                  onBlur={() => show(name)}
                 />
                 <p id={`${id}-hint`} className="parameters-hint">
-                  {range
-                    ? t('params.range', {
-                        min: range.min,
-                        max: range.max ?? 'none',
-                        whole: range.whole ? 'yes' : 'no',
-                      })
-                    : t('params.notApplicable', { api })}
+                  {!range
+                    ? t('params.notApplicable', { api })
+                    : range.min === Number.MIN_SAFE_INTEGER
+                      ? // A seed: any whole number JavaScript holds exactly, figures too long to be worth reading.
+                        t('params.range.any')
+                      : t('params.range', {
+                          min: range.min,
+                          max: range.max ?? 'none',
+                          whole: range.whole ? 'yes' : 'no',
+                        })}
                 </p>
                 {error ? (
                   <p id={`${id}-error`} className="parameters-error">
@@ -150,16 +163,23 @@ export function ParametersDialog({
             );
           })}
         </div>
-        <fieldset className="parameters-stops" disabled={!support.stop} aria-describedby={`${ids}-stop-help`}>
+        <fieldset
+          className="parameters-stops"
+          disabled={!support.stop}
+          aria-describedby={`${ids}-stop-help${stopMax === undefined ? '' : ` ${ids}-stop-max`}`}
+        >
           <legend>
             {t('params.stop')}
             {support.stop ? <code>{support.stop.field}</code> : null}
           </legend>
           <p id={`${ids}-stop-help`} className="parameters-hint">
-            {support.stop
-              ? `${t('params.stop.help')}${stopMax === undefined ? '' : ` ${t('params.stop.max', { api, max: stopMax })}`}`
-              : t('params.notApplicable', { api })}
+            {support.stop ? t('params.stop.help') : t('params.notApplicable', { api })}
           </p>
+          {stopMax === undefined ? null : (
+            <p id={`${ids}-stop-max`} className="parameters-hint">
+              {t('params.stop.max', { api, max: stopMax })}
+            </p>
+          )}
           {draft.stop.map((text, i) => (
             // Stop sequences have no identity but their place in the list.
             // biome-ignore lint/suspicious/noArrayIndexKey: the index is the entry's identity
@@ -173,7 +193,6 @@ export function ParametersDialog({
                   value={text}
                   aria-invalid={stopError ? true : undefined}
                   onChange={(e) => setStops(draft.stop.map((s, j) => (j === i ? e.target.value : s)))}
-                  onBlur={() => show('stop')}
                 />
               </label>
               <button

@@ -448,6 +448,7 @@ export const en = {
     'Sent with this chat’s requests on {api}, each in its own field. An empty field sends nothing: the model’s own default applies.',
   'params.range':
     '{whole, select, yes {{max, select, none {A whole number of at least {min, number}.} other {A whole number from {min, number} to {max, number}.}}} other {{max, select, none {A number of at least {min, number}.} other {A number from {min, number} to {max, number}.}}}}',
+  'params.range.any': 'Any whole number.',
   'params.notApplicable': '{api} has no such parameter: not sent.',
   'params.error.number': '“{value}” is not a number.',
   'params.error.range': '{api} does not accept {value} here.',

@@ -443,6 +443,7 @@ export const es: Catalog = {
     'Se envían con las solicitudes de este chat en {api}, cada uno en su propio campo. Un campo vacío no envía nada: se aplica el valor predeterminado del modelo.',
   'params.range':
     '{whole, select, yes {{max, select, none {Un número entero de al menos {min, number}.} other {Un número entero de {min, number} a {max, number}.}}} other {{max, select, none {Un número de al menos {min, number}.} other {Un número de {min, number} a {max, number}.}}}}',
+  'params.range.any': 'Cualquier número entero.',
   'params.notApplicable': '{api} no tiene este parámetro: no se envía.',
   'params.error.number': '«{value}» no es un número.',
   'params.error.range': '{api} no acepta {value} aquí.',

@@ -438,6 +438,7 @@ export const ja: Catalog = {
     '{api} で、このチャットのリクエストにそれぞれ専用のフィールドで送信されます。空のフィールドは送信されず、モデルのデフォルトが使われます。',
   'params.range':
     '{whole, select, yes {{max, select, none {{min, number} 以上の整数。} other {{min, number} から {max, number} までの整数。}}} other {{max, select, none {{min, number} 以上の数値。} other {{min, number} から {max, number} までの数値。}}}}',
+  'params.range.any': '任意の整数。',
   'params.notApplicable': '{api} にはこのパラメーターがないため、送信されません。',
   'params.error.number': '「{value}」は数値ではありません。',
   'params.error.range': '{api} ではここに {value} を指定できません。',

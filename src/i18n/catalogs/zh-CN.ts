@@ -406,6 +406,7 @@ export const zhCN: Catalog = {
   'params.note': '在 {api} 上随本对话的请求发送，各自使用其字段。留空的字段不发送，使用模型自身的默认值。',
   'params.range':
     '{whole, select, yes {{max, select, none {不小于 {min, number} 的整数。} other {{min, number} 到 {max, number} 之间的整数。}}} other {{max, select, none {不小于 {min, number} 的数字。} other {{min, number} 到 {max, number} 之间的数字。}}}}',
+  'params.range.any': '任意整数。',
   'params.notApplicable': '{api} 没有此参数，不会发送。',
   'params.error.number': '“{value}”不是数字。',
   'params.error.range': '{api} 在此处不接受 {value}。',
