@@ -131,6 +131,19 @@ export interface ConversationChoices {
   reasoning: ReasoningLevel;
 }
 
+/**
+ * A named start for new chats: what a conversation chose (protocol, model, reasoning), its system prompt
+ * and its sampling parameters. Kept with the settings, so it follows the person and goes into backups.
+ */
+export interface Preset {
+  id: string;
+  name: string;
+  createdAt: number;
+  choices: ConversationChoices;
+  systemPrompt: string;
+  parameters: SamplingParameters;
+}
+
 export interface Conversation {
   id: string;
   title: string;

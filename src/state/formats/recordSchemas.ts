@@ -242,7 +242,7 @@ const maybeNumber = v.fallback(v.optional(aNumber), undefined);
  * out, so it is not sent; one this version does not know is kept as stored. Ranges are each protocol's and
  * checked before sending, not here.
  */
-const parameters = v.fallback(
+export const parameters = v.fallback(
   v.optional(
     v.pipe(
       fields({

@@ -317,6 +317,40 @@ describe('readTraceRecord and readSettingsRecord', () => {
   });
 });
 
+describe('presets in the settings record', () => {
+  const sound = {
+    id: 'pre_1',
+    name: 'Careful',
+    createdAt: 5,
+    choices: { protocol: 'messages', model: 'claude-x', reasoning: 'high' },
+    systemPrompt: 'Think twice.',
+    parameters: { temperature: 1, stop: ['END'] },
+  };
+  const presetsOf = (presets: unknown) => readSettingsRecord({ presets });
+
+  it('keeps each preset that reads, leaves out each that does not', () => {
+    const damaged = [
+      { ...sound, id: '' },
+      { ...sound, name: 42 },
+      { ...sound, choices: { ...sound.choices, protocol: 'telepathy' } },
+      'Careful',
+      null,
+    ];
+    expect(presetsOf([sound, ...damaged])).toEqual({ settings: { presets: [sound] }, wrong: [] });
+  });
+
+  it('makes sound what is safe: an unknown level off, damaged parameters none', () => {
+    const read = presetsOf([
+      { ...sound, choices: { ...sound.choices, reasoning: 'extreme' }, parameters: 'hot' },
+    ]);
+    expect(read?.settings.presets?.[0]).toMatchObject({ choices: { reasoning: 'off' }, parameters: {} });
+  });
+
+  it('a list that is not one is the default', () => {
+    expect(presetsOf({ a: sound })).toEqual({ settings: {}, wrong: ['presets'] });
+  });
+});
+
 describe('unreadableRecordsFile', () => {
   it('writes every record as JSON, spelling out what JSON cannot hold', () => {
     const cyclic: Record<string, unknown> = { name: 'loop' };
