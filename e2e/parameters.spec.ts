@@ -194,3 +194,41 @@ for (const [name, options] of [
     });
   });
 }
+
+test('a preset saves a chat’s setup, and a new chat started from it sends it', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'messages', 'sim-echo');
+  await page.getByRole('button', { name: 'System prompt', exact: true }).click();
+  const prompt = page.getByRole('dialog', { name: 'System prompt' });
+  await prompt.getByRole('textbox', { name: 'System prompt for this chat' }).fill('Answer in haiku');
+  await prompt.getByRole('button', { name: 'Save' }).click();
+  await setParameters(page, { Temperature: '0.3', 'Max output tokens': '500' }, ['###']);
+
+  const presets = page.getByRole('dialog', { name: 'Presets' });
+  await page.getByRole('button', { name: 'Presets', exact: true }).click();
+  await presets.getByRole('textbox', { name: 'Preset name' }).fill('Haiku on Claude');
+  await presets.getByRole('button', { name: 'Save preset' }).click();
+  await expect(presets.getByRole('status')).toHaveText('Saved “Haiku on Claude”.');
+  await page.keyboard.press('Escape');
+
+  // Somewhere else entirely, then back through the preset: kept over a reload too.
+  await choose(page, 'chat', 'sim-echo');
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await page.reload();
+  await page.getByRole('button', { name: 'Presets', exact: true }).click();
+  await expect(presets.getByText('Anthropic Messages · sim-echo · Reasoning: Off')).toBeVisible();
+  await presets.getByRole('button', { name: 'New chat from Haiku on Claude' }).click();
+  await expect(presets).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('messages');
+
+  const text = uniqueText('From a preset');
+  const body = await sentBody(page, text);
+  expect(body).toMatchObject({
+    system: 'Answer in haiku',
+    temperature: 0.3,
+    max_tokens: 500,
+    stop_sequences: ['###'],
+  });
+  const [request] = await requestsContaining(page, text);
+  expect(request?.path).toBe('/v1/messages');
+});

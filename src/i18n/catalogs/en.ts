@@ -468,6 +468,23 @@ export const en = {
     'Back to the defaults for new chats (temperature and max output tokens from Settings)',
   'params.settingsHelp':
     'Max output tokens and Temperature are what new chats start with; each chat keeps its own, changed in Parameters in the toolbar.',
+  // Presets
+  'presets.title': 'Presets',
+  'presets.button.title': 'Presets: save this chat’s setup, start a new chat from one',
+  'presets.empty': 'No presets yet: save this chat’s setup below.',
+  'presets.summary':
+    '{api} · {model} · Reasoning: {level, select, off {Off} low {Low} medium {Medium} other {High}}',
+  'presets.use': 'New chat',
+  'presets.use.label': 'New chat from {name}',
+  'presets.delete': 'Delete',
+  'presets.delete.label': 'Delete {name}',
+  'presets.save.legend': 'Save this chat as a preset',
+  'presets.save.help':
+    'Its protocol, model, reasoning level, system prompt and parameters. A name already used replaces that preset.',
+  'presets.name': 'Preset name',
+  'presets.save': 'Save preset',
+  'presets.saved': 'Saved “{name}”.',
+  'presets.nameMissing': 'Give the preset a name.',
   'backup.legend': 'Back up and restore',
   'backup.about':
     'One file with every conversation, its answers and their recordings, the files sent with messages, and the settings (never the API key). Restore it here or in another browser: a conversation already here is joined with its copy, never doubled, and one deleted here comes back.',

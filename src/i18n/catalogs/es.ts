@@ -463,6 +463,24 @@ export const es: Catalog = {
     'Volver a los valores predeterminados de los chats nuevos (temperatura y máximo de tokens de salida de Ajustes)',
   'params.settingsHelp':
     'Máx. de tokens de salida y Temperatura son los valores con los que empiezan los chats nuevos; cada chat conserva los suyos, que se cambian en Parámetros, en la barra de herramientas.',
+  // Presets
+  'presets.title': 'Preajustes',
+  'presets.button.title':
+    'Preajustes: guarda la configuración de este chat y empieza un chat nuevo desde uno',
+  'presets.empty': 'Aún no hay preajustes: guarda abajo la configuración de este chat.',
+  'presets.summary':
+    '{api} · {model} · Razonamiento: {level, select, off {No} low {Bajo} medium {Medio} other {Alto}}',
+  'presets.use': 'Chat nuevo',
+  'presets.use.label': 'Chat nuevo desde {name}',
+  'presets.delete': 'Eliminar',
+  'presets.delete.label': 'Eliminar {name}',
+  'presets.save.legend': 'Guardar este chat como preajuste',
+  'presets.save.help':
+    'Su protocolo, modelo, nivel de razonamiento, prompt del sistema y parámetros. Un nombre ya usado sustituye a ese preajuste.',
+  'presets.name': 'Nombre del preajuste',
+  'presets.save': 'Guardar preajuste',
+  'presets.saved': 'Se guardó «{name}».',
+  'presets.nameMissing': 'Ponle un nombre al preajuste.',
   'backup.legend': 'Copia de seguridad y restauración',
   'backup.about':
     'Un archivo con todas las conversaciones, sus respuestas y sus grabaciones, los archivos enviados con los mensajes y los ajustes (nunca la clave de API). Restáuralo aquí o en otro navegador: una conversación que ya esté aquí se une con su copia, sin duplicarse, y una eliminada aquí vuelve.',

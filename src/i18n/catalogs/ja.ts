@@ -456,6 +456,22 @@ export const ja: Catalog = {
   'params.reset.title': '新しいチャットのデフォルト（設定の温度と最大出力トークン数）に戻す',
   'params.settingsHelp':
     '最大出力トークン数と温度は新しいチャットの初期値です。チャットごとの値は、ツールバーの「パラメーター」で変更します。',
+  // Presets
+  'presets.title': 'プリセット',
+  'presets.button.title': 'プリセット：このチャットの設定を保存し、プリセットから新しいチャットを始めます',
+  'presets.empty': 'プリセットはまだありません。下でこのチャットの設定を保存できます。',
+  'presets.summary': '{api} · {model} · 推論：{level, select, off {オフ} low {低} medium {中} other {高}}',
+  'presets.use': '新しいチャット',
+  'presets.use.label': '{name} から新しいチャット',
+  'presets.delete': '削除',
+  'presets.delete.label': '{name} を削除',
+  'presets.save.legend': 'このチャットをプリセットとして保存',
+  'presets.save.help':
+    'プロトコル、モデル、推論レベル、システムプロンプト、パラメーターを保存します。使用済みの名前にすると、そのプリセットを置き換えます。',
+  'presets.name': 'プリセット名',
+  'presets.save': 'プリセットを保存',
+  'presets.saved': '「{name}」を保存しました。',
+  'presets.nameMissing': 'プリセットに名前を付けてください。',
   'backup.legend': 'バックアップと復元',
   'backup.about':
     'すべての会話とその回答・記録、メッセージと一緒に送信したファイル、設定（API キーは含みません）を 1 つのファイルにまとめます。このブラウザーでも別のブラウザーでも復元できます。ここにある会話はそのコピーと統合され、重複しません。ここで削除した会話は元に戻ります。',

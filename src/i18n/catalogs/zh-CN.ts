@@ -424,6 +424,21 @@ export const zhCN: Catalog = {
   'params.reset.title': '恢复为新对话的默认值（设置中的温度和最大输出 token 数）',
   'params.settingsHelp':
     '最大输出 token 数和温度是新对话的初始值；每个对话保留自己的值，可在工具栏的“参数”中修改。',
+  // Presets
+  'presets.title': '预设',
+  'presets.button.title': '预设：保存本对话的配置，或从预设开始新对话',
+  'presets.empty': '还没有预设：可在下方保存本对话的配置。',
+  'presets.summary': '{api} · {model} · 推理：{level, select, off {关闭} low {低} medium {中} other {高}}',
+  'presets.use': '新对话',
+  'presets.use.label': '从 {name} 开始新对话',
+  'presets.delete': '删除',
+  'presets.delete.label': '删除 {name}',
+  'presets.save.legend': '将本对话保存为预设',
+  'presets.save.help': '包括协议、模型、推理级别、系统提示词和参数。使用已有的名称会替换该预设。',
+  'presets.name': '预设名称',
+  'presets.save': '保存预设',
+  'presets.saved': '已保存“{name}”。',
+  'presets.nameMissing': '请为预设命名。',
   'backup.legend': '备份与恢复',
   'backup.about':
     '一个文件包含所有对话、其中的回答和录制、随消息发送的文件以及设置（不含 API 密钥）。可在此处或其他浏览器中恢复：此处已有的对话会与其副本合并，不会重复；此处已删除的对话会恢复。',
