@@ -179,21 +179,35 @@ export async function storeRecord(page: Page, key: string, value: unknown): Prom
   await onAppDatabase(page, { kind: 'put', key, value });
 }
 
+/** A stored attempt's turn: what an answer ended as, as IndexedDB holds it. */
+interface StoredTurn {
+  status: string;
+  text: string;
+  toolCalls: { name: string; arguments: string }[];
+  usage: { inputTokens: number; outputTokens: number } | null;
+}
+
 /**
- * The attempts of the last answer, as IndexedDB holds them now, in the stored conversation that
+ * The turns of the last answer's attempts, as IndexedDB holds them now, in the stored conversation that
  * contains `needle`; `null` until that conversation has been written.
  */
-export async function storedAttempts(page: Page, needle: string): Promise<StoredAttempt[] | null> {
+export async function storedTurns(page: Page, needle: string): Promise<StoredTurn[] | null> {
   const values = (await onAppDatabase(page, { kind: 'getAll' })) as unknown[] | null;
-  type Stored = {
-    messages?: { role: string; attempts?: { turn: { status: string; text: string } }[] }[];
-  };
+  type Stored = { messages?: { role: string; attempts?: { turn: StoredTurn }[] }[] };
   const conversation = values?.find(
     (v): v is Stored =>
       typeof v === 'object' && v !== null && 'messages' in v && JSON.stringify(v).includes(needle),
   );
   const answer = conversation?.messages?.findLast((m) => m.role === 'assistant');
-  return answer?.attempts?.map((a) => ({ status: a.turn.status, text: a.turn.text })) ?? null;
+  return answer?.attempts?.map((a) => a.turn) ?? null;
+}
+
+/**
+ * The attempts of the last answer, as IndexedDB holds them now, in the stored conversation that
+ * contains `needle`; `null` until that conversation has been written.
+ */
+export async function storedAttempts(page: Page, needle: string): Promise<StoredAttempt[] | null> {
+  return (await storedTurns(page, needle))?.map(({ status, text }) => ({ status, text })) ?? null;
 }
 
 /** WCAG 2.1 A and AA violations, as axe-core finds them, on the page (or its part `include`) as it is now. */

@@ -1,6 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { longAnswer } from '../simulator/answer.ts';
-import { artifactsDir, choose, send, storedAttempts, turns, uniqueText } from './helpers.ts';
+import { splitTokens } from '../simulator/tokens.ts';
+import { artifactsDir, choose, send, storedTurns, turns, uniqueText } from './helpers.ts';
 import { simUrl } from './serve.ts';
 import { type ServerProcess, serverReady, spawnServer } from './servers.ts';
 
@@ -35,13 +36,20 @@ async function longAnswerStarted(page: Page, prompt: string) {
   return turn;
 }
 
-/** The answer ended exactly as the gateway sent it, read by the page from one request. */
+/** The answer ended exactly as the gateway sent it (text, no tool call, its usage), read from one request. */
 async function endsWhole(page: Page, prompt: string) {
   await expect(turns(page).last()).toHaveAttribute('aria-busy', 'false', { timeout: 90_000 });
   await expect(turns(page).last().getByText('That is the whole plan, end to end.')).toBeVisible();
   await expect
-    .poll(async () => await storedAttempts(page, prompt))
-    .toEqual([{ status: 'complete', text: longAnswer(prompt) }]);
+    .poll(async () => (await storedTurns(page, prompt))?.map((turn) => turn.status))
+    .toEqual(['complete']);
+  const [turn] = (await storedTurns(page, prompt)) ?? [];
+  expect(turn).toMatchObject({
+    text: longAnswer(prompt),
+    toolCalls: [],
+    // The simulator counts a token per piece it streams.
+    usage: { outputTokens: splitTokens(longAnswer(prompt)).length, inputTokens: expect.any(Number) },
+  });
   expect(await gatewayRequests(page, prompt)).toBe(1);
 }
 

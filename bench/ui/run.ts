@@ -421,6 +421,8 @@ interface LoadTimings {
   /** The last script or style sheet of those to end, and when. */
   lastFile: string;
   lastFileEnd: number;
+  /** The app's steps as it marked them, ms from the navigation. */
+  steps: Record<string, number>;
 }
 
 interface ReloadFigures {
@@ -466,6 +468,13 @@ function loadTimings(): LoadTimings {
     decodedKb: files.reduce((sum, r) => sum + r.decodedBodySize, 0) / 1000,
     lastFile: last ? (last.name.split('/').pop() ?? '') : '',
     lastFileEnd: last?.responseEnd ?? 0,
+    // The app's own steps (`startMark` in src/app/main.tsx), ms from the navigation.
+    steps: Object.fromEntries(
+      performance
+        .getEntriesByType('mark')
+        .filter((m) => m.name.startsWith('hopbase:'))
+        .map((m) => [m.name.slice('hopbase:'.length), Math.round(m.startTime)]),
+    ),
   };
 }
 
@@ -794,6 +803,7 @@ async function main() {
           `| reload on it, ${how} (load ${f1(x.load)}): first contentful paint / last answer rendered / longest task | ${f0(x.fcpMs)} ms / ${f0(x.shownMs)} ms / ${f0(x.longest)} ms |`,
           `| …its document: first byte / last byte / DOMContentLoaded | ${f0(t.docFirstByte)} / ${f0(t.docEnd)} / ${f0(t.domContentLoaded)} ms |`,
           `| …files before the first paint: from cache / revalidated / fetched; on the wire / decoded; last to end | ${t.fromCache} / ${t.revalidated} / ${t.fetched}; ${f1(t.transferKb)} / ${f1(t.decodedKb)} kB; ${t.lastFile} at ${f0(t.lastFileEnd)} ms |`,
+          `| …the app's steps: ${Object.keys(t.steps).join(' / ')} | ${Object.values(t.steps).join(' / ')} ms |`,
         ];
       };
       lines.push('', '| HopBase Chat alone | figure |', '| --- | --: |');

@@ -199,6 +199,40 @@ describe('limits', () => {
     }
   });
 
+  it('the memory budget forgets the oldest ended answers to make room; with none left to forget, too-large', async () => {
+    const size = (frames: ReturnType<typeof relayFrames>) => Buffer.byteLength(textOf(frames));
+    const echo = size(await (await start(nextAttempt(), 'sim-echo')).ended);
+    // Room for one echo and a half: a second one needs the first, ended, forgotten.
+    const budget = Math.floor(echo * 1.5);
+    const tight = await startRelayServer({ gatewayUrl: sim.url, relay: { memoryBytes: budget } });
+    try {
+      const run = (attemptId: string, model: string) =>
+        fetch(`${tight.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: relayHeaders(tight.url, attemptId),
+          body: chat(model),
+        }).then(async (res) => relayFrames(await res.text()));
+      const kept = async (attemptId: string) =>
+        (await rawRequest(tight.url, `/api/answers/${attemptId}/events`, { headers: fromApp(tight.url) }))
+          .status;
+      const first = await run('att_first', 'sim-echo');
+      expect(first.at(-1)).toMatchObject({ event: 'end', data: { outcome: 'complete' } });
+      expect(await kept('att_first')).toBe(200);
+      const second = await run('att_second', 'sim-echo');
+      expect(second.at(-1)).toMatchObject({ event: 'end', data: { outcome: 'complete' } });
+      expect([await kept('att_first'), await kept('att_second')]).toEqual([404, 200]);
+      // Longer than the whole budget: stopped where it no longer fits, the ended echo forgotten for it.
+      const long = await run('att_long', 'sim-long');
+      expect(long.at(-1)).toMatchObject({ event: 'end', data: { outcome: 'too-large' } });
+      expect(long.at(-1)?.data.message).toContain(`HOPBASE_RELAY_MEMORY_BYTES is ${budget}`);
+      expect(size(long)).toBeLessThanOrEqual(budget);
+      expect(await kept('att_second')).toBe(404);
+      await waitFor(() => sim.simulator.activeGenerations() === 0);
+    } finally {
+      await tight.close();
+    }
+  });
+
   it("the proxy's body limit still applies: 413", async () => {
     const small = await startRelayServer({ gatewayUrl: sim.url, proxy: { HOPBASE_MAX_BODY_BYTES: '1000' } });
     try {

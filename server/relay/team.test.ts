@@ -203,3 +203,45 @@ describe.each(testDatabases())('the relay on $name', (database) => {
     expect(kept.status).toBe(200);
   });
 });
+
+describe('a person past their limits', () => {
+  let sim: RunningSimulator;
+  let team: TeamServer;
+  let server: RelayServer;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ deltaMs: 1, keepaliveMs: 60_000 });
+    const settings = teamSettingsFromEnv({ HOPBASE_AUTH: 'header', HOPBASE_USER_REQUESTS_PER_MINUTE: '1' });
+    if (!settings) throw new Error('team mode expected');
+    team = await openTeamServer({ ...settings, database: { engine: 'pglite', dataDir: null } }, () => {});
+    server = await startRelayServer({ gatewayUrl: sim.url, team, relay: quick });
+  }, startTimeout);
+
+  afterAll(async () => {
+    await server?.close();
+    await team?.close();
+    await sim?.close();
+  });
+
+  it("a relayed start past the requests of a minute gets the protocol's 429 with Retry-After; nothing runs or is kept", async () => {
+    const ask = (attemptId: string) =>
+      rawRequest(server.url, '/v1/chat/completions', {
+        method: 'POST',
+        headers: { ...relayHeaders(server.url, attemptId), 'x-forwarded-email': alice },
+        body: JSON.stringify({ model: 'sim-echo', stream: true, messages: [{ role: 'user', content: 'x' }] }),
+      });
+    const first = await ask('att_first');
+    expect(first.headers['x-hopbase-relay']).toBe('1');
+    const before = sim.simulator.requests().length;
+    const refused = await ask('att_second');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['x-hopbase-relay']).toBeUndefined();
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
+    expect(sim.simulator.requests().length).toBe(before);
+    const resumed = await rawRequest(server.url, '/api/answers/att_second/events', {
+      headers: { origin: server.url, 'sec-fetch-site': 'same-origin', 'x-forwarded-email': alice },
+    });
+    expect(resumed.status).toBe(404);
+  });
+});

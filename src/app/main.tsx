@@ -84,6 +84,7 @@ function opensOnAnswer({ conversations }: AppStores): boolean {
 async function start({ storage, team }: AppServices, painted: Promise<void>) {
   // A long history reads its first screen first (with the conversation the address names), the rest once painted.
   const loaded = await storage.load(stores, firstIds());
+  startMark('history-read');
   followAddress(stores.conversations);
   storage.persist(stores, loaded, painted);
   // Team mode: in step with the server from now on (what is loaded above is its cache).
@@ -108,7 +109,17 @@ async function start({ storage, team }: AppServices, painted: Promise<void>) {
   // answer never flashes plain text); else it is fetched once the first screen has painted and the page is
   // idle (`prefetchRenderer`), or as the first message is typed or sent if that comes first. A renderer that
   // cannot be fetched resolves null: the answers then show as plain text.
-  if (opensOnAnswer(stores)) await markdownRenderer(markdown).load();
+  if (opensOnAnswer(stores)) {
+    await markdownRenderer(markdown).load();
+    startMark('renderer-ready');
+  }
+}
+
+/** A step of the app's start, named on the page's timeline: `npm run bench:ui` reports where a reload's time goes. */
+function startMark(
+  step: 'code-running' | 'account-known' | 'history-read' | 'renderer-ready' | 'first-render',
+) {
+  performance.mark(`hopbase:${step}`);
 }
 
 /** Resolves once every stored conversation is read (a long history reads the rest after the first screen). */
@@ -160,11 +171,16 @@ async function firstScreen(signedOut: boolean, team: TeamViews | null): Promise<
 
 /** Who is here first (team mode's sign-in screen loads nothing), then what they kept, then the first screen. */
 async function main() {
+  startMark('code-running');
   // Single-person mode's database is read while the server is asked who is here (its answer takes a round
   // trip): used if nobody is signed in, dropped in team mode, where each person has a database of their own.
   const single = indexedDbStorage();
-  single.readAhead(firstIds());
+  // A first screen that will show an answer fetches the renderer meanwhile, not after the load.
+  void single.readAhead(firstIds()).then((onAnswer) => {
+    if (onAnswer) void markdownRenderer(markdown).load();
+  });
   const account = await accountHere();
+  startMark('account-known');
   stores.team.getState().signedIn(account);
   const { services, views } = await servicesFor(account, single);
   const signedOut = account.mode === 'team' && account.person === null;
@@ -179,6 +195,7 @@ async function main() {
       stores.storage.getState().loadFailed(String(error));
     });
   const [initial, screen] = await Promise.all([firstLanguage(), firstScreen(signedOut, views)]);
+  startMark('first-render');
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>

@@ -1,4 +1,12 @@
 /** The streaming engine: no React, no DOM beyond web streams. */
+
+export {
+  apiKeyVariable,
+  type CodeLanguage,
+  type CodeRequest,
+  codeLanguages,
+  codeSnippet,
+} from './codeSnippets.ts';
 export type {
   AttachmentContent,
   ConversationMessage,

@@ -105,6 +105,20 @@ describe('an answer the server runs', () => {
     ]);
   });
 
+  it("records a picked-up answer as the server received it: each event at its piece's time there", async () => {
+    app = createTestApp();
+    const relay = fakeRelay(body, { pieces: 20 });
+    app.setFetch(relay.fetch);
+    app.stores.conversations.getState().takeStored([storedWhileStreaming({}, 0)]);
+    app.stores.conversations.getState().selectConversation('conv_1');
+    await until(() => answers()[0]!.attempts[0]!.turn.status !== 'streaming');
+    const { items, firstOutputAt } = answers()[0]!.attempts[0]!.trace;
+    // The fake server received piece n at n × 10 ms; the page read all twenty in a moment.
+    expect(items.at(-1)!.t).toBe(10 * relay.pieces);
+    expect(items.every((item) => item.t % 10 === 0 && item.t >= 10)).toBe(true);
+    expect(firstOutputAt! % 10).toBe(0);
+  });
+
   it('keeps what it had when the server no longer has the answer: interrupted, nothing lost', async () => {
     app = createTestApp();
     const relay = fakeRelay(body, { pieces: 20, goneFrom: 0 });

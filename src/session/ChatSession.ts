@@ -34,6 +34,7 @@ import {
 } from '../state/stores/conversationStore.ts';
 import { type AnswerLocks, answerLockName, pageLocks } from './answerLocks.ts';
 import { AnswerStream } from './answerStream.ts';
+import { bodyWithAttachments } from './attachmentData.ts';
 import { type BlockedConnections, watchBlockedConnections } from './blockedConnections.ts';
 import { createFrameScheduler, type FrameScheduler, type PageVisibility } from './frameBatcher.ts';
 import { gatewayBase, resendable } from './gateway.ts';
@@ -115,9 +116,7 @@ export class ChatSession {
     // An answer the server runs goes on while no page reads it: one stored as streaming (a reload, another
     // device's) is picked up where it is, whenever it arrives in the store.
     this.stopWatchingRelayed = this.stores.conversations.subscribe((state, previous) => {
-      if (state.conversations === previous.conversations) return;
-      for (const [id, conversation] of Object.entries(state.conversations))
-        if (conversation !== previous.conversations[id]) this.pickUpRelayed(id);
+      if (state.arrived !== previous.arrived) for (const id of state.arrived) this.pickUpRelayed(id);
     });
     for (const id of Object.keys(this.stores.conversations.getState().conversations)) this.pickUpRelayed(id);
   }
@@ -351,6 +350,14 @@ export class ChatSession {
       request = read?.request ?? request;
     }
     return request.bodyMissing ? null : request;
+  }
+
+  /**
+   * The JSON text of the body `request` sent: each attachment's bytes in place of its placeholder, as every
+   * send puts them (View code shows exactly that). Rejects with `AttachmentMissing` when a file is gone.
+   */
+  bodyAsSent(request: SentRequest): Promise<string> {
+    return bodyWithAttachments(request.body, (id) => this.attachmentRef(id), this.attachments);
   }
 
   /** Whether an answer of this conversation is streaming (or waiting to retry on its own). */

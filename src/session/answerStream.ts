@@ -184,6 +184,7 @@ export class AnswerStream {
       open: (signal) => connection.open(signal, link),
       crossOrigin: connection.crossOrigin,
       refusedByPolicy: connection.refusedByPolicy,
+      recordingTime: connection.recordingTime,
       signal: this.controller.signal,
       onProgress: batcher.push,
       // Reading pauses for the frame that shows what it read: output is painted as it arrives.

@@ -1,4 +1,4 @@
-import { adapters, type Protocol } from '../core/index.ts';
+import { adapters, type CodeRequest, type Protocol } from '../core/index.ts';
 import type { SentRequest } from '../state/domain/types.ts';
 import type { Settings } from '../state/stores/settingsStore.ts';
 
@@ -31,6 +31,24 @@ export function resendable(protocol: Protocol, sent: SentRequest): SentRequest |
     Object.entries(sent.headers).filter(([name]) => allowed.has(name.toLowerCase())),
   );
   return { ...sent, headers };
+}
+
+/**
+ * Where "View code" sends an attempt's request, and with which headers (the body aside: its attachments are
+ * put in by the session): the stored request as Retry would send it, to the gateway in Settings or else the
+ * page's own `/v1` at `origin`. Null: nothing the app sent (a replayed recording) or not a request Retry
+ * would send.
+ */
+export function codeRequest(
+  protocol: Protocol,
+  sent: SentRequest,
+  settings: Pick<Settings, 'baseUrl'>,
+  origin: string,
+): Omit<CodeRequest, 'body'> | null {
+  const request = resendable(protocol, sent);
+  if (!request) return null;
+  const base = gatewayBase(settings);
+  return { base: isCrossOrigin(base) ? base : origin + base, path: request.path, headers: request.headers };
 }
 
 export const corsAdvice =

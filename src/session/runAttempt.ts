@@ -37,6 +37,8 @@ export interface RunAttemptOptions {
   crossOrigin: boolean;
   /** After a network failure: whether the page's security policy refused the connection. */
   refusedByPolicy?(): Promise<boolean>;
+  /** When the first `received` bytes reached the server that ran the answer (`Connection.recordingTime`). */
+  recordingTime?(received: number): number | undefined;
   signal: AbortSignal;
   onProgress(progress: AttemptProgress): void;
   /** How reading hands the thread back to the page (`readTurn`'s; the session waits for the next frame). */
@@ -56,10 +58,14 @@ const failed = (code: string, message: string): Turn => ({
 export async function runAttempt(options: RunAttemptOptions): Promise<AttemptOutcome> {
   const { protocol, signal, onProgress } = options;
   const now = options.now ?? (() => performance.now());
-  const recorder = new Recorder(now());
-  let watch = startWatch(now());
+  const startedAt = now();
+  const recorder = new Recorder(startedAt);
+  // The recording's clock: the page's, moved with each chunk the server timed to that chunk's time there.
+  let shift = 0;
+  const recorded = (at: number) => at + shift;
+  let watch = startWatch(startedAt);
   const end = (turn: Turn, httpError: HttpError | null = null): AttemptOutcome => {
-    recorder.end(now());
+    recorder.end(recorded(now()));
     return { turn, httpError, trace: recorder.snapshot() };
   };
 
@@ -104,14 +110,16 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptOut
     onChunk(bytes, at, text) {
       watch = noteBytes(watch, at);
       recorder.chunk(bytes.byteLength, text);
+      const there = options.recordingTime?.(recorder.receivedBytes);
+      if (there !== undefined) shift = startedAt + there - at;
       report();
     },
     onItem(item, output) {
       if (item.type === 'comment') {
         watch = noteKeepalive(watch, item.at);
-        recorder.comment(item.at, item.text);
+        recorder.comment(recorded(item.at), item.text);
       } else {
-        recorder.event(item.at, item.event, item.data, output);
+        recorder.event(recorded(item.at), item.event, item.data, output);
       }
     },
     onUpdate(next) {
@@ -119,7 +127,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<AttemptOut
       if (next.parts !== latest.parts) {
         const at = now();
         watch = noteOutput(watch, at);
-        recorder.output(at);
+        recorder.output(recorded(at));
       }
       latest = next;
       report();

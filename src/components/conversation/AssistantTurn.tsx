@@ -13,6 +13,7 @@ import { FinishNoticeBanner } from '../banners/FinishNoticeBanner.tsx';
 import { InterruptionBanner } from '../banners/InterruptionBanner.tsx';
 import { ReconnectingBanner } from '../banners/ReconnectingBanner.tsx';
 import { StallBanner } from '../banners/StallBanner.tsx';
+import { ViewCodeButton } from '../code/ViewCodeButton.tsx';
 import { LazyMarkdown } from '../markdown/LazyMarkdown.tsx';
 import { CopyButton } from '../shared/CopyButton.tsx';
 import { ReasoningNote } from '../turn/ReasoningNote.tsx';
@@ -162,6 +163,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
               {t('answer.regenerate')}
             </button>
           ) : null}
+          <ViewCodeButton message={message} attempt={attempt} />
           {onInspect ? (
             <button type="button" className="btn btn-small" onClick={() => onInspect(message.id)}>
               {t('answer.inspect')}
@@ -176,7 +178,8 @@ function AssistantTurnView(props: AssistantTurnProps) {
           <ol>
             {earlier.map((a, i) => (
               <li key={a.id}>
-                {describeAttempt(i18n, a, i + 1, message.attempts.length)}
+                {describeAttempt(i18n, a, i + 1, message.attempts.length)}{' '}
+                <ViewCodeButton message={message} attempt={a} n={i + 1} />
                 {a.turn.text ? (
                   <blockquote>
                     {a.turn.text.length > 400 ? `${a.turn.text.slice(0, 400)}…` : a.turn.text}

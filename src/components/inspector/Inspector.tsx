@@ -22,6 +22,7 @@ import {
   scrub,
 } from '../../state/formats/traceExport.ts';
 import { withAnswer } from '../../state/stores/answers.ts';
+import { ViewCodeButton } from '../code/ViewCodeButton.tsx';
 import { downloadText } from '../shared/download.ts';
 import { EventList } from './EventList.tsx';
 import { Figures } from './Figures.tsx';
@@ -198,6 +199,7 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
         >
           {t('inspector.jsonTrace')}
         </button>
+        <ViewCodeButton message={message} attempt={attempt} />
       </div>
       <details className="request">
         <summary>{t('inspector.request', { path: request.path })}</summary>

@@ -45,6 +45,14 @@ const echo: ProtocolAdapter<EchoEvent> = {
     read: (body) => (body as { names: string[] }).names.map((id) => ({ id })),
   },
   parameters: { numbers: { temperature: { field: 'heat', min: 0, max: 1 } } },
+  sdk: {
+    python: 'echo',
+    npm: 'echo-sdk',
+    client: 'Echo',
+    create: 'say.create',
+    params: 'Echo.SayParams',
+    addsV1: false,
+  },
   buildBody: (request) => ({
     body: { say: request.messages.map((m) => (m.role === 'tool' ? m.content : m.text)) },
     reasoningPaused: request.reasoning !== undefined,

@@ -39,6 +39,21 @@ export interface ModelListing {
   read(body: unknown): ModelInfo[];
 }
 
+/** The official SDK that sends a protocol's requests: the code "View code" writes for Python and TypeScript. */
+export interface OfficialSdk {
+  /** Python's package (`from openai import OpenAI`) and npm's (`import OpenAI from 'openai'`). */
+  python: string;
+  npm: string;
+  /** The client class both export. */
+  client: string;
+  /** The client's method that sends the request: `chat.completions.create`. */
+  create: string;
+  /** Its parameters' type in TypeScript, less the `Streaming` or `NonStreaming` at its end. */
+  params: string;
+  /** The SDK puts `/v1` before every path itself (Anthropic's): its base URL is the gateway's without it. */
+  addsV1: boolean;
+}
+
 /** A request body, and what the builder had to leave out of it. */
 export interface BuiltBody {
   body: Record<string, unknown>;
@@ -55,6 +70,7 @@ export interface ProtocolAdapter<E> {
   models: ModelListing;
   /** The sampling parameters its API takes and their ranges; `buildBody` sends those and no other. */
   parameters: ParameterSupport;
+  sdk: OfficialSdk;
   buildBody(request: TurnRequest): BuiltBody;
   /** An SSE event's data and name (`message` when unnamed) to the protocol's event. */
   decode(data: string, eventName: string): Decoded<E>;

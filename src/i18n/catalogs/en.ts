@@ -334,6 +334,30 @@ export const en = {
   'answer.billed': 'Billed over {attempts, number} attempts: {input, number} in · {output, number} out',
   'answer.broken.label': 'Answer that could not be displayed',
   'answer.broken': 'This answer could not be displayed.',
+  // View code: an attempt's request as code to copy
+  'code.view': 'View code',
+  'code.viewAttempt': 'View code of attempt {n, number}',
+  'code.title': 'Code for this request',
+  'code.subtitle': '{protocol}: POST {url}',
+  'code.languages': 'Language',
+  'code.tab.curl': 'cURL',
+  'code.tab.python': 'Python',
+  'code.tab.typescript': 'TypeScript',
+  'code.tab.http': 'HTTP',
+  'code.copy': 'Copy',
+  'code.help.curl':
+    'For bash or zsh. Set {variable} in your shell first: the key is never written in the code.',
+  'code.help.python':
+    'Needs the official {package} package (pip install {package}). The key is read from {variable}.',
+  'code.help.typescript':
+    'Needs the official {package} package (npm install {package}); runs as an ES module, for example with npx tsx. The key is read from {variable}.',
+  'code.help.http': 'The request as it goes over the wire; the key goes where {variable} stands.',
+  'code.sameOrigin':
+    'This page calls the gateway through its own server. That server accepts calls from a script only if it runs the built-in simulator or was started with HOPBASE_PROXY_ALLOW_NO_ORIGIN=1; otherwise use the gateway’s own address.',
+  'code.preparing': 'Putting the attached files into the request…',
+  'code.attachmentMissing':
+    'A file attached to this request is no longer stored in this browser, so its code cannot be shown.',
+  'code.shortened': 'This code is {size} long, so only its beginning is shown here. Copy copies all of it.',
   'message.versions': 'Versions of your message',
   'message.edit': 'Edit',
   'message.editBox': 'Edit message',

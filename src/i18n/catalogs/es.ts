@@ -328,6 +328,31 @@ export const es: Catalog = {
     'Facturado en {attempts, number} intentos: {input, number} entrada · {output, number} salida',
   'answer.broken.label': 'Respuesta que no se puede mostrar',
   'answer.broken': 'No se puede mostrar esta respuesta.',
+  // View code: an attempt's request as code to copy
+  'code.view': 'Ver código',
+  'code.viewAttempt': 'Ver código del intento {n, number}',
+  'code.title': 'Código de esta solicitud',
+  'code.subtitle': '{protocol}: POST {url}',
+  'code.languages': 'Lenguaje',
+  'code.tab.curl': 'cURL',
+  'code.tab.python': 'Python',
+  'code.tab.typescript': 'TypeScript',
+  'code.tab.http': 'HTTP',
+  'code.copy': 'Copiar',
+  'code.help.curl':
+    'Para bash o zsh. Define antes {variable} en tu terminal: la clave nunca se escribe en el código.',
+  'code.help.python':
+    'Necesita el paquete oficial {package} (pip install {package}). La clave se lee de {variable}.',
+  'code.help.typescript':
+    'Necesita el paquete oficial {package} (npm install {package}); se ejecuta como módulo ES, por ejemplo con npx tsx. La clave se lee de {variable}.',
+  'code.help.http': 'La solicitud tal como viaja por la red; la clave va donde está {variable}.',
+  'code.sameOrigin':
+    'Esta página llama a la pasarela a través de su propio servidor. Ese servidor solo acepta llamadas de un script si ejecuta el simulador integrado o se inició con HOPBASE_PROXY_ALLOW_NO_ORIGIN=1; si no, usa la dirección propia de la pasarela.',
+  'code.preparing': 'Incluyendo los archivos adjuntos en la solicitud…',
+  'code.attachmentMissing':
+    'Un archivo adjunto a esta solicitud ya no está guardado en este navegador, así que no se puede mostrar su código.',
+  'code.shortened':
+    'Este código ocupa {size}, así que aquí solo se muestra el principio. Copiar lo copia entero.',
   'message.versions': 'Versiones de tu mensaje',
   'message.edit': 'Editar',
   'message.editBox': 'Editar mensaje',

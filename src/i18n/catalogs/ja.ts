@@ -322,6 +322,31 @@ export const ja: Catalog = {
   'answer.billed': '{attempts, number} 回の試行で課金：入力 {input, number} · 出力 {output, number}',
   'answer.broken.label': '表示できない回答',
   'answer.broken': 'この回答は表示できません。',
+  // View code: an attempt's request as code to copy
+  'code.view': 'コードを表示',
+  'code.viewAttempt': '試行 {n, number} のコードを表示',
+  'code.title': 'このリクエストのコード',
+  'code.subtitle': '{protocol}: POST {url}',
+  'code.languages': '言語',
+  'code.tab.curl': 'cURL',
+  'code.tab.python': 'Python',
+  'code.tab.typescript': 'TypeScript',
+  'code.tab.http': 'HTTP',
+  'code.copy': 'コピー',
+  'code.help.curl':
+    'bash または zsh 用です。先にシェルで {variable} を設定してください。キーはコードに書き込まれません。',
+  'code.help.python':
+    '公式の {package} パッケージが必要です（pip install {package}）。キーは {variable} から読み込まれます。',
+  'code.help.typescript':
+    '公式の {package} パッケージが必要です（npm install {package}）。ES モジュールとして実行します（例: npx tsx）。キーは {variable} から読み込まれます。',
+  'code.help.http': 'ネットワーク上を流れるままのリクエストです。キーは {variable} の位置に入ります。',
+  'code.sameOrigin':
+    'このページは自身のサーバー経由でゲートウェイを呼び出しています。そのサーバーがスクリプトからの呼び出しを受け付けるのは、内蔵シミュレーターを実行しているか HOPBASE_PROXY_ALLOW_NO_ORIGIN=1 で起動された場合だけです。それ以外はゲートウェイ自身のアドレスを使ってください。',
+  'code.preparing': '添付ファイルをリクエストに入れています…',
+  'code.attachmentMissing':
+    'このリクエストの添付ファイルがこのブラウザーにもう保存されていないため、コードを表示できません。',
+  'code.shortened':
+    'このコードは {size} あるため、ここでは先頭だけを表示しています。「コピー」ですべてコピーされます。',
   'message.versions': 'あなたのメッセージのバージョン',
   'message.edit': '編集',
   'message.editBox': 'メッセージを編集',

@@ -45,6 +45,7 @@ export function gatewaySource(protocol: Protocol, request: SentRequest, access: 
           return relay.body(response, signal, link);
         },
         stored: () => relay?.forget(),
+        recordingTime: (received) => relay?.recordingTime(received),
         sentHeaders: { ...request.headers, ...redactedAuthHeaders(protocol, apiKey, crossOrigin) },
         crossOrigin,
         refusedByPolicy: () => access.refused.blocked(request.url),

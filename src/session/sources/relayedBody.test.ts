@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { relayHeader, writeRelayEvent } from '../../core/index.ts';
 import { fakeRelay } from '../../testing/fakeRelay.ts';
-import { type NetworkEvents, type RelayAccess, relayedBody } from './relayedBody.ts';
+import { type NetworkEvents, PieceTimes, type RelayAccess, relayedBody } from './relayedBody.ts';
 
 const body = 'event: a\ndata: {"text":"héllo wörld, 你好"}\n\n: hopbase-keepalive\n\nevent: b\ndata: {}\n\n';
 const noWait: RelayAccess['wait'] = async () => {};
@@ -174,5 +174,17 @@ describe('relayedBody', () => {
     const stream = relayedBody(first, 'att_1', { fetch: relay.fetch, wait }, controller.signal, link());
     await expect(readAll(stream)).rejects.toBe('stopped');
     expect(relay.requests).toHaveLength(1);
+  });
+});
+
+describe('PieceTimes', () => {
+  it("names the server's time of the piece that holds the last byte read", () => {
+    const times = new PieceTimes();
+    expect(times.at(5)).toBeUndefined();
+    times.note(10, 40);
+    times.note(5, 70);
+    times.note(20, 95);
+    expect([1, 10, 11, 15, 16, 35].map((received) => times.at(received))).toEqual([40, 40, 70, 70, 95, 95]);
+    expect(times.at(0)).toBeUndefined();
   });
 });

@@ -44,6 +44,32 @@ const endedBecause: Record<Exclude<RelayOutcome, 'complete'>, string> = {
   'too-large': 'the answer grew past the size the server keeps',
 };
 
+/**
+ * When each stretch of the joined body reached the server (its pieces' `t`), by byte offset: a recording
+ * of a relayed answer is timed as the server received it, not as this page read it (a page that picks an
+ * answer up reads its first pieces all at once).
+ */
+export class PieceTimes {
+  private readonly ends: number[] = [];
+  private readonly times: number[] = [];
+  private bytes = 0;
+  /** Where the last lookup ended: reading only goes forward. */
+  private cursor = 0;
+
+  note(byteLength: number, t: number): void {
+    this.bytes += byteLength;
+    this.ends.push(this.bytes);
+    this.times.push(t);
+  }
+
+  /** The server's time for the piece that holds the last of the first `received` bytes (none yet: undefined). */
+  at(received: number): number | undefined {
+    if (received <= 0) return undefined;
+    while (this.cursor < this.ends.length - 1 && this.ends[this.cursor]! < received) this.cursor++;
+    return this.times[this.cursor];
+  }
+}
+
 /** The server cannot go on with this answer: connecting again would not help. */
 class RelayGone extends Error {}
 
@@ -104,6 +130,7 @@ export function relayedBody(
   access: RelayAccess,
   signal: AbortSignal,
   link: Pick<RelayLink, 'reconnecting' | 'resumed'>,
+  times?: PieceTimes,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let lastId = 0;
@@ -181,7 +208,9 @@ export function relayedBody(
         if (item.id <= lastId) continue;
         lastId = item.id;
         if (item.text === '') continue;
-        controller.enqueue(encoder.encode(item.text));
+        const bytes = encoder.encode(item.text);
+        times?.note(bytes.byteLength, item.t);
+        controller.enqueue(bytes);
         return;
       }
       if (item?.kind === 'end') {

@@ -15,6 +15,7 @@ export function resumeSource(attempt: Attempt, access: RelayAccess): StreamSourc
     connect: () => ({
       open: async (signal, link) => relay.body(null, signal, link),
       stored: () => relay.forget(),
+      recordingTime: (received) => relay.recordingTime(received),
       sentHeaders: attempt.sentHeaders,
       crossOrigin: false,
     }),

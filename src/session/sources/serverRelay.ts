@@ -1,4 +1,4 @@
-import { type RelayAccess, relayedBody } from './relayedBody.ts';
+import { PieceTimes, type RelayAccess, relayedBody } from './relayedBody.ts';
 import type { RelayLink, StopReason } from './streamSource.ts';
 
 const answerPath = (attemptId: string) => `/api/answers/${encodeURIComponent(attemptId)}`;
@@ -10,6 +10,7 @@ const answerPath = (attemptId: string) => `/api/answers/${encodeURIComponent(att
 export class ServerRelay {
   private readonly attemptId: string;
   private readonly access: RelayAccess;
+  private readonly times = new PieceTimes();
 
   constructor(attemptId: string, access: RelayAccess) {
     this.attemptId = attemptId;
@@ -28,11 +29,16 @@ export class ServerRelay {
       },
       { once: true },
     );
-    const body = relayedBody(first, this.attemptId, this.access, signal, link);
+    const body = relayedBody(first, this.attemptId, this.access, signal, link, this.times);
     return new Response(body, {
       status: 200,
       headers: first?.headers ?? { 'content-type': 'text/event-stream' },
     });
+  }
+
+  /** When the server received the first `received` bytes of the body, in ms after it sent the request. */
+  recordingTime(received: number): number | undefined {
+    return this.times.at(received);
   }
 
   /** The answer is stored whole: the server may forget it (after a grace for other pages still reading). */

@@ -15,6 +15,11 @@ export interface Connection {
   open(signal: AbortSignal, link: RelayLink): Promise<Response>;
   /** The attempt has ended and its answer holds it: a server that relayed it may forget it. */
   stored?(): void;
+  /**
+   * When the first `received` bytes of the body reached the server that ran the answer, in ms after it
+   * sent the request (a relayed answer): the recording's times. Undefined: as the page reads them.
+   */
+  recordingTime?(received: number): number | undefined;
   /** The headers as the inspector shows them, credentials named but never with their value. */
   sentHeaders: Record<string, string>;
   /** Whether the response comes from another origin: a network failure may then be CORS. */

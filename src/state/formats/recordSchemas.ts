@@ -28,7 +28,7 @@ import {
  */
 
 /** Offsets from a clock, so finite. */
-function isTraceItem(item: unknown): item is TraceItem {
+export function isTraceItem(item: unknown): item is TraceItem {
   return (
     isPlain(item) &&
     typeof item.t === 'number' &&

@@ -4,6 +4,7 @@ import { shownBranch } from '../domain/branches.ts';
 import { emptyRecording } from '../domain/recordings.ts';
 import type { Conversation } from '../domain/types.ts';
 import {
+  packedLines,
   readConversationRecord,
   readRequestRecord,
   readSettingsRecord,
@@ -289,6 +290,25 @@ describe('readTraceRecord and readSettingsRecord', () => {
       'items[0]: expected a recorded event or comment',
     );
     expect(readTraceRecord(null)).toBe('record: expected an object');
+  });
+
+  it('reads a packed recording as written, its lines in order, whatever their data holds', () => {
+    const items = [
+      { t: 1, kind: 'event' as const, event: 'message', data: '{"text":"two\\nlines, “quoted”, 会話"}' },
+      { t: 5, kind: 'comment' as const, event: '', data: 'hopbase-keepalive' },
+      { t: 9, kind: 'event' as const, event: 'done', data: 'line one\nline two' },
+    ];
+    const packed = packedLines(items);
+    expect(packed.split('\n')).toHaveLength(4);
+    expect(readTraceRecord({ packed, raw: 'r' })).toEqual({ items, raw: 'r' });
+    // Packed in two writes: the lines of the first, then those of the items added since.
+    expect(packedLines(items.slice(0, 1)) + packedLines(items, 1)).toBe(packed);
+    expect(readTraceRecord({ packed: '', raw: '' })).toEqual({ items: [], raw: '' });
+    expect(readTraceRecord({ packed: `${packed}{"t":"x"}\n`, raw: '' })).toBe(
+      'packed: line 4 is not a recorded event or comment',
+    );
+    expect(readTraceRecord({ packed: 'nope', raw: '' })).toBe('packed: line 1 is not JSON');
+    expect(readTraceRecord({ packed, raw: 3 })).toBe('raw: expected text');
   });
 
   it('keeps settings it does not know, and leaves out those of the wrong type', () => {

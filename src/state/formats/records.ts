@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import type { AttemptTrace, Conversation, SentRequest } from '../domain/types.ts';
+import type { AttemptTrace, Conversation, SentRequest, TraceItem } from '../domain/types.ts';
 import type { Settings } from '../stores/settingsStore.ts';
-import { conversationRecord, requestRecord, revision, traceRecord } from './recordSchemas.ts';
+import { conversationRecord, isTraceItem, requestRecord, revision, traceRecord } from './recordSchemas.ts';
 import { settingFields } from './settingsSchema.ts';
 import { check, isPlain } from './validation.ts';
 
@@ -45,6 +45,42 @@ export interface Tombstone {
 }
 
 export type StoredTrace = Pick<AttemptTrace, 'items' | 'raw'>;
+
+/**
+ * A `trace:<attemptId>` record as this version writes it: the events and comments packed as one JSON line
+ * each. A recording that still grows is written every few seconds; one string goes into the database in a
+ * moment, where its 20,000 items as objects were cloned in a long task each time. (Records of earlier
+ * versions hold `items` as a list, and are read as they are.)
+ */
+export interface PackedTrace {
+  packed: string;
+  raw: string;
+}
+
+/** The packed lines of `items` from `from` on (the lines of those before it are packed already). */
+export function packedLines(items: readonly TraceItem[], from = 0): string {
+  let lines = '';
+  for (let i = from; i < items.length; i++) lines += `${JSON.stringify(items[i])}\n`;
+  return lines;
+}
+
+function unpacked({ packed, raw }: { packed: string; raw: unknown }): StoredTrace | string {
+  if (typeof raw !== 'string') return 'raw: expected text';
+  const items: TraceItem[] = [];
+  const lines = packed.split('\n');
+  for (const [n, line] of lines.entries()) {
+    if (line === '' && n === lines.length - 1) break;
+    let item: unknown;
+    try {
+      item = JSON.parse(line);
+    } catch {
+      return `packed: line ${n + 1} is not JSON`;
+    }
+    if (!isTraceItem(item)) return `packed: line ${n + 1} is not a recorded event or comment`;
+    items.push(item);
+  }
+  return { items, raw };
+}
 
 /** What a `request:<attemptId>` record holds. */
 export interface StoredRequest {
@@ -95,6 +131,8 @@ export function readRecentRecord(value: unknown): string[] | null {
 
 /** One `trace:<attemptId>` record, or why it cannot be used. */
 export function readTraceRecord(value: unknown): StoredTrace | string {
+  if (isPlain(value) && typeof value.packed === 'string')
+    return unpacked({ packed: value.packed, raw: value.raw });
   const read = check(traceRecord, value, 'record');
   return read.ok ? read.value : read.reason;
 }

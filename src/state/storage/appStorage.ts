@@ -26,9 +26,10 @@ export interface AppStorage {
   load(stores: AppStores, first?: readonly string[]): Promise<LoadedState>;
   /**
    * Starts reading what `load` reads (with the same `first`) now, touching no store, before it is known
-   * whether this storage is the one the app runs on; `load` then takes what it read.
+   * whether this storage is the one the app runs on; `load` then takes what it read. Resolves with whether
+   * the conversation the first screen would open holds an answer (false when unknown).
    */
-  readAhead(first?: readonly string[]): void;
+  readAhead(first?: readonly string[]): Promise<boolean>;
   /**
    * From now on writes the stores' changes back, each joined with what was written elsewhere meanwhile,
    * and takes in changes made elsewhere; once `readRestAfter` resolves, reads what the load left for later.
@@ -79,6 +80,7 @@ export function indexedDbStorage({
     },
     readAhead(first = []) {
       ahead = readAheadOfLoad(database(), first);
+      return ahead.opensOnAnswer;
     },
     load(stores, first) {
       const read = ahead;

@@ -192,6 +192,26 @@ export interface ReadAhead {
   /** The conversations it reads besides the recent ones. */
   asked: ReadonlySet<string>;
   read: Promise<StoredRecords>;
+  /** Whether the conversation the first screen opens holds an answer (false when unknown). */
+  opensOnAnswer: Promise<boolean>;
+}
+
+/**
+ * Whether the conversation a load of `read` opens holds an answer: the one the address names, else the
+ * one active before the reload, else the newest. A hint, before the load, that the first screen will need
+ * the markdown renderer.
+ */
+function opensOnAnswerIn(read: StoredRecords, first: readonly string[], journal: Journal | null): boolean {
+  const active = journal?.activeId !== undefined ? journal.activeId : read.active;
+  const named = [...first, active].find((id) => typeof id === 'string' && read.conversations.has(id));
+  const opened =
+    typeof named === 'string'
+      ? read.conversations.get(named)
+      : [...read.conversations.values()].reduce<Conversation | undefined>(
+          (newest, c) => (!newest || c.updatedAt > newest.updatedAt ? c : newest),
+          undefined,
+        );
+  return opened?.messages.some((message) => message.role === 'assistant') ?? false;
 }
 
 /**
@@ -199,11 +219,16 @@ export interface ReadAhead {
  * read while the server is asked who is here, and used only if nobody is (`loadState`'s `ahead`).
  */
 export function readAheadOfLoad(db: UseStore, first: readonly string[]): ReadAhead {
-  const asked = firstScreenIds(first, readJournal());
+  const journal = readJournal();
+  const asked = firstScreenIds(first, journal);
   const read = readStoredRecords(db, asked, false);
   // A failure is the load's to report, if the load comes (team mode never takes this read).
   read.catch(() => {});
-  return { asked, read };
+  const opensOnAnswer = read.then(
+    (records) => opensOnAnswerIn(records, first, journal),
+    () => false,
+  );
+  return { asked, read, opensOnAnswer };
 }
 
 /**

@@ -107,7 +107,19 @@ describe('a long history', () => {
     expect(state().conversations[idOf(399)]).toBeDefined();
   });
 
-  it('then reads the rest by key ranges, in the list by date, bodies when asked for, writing nothing', async () => {
+  it('tells ahead of the load whether the conversation it opens holds an answer (the renderer is then fetched)', async () => {
+    await storeHistory({ active: idOf(250) });
+    const empty = { id: 'conv_empty', title: 'New chat', createdAt: now, updatedAt: now, messages: [] };
+    await set('conversation:conv_empty', { ...recordOf(empty), revision: 1 }, db);
+    expect(await readAheadOfLoad(db, []).opensOnAnswer).toBe(true);
+    expect(await readAheadOfLoad(db, ['conv_empty']).opensOnAnswer).toBe(false);
+    await set('active-conversation', 'conv_empty', db);
+    expect(await readAheadOfLoad(db, []).opensOnAnswer).toBe(false);
+    expect(await readAheadOfLoad(db, [idOf(399)]).opensOnAnswer).toBe(true);
+    expect(await readAheadOfLoad(createStore('hopbase-nothing-yet', 'state'), []).opensOnAnswer).toBe(false);
+  });
+
+  it('then reads the rest by keys, in the list by date, bodies when asked for, writing nothing', async () => {
     await storeHistory();
     const loaded = await loadState(db, stores);
     let writes = 0;

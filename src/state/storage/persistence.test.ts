@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
 import { emptyRecording } from '../domain/recordings.ts';
 import type { AssistantMessage, Conversation } from '../domain/types.ts';
+import { readTraceRecord, type StoredTrace } from '../formats/records.ts';
 import { type AppStores, createAppStores } from '../stores/appStores.ts';
 import { defaultSettings } from '../stores/settingsStore.ts';
 import { loadState } from './load.ts';
@@ -373,7 +374,7 @@ describe('recordings', () => {
     expect(storedAttempt.trace.items).toEqual([]);
     expect(storedAttempt.trace.raw).toBe('');
     expect(storedAttempt.trace).toMatchObject({ bytes: 30, outputEvents: 0, endedAt: null });
-    expect(await get('trace:att_1', db)).toEqual({
+    expect(readTraceRecord(await get('trace:att_1', db))).toEqual({
       items: attemptOf(conversation)!.trace.items,
       raw: attemptOf(conversation)!.trace.raw,
     });
@@ -457,7 +458,7 @@ describe('recordings', () => {
     conversations().renameConversation('conv_streaming', 'Renamed');
     await finish();
     expect(traceWrites()).toBe(0);
-    expect(((await get('trace:att_1', db)) as { items: unknown[] }).items).toHaveLength(3);
+    expect((readTraceRecord(await get('trace:att_1', db)) as StoredTrace).items).toHaveLength(3);
     expect(((await get('conversation:conv_streaming', db)) as Conversation).title).toBe('Renamed');
   });
 
@@ -471,7 +472,7 @@ describe('recordings', () => {
     put(recorded(6, 'complete'));
     await finish();
     expect(traceWrites()).toBe(2);
-    expect(((await get('trace:att_1', db)) as { items: unknown[] }).items).toHaveLength(6);
+    expect((readTraceRecord(await get('trace:att_1', db)) as StoredTrace).items).toHaveLength(6);
   });
 
   it('held back while growing are written when the page goes away', async () => {
@@ -483,7 +484,7 @@ describe('recordings', () => {
     expect(traceWrites()).toBe(1);
     window.dispatchEvent(new Event('pagehide'));
     await finish();
-    expect(((await get('trace:att_1', db)) as { items: unknown[] }).items).toHaveLength(4);
+    expect((readTraceRecord(await get('trace:att_1', db)) as StoredTrace).items).toHaveLength(4);
   });
 
   it('go with their conversation when it is deleted', async () => {

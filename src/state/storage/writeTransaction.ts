@@ -24,6 +24,8 @@ import { asStoredSettings } from './storedSettings.ts';
 /** A recording to write, and what is then known as sent. */
 export interface TraceWrite {
   attempt: Attempt;
+  /** Its recording's items, packed (`packedLines`). */
+  packed: string;
   entry: SentTrace;
 }
 
@@ -83,7 +85,7 @@ export async function writeChanges(
       written.setAside.push(setAside(store, key, value, what, reason, now));
     };
     const putTraces = (list: TraceWrite[] | undefined) => {
-      for (const { attempt } of list ?? []) putRecording(store, attempt.id, attempt.trace);
+      for (const { attempt, packed } of list ?? []) putRecording(store, attempt.id, attempt.trace, packed);
     };
     const putBodies = (content: Conversation) => {
       for (const { id, request } of attemptsOf(content))

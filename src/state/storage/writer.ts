@@ -1,13 +1,14 @@
 import type { UseStore } from 'idb-keyval';
 import { newestIds, sameIds } from '../domain/recent.ts';
 import { recordingKeptApart } from '../domain/recordings.ts';
-import type { Conversation } from '../domain/types.ts';
+import type { AttemptTrace, Conversation } from '../domain/types.ts';
+import { packedLines } from '../formats/records.ts';
 import type { AppStores } from '../stores/appStores.ts';
 import { applyStoredConversations, applyStoredSettings } from './applyStored.ts';
 import type { ChangesFromElsewhere } from './changesFromElsewhere.ts';
 import { errorText } from './database.ts';
 import type { UnloadJournal } from './journal.ts';
-import type { KnownState } from './knownState.ts';
+import type { KnownState, SentTrace } from './knownState.ts';
 import { attemptsOf } from './storedConversation.ts';
 import { changedSettings } from './storedSettings.ts';
 import { type TraceWrite, type Written, writeChanges } from './writeTransaction.ts';
@@ -25,6 +26,20 @@ export interface WriterParts {
 }
 
 /**
+ * `trace`'s items packed: the lines packed for the same recording's last write, and those of the items
+ * added since (a recording only grows while it streams; anything else is packed whole).
+ */
+function packedSince(previous: SentTrace | undefined, trace: AttemptTrace): string {
+  const before = previous?.trace.items;
+  const count = before?.length ?? 0;
+  const grew =
+    previous?.packed !== undefined &&
+    count <= trace.items.length &&
+    (count === 0 || trace.items[count - 1] === before?.[count - 1]);
+  return grew ? previous.packed + packedLines(trace.items, count) : packedLines(trace.items);
+}
+
+/**
  * The write of what this tab changed since the database last held it (`force`: every recording not yet
  * written too, however recently one was). After the write commits, what the database now holds is taken
  * in, the others are told (the change feed), and the unload journal goes once nothing is left to write. A failed write
@@ -39,10 +54,11 @@ export function createWriter({ db, stores, known, journal, elsewhere, traceDelay
       const previous = known.sentTraces.get(attempt.id);
       // Not in memory: the database holds it, and an empty copy must never replace it there.
       if (previous?.trace === attempt.trace || recordingKeptApart(attempt)) continue;
+      const growing = attempt.turn.status === 'streaming';
       // A recording that still grows is written now and then; the final one always.
-      if (!force && previous && attempt.turn.status === 'streaming' && now - previous.at < traceDelayMs)
-        continue;
-      out.push({ attempt, entry: { trace: attempt.trace, at: now } });
+      if (!force && previous && growing && now - previous.at < traceDelayMs) continue;
+      const packed = packedSince(previous, attempt.trace);
+      out.push({ attempt, packed, entry: { trace: attempt.trace, at: now, ...(growing && { packed }) } });
     }
     return out;
   }

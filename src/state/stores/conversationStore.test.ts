@@ -61,6 +61,19 @@ describe('conversationStore', () => {
     expect(store().conversations[a]).toMatchObject({ id: a, title: '', messages: [] });
   });
 
+  it('names the conversations that arrived from storage, and only those', () => {
+    const mine = store().newConversation();
+    expect(store().arrived).toEqual([]);
+    const stored = (id: string) => ({ id, title: id, createdAt: 1, updatedAt: 1, messages: [] });
+    store().hydrate([stored('conv_a'), stored('conv_b')], null);
+    expect([...store().arrived].sort()).toEqual(['conv_a', 'conv_b']);
+    store().takeStored([stored('conv_c')]);
+    expect(store().arrived).toEqual(['conv_c']);
+    store().renameConversation('conv_c', 'Renamed here');
+    expect(store().arrived).toEqual(['conv_c']);
+    expect(store().arrived).not.toContain(mine);
+  });
+
   it('selects only existing conversations', () => {
     const a = store().newConversation();
     store().newConversation();

@@ -55,6 +55,11 @@ export interface ConversationState {
   activeId: string | null;
   /** False until persisted conversations have been loaded. */
   hydrated: boolean;
+  /**
+   * The ids the last `hydrate` or `takeStored` brought in (a load, another tab, another device): a new
+   * array each time, so that a watcher of arrivals looks at those, not at every conversation.
+   */
+  arrived: readonly string[];
 
   hydrate(conversations: Conversation[], activeId: string | null): void;
   /**
@@ -208,6 +213,7 @@ export function createConversationStore(): ConversationStore {
       order: [],
       activeId: null,
       hydrated: false,
+      arrived: [],
 
       hydrate(conversations, activeId) {
         const sorted = [...conversations].sort((a, b) => b.updatedAt - a.updatedAt);
@@ -216,6 +222,7 @@ export function createConversationStore(): ConversationStore {
           order: sorted.map((c) => c.id),
           activeId: activeId && sorted.some((c) => c.id === activeId) ? activeId : (sorted[0]?.id ?? null),
           hydrated: true,
+          arrived: sorted.map((c) => c.id),
         });
       },
 
@@ -235,7 +242,7 @@ export function createConversationStore(): ConversationStore {
           ).filter((id) => conversations[id]);
           const activeId =
             state.activeId !== null && !conversations[state.activeId] ? (order[0] ?? null) : state.activeId;
-          return { conversations, order, activeId };
+          return { conversations, order, activeId, arrived: stored.map((c) => c.id) };
         });
       },
 
