@@ -213,11 +213,11 @@ test('a preset saves a chat’s setup, and a new chat started from it sends it',
 
   // Somewhere else entirely, then back through the preset: kept over a reload too.
   await choose(page, 'chat', 'sim-echo');
-  await page.getByRole('button', { name: 'New chat' }).click();
+  await page.getByRole('button', { name: 'New chat', exact: true }).click();
   await page.reload();
   await page.getByRole('button', { name: 'Presets', exact: true }).click();
   await expect(presets.getByText('Anthropic Messages · sim-echo · Reasoning: Off')).toBeVisible();
-  await presets.getByRole('button', { name: 'New chat from Haiku on Claude' }).click();
+  await presets.getByRole('button', { name: 'Start a chat from Haiku on Claude' }).click();
   await expect(presets).toHaveCount(0);
   await expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('messages');
 

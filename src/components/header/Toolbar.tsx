@@ -5,7 +5,6 @@ import { conversationUsage } from '../../state/stores/conversationStore.ts';
 import { LineIcon } from '../shared/LineIcon.tsx';
 import { ModelSelect } from './ModelSelect.tsx';
 import { ParametersButton } from './ParametersButton.tsx';
-import { PresetsButton } from './PresetsButton.tsx';
 import { ProtocolSelect } from './ProtocolSelect.tsx';
 import { ReasoningSelect } from './ReasoningSelect.tsx';
 import { SystemPromptButton } from './SystemPromptButton.tsx';
@@ -60,7 +59,6 @@ export function Toolbar({
       <ReasoningSelect />
       <SystemPromptButton conversation={conversation} />
       <ParametersButton conversation={conversation} />
-      <PresetsButton conversation={conversation} />
       <span className="toolbar-spacer" />
       {usage ? (
         <span

@@ -498,8 +498,8 @@ export const en = {
   'presets.empty': 'No presets yet: save this chat’s setup below.',
   'presets.summary':
     '{api} · {model} · Reasoning: {level, select, off {Off} low {Low} medium {Medium} other {High}}',
-  'presets.use': 'New chat',
-  'presets.use.label': 'New chat from {name}',
+  'presets.use': 'Start a chat',
+  'presets.use.label': 'Start a chat from {name}',
   'presets.delete': 'Delete',
   'presets.delete.label': 'Delete {name}',
   'presets.save.legend': 'Save this chat as a preset',

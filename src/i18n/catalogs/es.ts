@@ -495,8 +495,8 @@ export const es: Catalog = {
   'presets.empty': 'Aún no hay preajustes: guarda abajo la configuración de este chat.',
   'presets.summary':
     '{api} · {model} · Razonamiento: {level, select, off {No} low {Bajo} medium {Medio} other {Alto}}',
-  'presets.use': 'Chat nuevo',
-  'presets.use.label': 'Chat nuevo desde {name}',
+  'presets.use': 'Empezar un chat',
+  'presets.use.label': 'Empezar un chat desde {name}',
   'presets.delete': 'Eliminar',
   'presets.delete.label': 'Eliminar {name}',
   'presets.save.legend': 'Guardar este chat como preajuste',

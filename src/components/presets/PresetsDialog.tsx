@@ -9,7 +9,7 @@ import { withoutPreset, withPreset } from '../../state/domain/presets.ts';
 import type { Conversation, Preset } from '../../state/domain/types.ts';
 import { parametersOf, systemPromptOf } from '../../state/stores/conversationStore.ts';
 import { ModalDialog } from '../shared/ModalDialog.tsx';
-import './parameters.css';
+import '../header/parameters.css';
 
 /**
  * The presets: each starts a new chat with its protocol, model, reasoning level, system prompt and
@@ -18,9 +18,12 @@ import './parameters.css';
 export function PresetsDialog({
   conversation,
   onClose,
+  onStarted,
 }: {
   conversation: Conversation | null;
   onClose(): void;
+  /** A chat was started from a preset (the sidebar closes on a phone, as after "New chat"). */
+  onStarted?(): void;
 }) {
   const { stores } = useServices();
   const { t } = useI18n();
@@ -61,6 +64,7 @@ export function PresetsDialog({
     conversations.setSystemPrompt(id, preset.systemPrompt);
     conversations.setParameters(id, preset.parameters);
     onClose();
+    onStarted?.();
   };
 
   const missing = note?.kind === 'missing';

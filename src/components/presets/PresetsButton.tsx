@@ -1,6 +1,6 @@
 import { lazy, useState } from 'react';
+import { useConversations } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import type { Conversation } from '../../state/domain/types.ts';
 import { LineIcon } from '../shared/LineIcon.tsx';
 import { LoadBoundary } from '../shared/LoadBoundary.tsx';
 
@@ -12,9 +12,13 @@ const PresetsDialog = lazy(() =>
 /** A bookmark: a setup kept to start from again. */
 const bookmarkIcon = 'M7 4h10a1 1 0 0 1 1 1v15l-6-4-6 4V5a1 1 0 0 1 1-1Z';
 
-/** The toolbar's "Presets": save the open chat's setup under a name, start a new chat from one. */
-export function PresetsButton({ conversation }: { conversation: Conversation | null }) {
+/**
+ * "Presets", beside "New chat" (the toolbar has no room left on a phone): save the open chat's setup under
+ * a name, start a new chat from one.
+ */
+export function PresetsButton({ onStarted }: { onStarted?(): void }) {
   const [open, setOpen] = useState(false);
+  const conversation = useConversations((s) => (s.activeId ? (s.conversations[s.activeId] ?? null) : null));
   const { t } = useI18n();
   const close = () => setOpen(false);
   return (
@@ -31,7 +35,7 @@ export function PresetsButton({ conversation }: { conversation: Conversation | n
       </button>
       {open ? (
         <LoadBoundary onClose={close}>
-          <PresetsDialog conversation={conversation} onClose={close} />
+          <PresetsDialog conversation={conversation} onClose={close} onStarted={onStarted} />
         </LoadBoundary>
       ) : null}
     </>

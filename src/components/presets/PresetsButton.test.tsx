@@ -1,7 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useConversations } from '../../hooks/useStores.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { PresetsButton } from './PresetsButton.tsx';
 
@@ -14,18 +13,13 @@ beforeEach(() => {
     .update({ protocol: 'messages', model: 'claude-x', reasoning: 'high', systemPrompt: 'Default' });
 });
 
-function ActivePresets() {
-  const conversation = useConversations((s) => (s.activeId ? s.conversations[s.activeId]! : null));
-  return <PresetsButton conversation={conversation} />;
-}
-
 const conversations = () => app.stores.conversations.getState();
 const settings = () => app.stores.settings.getState().settings;
 const nameBox = () => screen.getByRole('textbox', { name: 'Preset name' });
 
 async function open() {
   const user = userEvent.setup();
-  app.render(<ActivePresets />);
+  app.render(<PresetsButton />);
   await user.click(screen.getByRole('button', { name: 'Presets' }));
   await waitFor(() => expect(nameBox()).toBeInTheDocument());
   return user;
@@ -56,7 +50,7 @@ describe('PresetsButton', () => {
 
     // Elsewhere now: another protocol, another chat.
     app.stores.settings.getState().update({ protocol: 'chat', model: 'sim-echo', reasoning: 'off' });
-    await user.click(screen.getByRole('button', { name: 'New chat from Careful Claude' }));
+    await user.click(screen.getByRole('button', { name: 'Start a chat from Careful Claude' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     const started = conversations().conversations[conversations().activeId!]!;
     expect(started.id).not.toBe(id);
