@@ -1,4 +1,5 @@
 import { lazy, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useConversations } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { LineIcon } from '../shared/LineIcon.tsx';
@@ -33,11 +34,15 @@ export function PresetsButton({ onStarted }: { onStarted?(): void }) {
       >
         <LineIcon d={bookmarkIcon} />
       </button>
-      {open ? (
-        <LoadBoundary onClose={close}>
-          <PresetsDialog conversation={conversation} onClose={close} onStarted={onStarted} />
-        </LoadBoundary>
-      ) : null}
+      {/* Over the whole page, not inside the sidebar (whose stacking the conversation would cover). */}
+      {open
+        ? createPortal(
+            <LoadBoundary onClose={close}>
+              <PresetsDialog conversation={conversation} onClose={close} onStarted={onStarted} />
+            </LoadBoundary>,
+            document.body,
+          )
+        : null}
     </>
   );
 }
