@@ -17,6 +17,7 @@ import { personOf } from './auth/routes.ts';
 import { type Backend, createBackend } from './backend.ts';
 import type { ServerConfig, ServerLimits } from './config.ts';
 import { clientKey, createConcurrencyLimit } from './limits.ts';
+import { PRICES_PATH, servePrices } from './prices.ts';
 import { isGatewayPath } from './proxy.ts';
 import { DbLog } from './relay/dbLog.ts';
 import { type InnerBackend, startInnerBackend } from './relay/innerBackend.ts';
@@ -164,6 +165,7 @@ export function createServerApp(
   const serveFiles = getRequestListener(staticApp(config, backend).fetch, { overrideGlobalObjects: false });
   const serveTeam = team && getRequestListener(team.routes.fetch, { overrideGlobalObjects: false });
   const headers = Object.entries(securityHeaders(config.connectSrc));
+  const prices = JSON.stringify(config.prices ?? {});
   const { maxRequests, maxRequestsPerClient } = config.limits;
   const inFlight = createConcurrencyLimit(maxRequests, maxRequestsPerClient);
   // Team mode keeps the answers in the database, for every server process; single-person mode in memory.
@@ -211,6 +213,11 @@ export function createServerApp(
       const message =
         'Encoded slashes, encoded dots, backslashes, empty and dot segments are not allowed in the path.';
       sendError(res, path, { status: 400, kind: 'invalid_request', message });
+      return;
+    }
+    // Not personal: in team mode too, before team mode's `/api/*`.
+    if (path === PRICES_PATH) {
+      servePrices(req, res, prices);
       return;
     }
     if (isAnswersPath(path)) {

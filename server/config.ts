@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import type { PriceTable } from '../src/core/prices.ts';
 import { DEFAULT_RELAY_SETTINGS, type RelaySettings } from './relay/relay.ts';
 
 /**
@@ -55,6 +56,8 @@ export interface ServerConfig {
   limits: ServerLimits;
   /** The answers the server runs (`relay/relay.ts`); unset: the defaults. */
   relay?: Partial<RelaySettings> | undefined;
+  /** The price table `GET /api/prices` serves (`prices.ts`, `pricesFromEnv`); unset: none. */
+  prices?: PriceTable | undefined;
 }
 
 export class ConfigError extends Error {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServerApp } from './app.ts';
 import { ConfigError, exposureWarning, type ServerConfig, serverConfigFromEnv } from './config.ts';
+import { pricesFromEnv } from './prices.ts';
 import { openTeamServer, type TeamSettings, teamSettingsFromEnv } from './team.ts';
 
 // `npm run serve`: the built app and its /v1 backend in one process. Settings come from the environment
@@ -11,6 +12,7 @@ let config: ServerConfig;
 let teamSettings: TeamSettings | undefined;
 try {
   config = serverConfigFromEnv(process.env);
+  config.prices = pricesFromEnv(process.env, config.proxy === undefined, (line) => console.warn(line));
   teamSettings = teamSettingsFromEnv(process.env);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;

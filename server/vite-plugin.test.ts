@@ -198,3 +198,19 @@ describe('with HOPBASE_BASE_URL', () => {
     expect(crossSite.status).toBe(403);
   });
 });
+
+describe('GET /api/prices on the dev server', () => {
+  let vite: { server: ViteDevServer; url: string };
+  beforeAll(async () => {
+    delete process.env.HOPBASE_BASE_URL;
+    vite = await startVite();
+  });
+  afterAll(() => vite.server.close());
+
+  it('serves the simulator’s prices when HOPBASE_PRICES is unset', async () => {
+    const res = await fetch(`${vite.url}/api/prices`, { headers: fromApp(vite.url) });
+    expect(res.status).toBe(200);
+    const table = (await res.json()) as Record<string, { input_cost_per_token?: number }>;
+    expect(table['sim-echo']?.input_cost_per_token).toBe(1e-6);
+  });
+});

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Encoder, isContentStep, type Step, Transcript } from './script.ts';
+import { type Encoder, isContentStep, type Prompt, type Step, Transcript } from './script.ts';
 import type { SseEvent, SseStream } from './sse-writer.ts';
 
 type Ending = Extract<Step, { kind: 'finish' | 'fail' | 'drop' }>;
@@ -41,11 +41,11 @@ async function play(
 export async function playStream(
   steps: readonly Step[],
   encoder: Encoder,
-  inputTokens: number,
+  prompt: Prompt,
   stream: SseStream,
   deltaMs: number,
 ): Promise<void> {
-  const t = new Transcript(inputTokens);
+  const t = new Transcript(prompt);
   const end = await play(steps, encoder, t, (events) => stream.send(events), deltaMs, stream.signal);
   switch (end.kind) {
     case 'finish':
@@ -71,10 +71,10 @@ export type Outcome = { kind: 'body'; body: unknown } | { kind: 'fail'; message:
 export async function playOnce(
   steps: readonly Step[],
   encoder: Encoder,
-  inputTokens: number,
+  prompt: Prompt,
   signal: AbortSignal,
 ): Promise<Outcome> {
-  const t = new Transcript(inputTokens);
+  const t = new Transcript(prompt);
   const end = await play(steps, encoder, t, () => undefined, undefined, signal);
   switch (end.kind) {
     case 'finish':

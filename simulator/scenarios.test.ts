@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { demoAnswer, echoAnswer, toolResultAnswer } from './answer.ts';
 import type { Conversation } from './conversation.ts';
-import { planResponse, SCENARIOS, scenarioFor } from './scenarios.ts';
+import { planResponse, promptOf, SCENARIOS, scenarioFor } from './scenarios.ts';
 import { countTokens, type Step } from './script.ts';
 import { splitFragments, splitTokens } from './tokens.ts';
 import { sampleFromSchema } from './tool-args.ts';
@@ -189,5 +190,41 @@ describe('scripts', () => {
     expect(thinking({ effort: 'high', budgetTokens: 5 })).toBe(5);
     // Other models do not reason whatever the request asks.
     expect(thinking({ effort: 'high' }, 'sim-echo')).toBe(0);
+  });
+});
+
+describe('prompts and prices', () => {
+  it.each<[string, number, [number, number, number]]>([
+    ['sim-echo', 100, [0, 0, 0]],
+    ['sim-cached', 100, [50, 13, 12]],
+    ['sim-cached', 7, [3, 1, 0]],
+    ['sim-cached', 0, [0, 0, 0]],
+  ])(
+    '%s with %i prompt tokens: read, written for 5 minutes, for an hour',
+    (model, tokens, [read, w5, w1]) => {
+      expect(promptOf(conv({ model, inputTokens: tokens }))).toEqual({
+        tokens,
+        cacheRead: read,
+        cacheWrite5m: w5,
+        cacheWrite1h: w1,
+      });
+    },
+  );
+
+  it('prices.json, in LiteLLM’s format, prices every model but sim-unpriced', () => {
+    const table = JSON.parse(readFileSync(new URL('./prices.json', import.meta.url), 'utf8')) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    expect(Object.keys(table).sort()).toEqual(
+      SCENARIOS.map((s) => s.id)
+        .filter((id) => id !== 'sim-unpriced')
+        .sort(),
+    );
+    for (const entry of Object.values(table)) {
+      expect(entry.input_cost_per_token).toEqual(expect.any(Number));
+      expect(entry.output_cost_per_token).toEqual(expect.any(Number));
+      expect(entry.max_input_tokens).toEqual(expect.any(Number));
+    }
   });
 });

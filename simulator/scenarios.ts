@@ -1,7 +1,14 @@
 import { echoAnswer, longAnswer, oneLine, reasoningText, toolPreamble, toolResultAnswer } from './answer.ts';
 import { describeReceived } from './attachments.ts';
 import type { Conversation } from './conversation.ts';
-import { countTokens, type FinishReason, INTERRUPTED_MESSAGE, type Step } from './script.ts';
+import {
+  countTokens,
+  type FinishReason,
+  INTERRUPTED_MESSAGE,
+  type Prompt,
+  type Step,
+  uncached,
+} from './script.ts';
 import { splitFragments, splitTokens } from './tokens.ts';
 import { sampleFromSchema } from './tool-args.ts';
 
@@ -13,10 +20,12 @@ export interface Scenario {
   reasoning: boolean;
   callsTools: boolean;
   long: boolean;
+  /** Reports part of every prompt as read from the provider's cache (and, where a protocol says so, written). */
+  cached: boolean;
   fault: Fault;
 }
 
-const plain = { reasoning: false, callsTools: false, long: false };
+const plain = { reasoning: false, callsTools: false, long: false, cached: false };
 
 /** Behaviours chosen by model id; `/v1/models` lists them so the app's model picker doubles as a fault picker. */
 export const SCENARIOS: readonly Scenario[] = [
@@ -78,6 +87,20 @@ export const SCENARIOS: readonly Scenario[] = [
     ...plain,
     fault: 'flaky',
   },
+  {
+    id: 'sim-cached',
+    description:
+      'Like sim-echo, with half of the prompt read from the cache (Anthropic: and a quarter written, half of it for an hour)',
+    ...plain,
+    cached: true,
+    fault: 'none',
+  },
+  {
+    id: 'sim-unpriced',
+    description: 'Like sim-echo, with no price in the simulator’s price table (simulator/prices.json)',
+    ...plain,
+    fault: 'none',
+  },
 ];
 
 const DEFAULT_SCENARIO = SCENARIOS[0] as Scenario;
@@ -85,6 +108,18 @@ const DEFAULT_SCENARIO = SCENARIOS[0] as Scenario;
 /** Unknown model ids behave like `sim-echo`, so any client works against the simulator unchanged. */
 export function scenarioFor(model: string): Scenario {
   return SCENARIOS.find((s) => s.id === model) ?? DEFAULT_SCENARIO;
+}
+
+/**
+ * How the provider counted the prompt: a cached scenario read half of it from the cache and wrote a
+ * quarter (half of that for an hour); Chat Completions and Responses report only the reads, as OpenAI does.
+ */
+export function promptOf(conv: Conversation): Prompt {
+  const tokens = conv.inputTokens;
+  if (!scenarioFor(conv.model).cached) return uncached(tokens);
+  const written = Math.floor(tokens / 4);
+  const cacheWrite1h = Math.floor(written / 2);
+  return { tokens, cacheRead: Math.floor(tokens / 2), cacheWrite5m: written - cacheWrite1h, cacheWrite1h };
 }
 
 function stalledMessage(stallMs: number): string {

@@ -48,13 +48,37 @@ export interface Encoder {
   body(reason: FinishReason, t: Transcript): unknown;
 }
 
+/**
+ * The prompt as the provider counted it: all its tokens, and of them those read from its cache and those
+ * written to it (for five minutes or one hour). Each protocol reports these its own way.
+ */
+export interface Prompt {
+  tokens: number;
+  cacheRead: number;
+  cacheWrite5m: number;
+  cacheWrite1h: number;
+}
+
+/** A prompt no cache touched. */
+export const uncached = (tokens: number): Prompt => ({
+  tokens,
+  cacheRead: 0,
+  cacheWrite5m: 0,
+  cacheWrite1h: 0,
+});
+
 /** What has been generated so far, with token counts that always match the streamed deltas. */
 export class Transcript {
   readonly blocks: Block[] = [];
   outputTokens = 0;
   reasoningTokens = 0;
 
-  constructor(readonly inputTokens: number) {}
+  constructor(readonly prompt: Prompt) {}
+
+  /** All prompt tokens, cached ones included. */
+  get inputTokens(): number {
+    return this.prompt.tokens;
+  }
 
   /** Applies one content step, opening and closing blocks as the kind of output changes. */
   apply(step: ContentStep, encoder: Encoder): SseEvent[] {

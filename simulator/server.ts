@@ -20,7 +20,7 @@ import { chatProtocol } from './protocols/chat.ts';
 import { messagesProtocol } from './protocols/messages.ts';
 import type { Protocol, ProviderMemory } from './protocols/protocol.ts';
 import { responsesProtocol } from './protocols/responses.ts';
-import { planResponse, SCENARIOS, scenarioFor } from './scenarios.ts';
+import { planResponse, promptOf, SCENARIOS, scenarioFor } from './scenarios.ts';
 import type { Encoder, Step } from './script.ts';
 import { SseStream } from './sse-writer.ts';
 
@@ -292,7 +292,7 @@ class SimulatorImpl implements Simulator {
     await this.track(
       logId,
       () => stream.cut(),
-      () => playStream(steps, encoder, conv.inputTokens, stream, this.options.deltaMs),
+      () => playStream(steps, encoder, promptOf(conv), stream, this.options.deltaMs),
       stream.signal,
     );
   }
@@ -315,7 +315,7 @@ class SimulatorImpl implements Simulator {
       logId,
       stop,
       async () => {
-        const outcome = await playOnce(steps, encoder, conv.inputTokens, controller.signal);
+        const outcome = await playOnce(steps, encoder, promptOf(conv), controller.signal);
         if (outcome.kind === 'body') sendJson(res, 200, outcome.body);
         else if (outcome.kind === 'fail') fail(outcome.message);
         else res.destroy();

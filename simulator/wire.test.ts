@@ -201,3 +201,51 @@ describe('mid-stream errors', () => {
     },
   );
 });
+
+describe('cached prompts (sim-cached), each protocol in its own terms', () => {
+  type Counts = Record<string, number>;
+  /** The usage a stream ended with. */
+  const finalUsage = async (proto: Proto, model: string): Promise<Counts> => {
+    const extra = proto === 'chat' ? { stream_options: { include_usage: true } } : {};
+    const chunks = payloads((await streamText(proto, model, extra)).text);
+    if (proto === 'chat') return chunks.at(-1)?.usage as Counts;
+    const type = proto === 'responses' ? 'response.completed' : 'message_start';
+    const event = chunks.find((c) => c.type === type) ?? {};
+    const body = (proto === 'responses' ? event.response : event.message) as { usage: Counts };
+    return body.usage;
+  };
+  const prompt = (usage: Counts, field: string) => usage[field] ?? Number.NaN;
+
+  it('Chat Completions: cached tokens are part of prompt_tokens', async () => {
+    const plain = await finalUsage('chat', 'sim-echo');
+    const cached = await finalUsage('chat', 'sim-cached');
+    expect(cached.prompt_tokens).toBe(plain.prompt_tokens);
+    expect(cached.prompt_tokens_details).toMatchObject({
+      cached_tokens: Math.floor(prompt(plain, 'prompt_tokens') / 2),
+    });
+    expect(plain.prompt_tokens_details).toMatchObject({ cached_tokens: 0 });
+  });
+
+  it('Responses: cached tokens are part of input_tokens', async () => {
+    const plain = await finalUsage('responses', 'sim-echo');
+    const cached = await finalUsage('responses', 'sim-cached');
+    expect(cached.input_tokens).toBe(plain.input_tokens);
+    expect(cached.input_tokens_details).toEqual({
+      cached_tokens: Math.floor(prompt(plain, 'input_tokens') / 2),
+    });
+  });
+
+  it('Anthropic Messages: reads and writes apart from input_tokens, writes split by how long', async () => {
+    const all = prompt(await finalUsage('messages', 'sim-echo'), 'input_tokens');
+    const cached = await finalUsage('messages', 'sim-cached');
+    const read = Math.floor(all / 2);
+    const written = Math.floor(all / 4);
+    const hour = Math.floor(written / 2);
+    expect(cached).toMatchObject({
+      input_tokens: all - read - written,
+      cache_read_input_tokens: read,
+      cache_creation_input_tokens: written,
+      cache_creation: { ephemeral_5m_input_tokens: written - hour, ephemeral_1h_input_tokens: hour },
+    });
+  });
+});

@@ -155,7 +155,7 @@ function usage(t: Transcript): Json {
     prompt_tokens: t.inputTokens,
     completion_tokens: t.outputTokens,
     total_tokens: t.inputTokens + t.outputTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: t.prompt.cacheRead, audio_tokens: 0 },
     completion_tokens_details: {
       reasoning_tokens: t.reasoningTokens,
       audio_tokens: 0,

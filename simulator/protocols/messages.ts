@@ -171,12 +171,14 @@ function parse(body: unknown): Parsed {
 
 const STOP: Record<FinishReason, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' };
 
+/** Anthropic counts cache reads and writes apart from `input_tokens`. */
 function usage(t: Transcript, outputTokens: number): Json {
+  const { tokens, cacheRead, cacheWrite5m, cacheWrite1h } = t.prompt;
   return {
-    input_tokens: t.inputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-    cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+    input_tokens: tokens - cacheRead - cacheWrite5m - cacheWrite1h,
+    cache_creation_input_tokens: cacheWrite5m + cacheWrite1h,
+    cache_read_input_tokens: cacheRead,
+    cache_creation: { ephemeral_5m_input_tokens: cacheWrite5m, ephemeral_1h_input_tokens: cacheWrite1h },
     output_tokens: outputTokens,
     service_tier: 'standard',
   };

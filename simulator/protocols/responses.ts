@@ -403,7 +403,7 @@ class ResponsesEncoder implements Encoder {
     const output = t.blocks.map((b) => this.item(b));
     const usage = {
       input_tokens: t.inputTokens,
-      input_tokens_details: { cached_tokens: 0 },
+      input_tokens_details: { cached_tokens: t.prompt.cacheRead },
       output_tokens: t.outputTokens,
       output_tokens_details: { reasoning_tokens: t.reasoningTokens },
       total_tokens: t.inputTokens + t.outputTokens,

@@ -158,6 +158,7 @@ export function App({ team = null }: { team?: TeamViews | null }) {
           onStop={() => streamingMessageId && stream.stop(streamingMessageId)}
           // The renderer is fetched as the first message is typed, ready when its answer begins.
           onTyping={renderer.load}
+          gauge={{ conversation }}
         />
       </main>
       {inspecting !== undefined ? (

@@ -178,6 +178,7 @@ const EXCEPTIONS: Record<string, Exception> = {
           totalTokens: 53,
           reasoningTokens: 11,
           cachedTokens: 0,
+          gatewayCost: 0,
         }),
     },
   },

@@ -16,6 +16,17 @@ export type {
 } from './conversation.ts';
 export { argumentsComplete, parseToolArguments, textFileBlock } from './conversation.ts';
 export {
+  type AttemptCost,
+  attemptCost,
+  type CostBreakdown,
+  type CostLine,
+  type CostSum,
+  costCertainty,
+  joinCosts,
+  noCost,
+  sumCosts,
+} from './cost.ts';
+export {
   adviseFailure,
   type FailureAdvice,
   type FailureCode,
@@ -39,6 +50,14 @@ export {
   type ParameterSupport,
   type SamplingParameters,
 } from './parameters.ts';
+export {
+  type ModelPrice,
+  mergePrices,
+  type PriceTable,
+  priceFor,
+  readPriceTable,
+  type SkippedPrice,
+} from './prices.ts';
 export { type ModelInfo, modelListRequest, type ProtocolAdapter } from './protocols/adapter.ts';
 export {
   adapters,

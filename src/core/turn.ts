@@ -25,6 +25,10 @@ export interface Usage {
   cachedTokens?: number;
   /** Anthropic: prompt tokens written to the cache (included in inputTokens). */
   cacheWriteTokens?: number;
+  /** Anthropic: of cacheWriteTokens, those written for one hour (`cache_creation.ephemeral_1h_input_tokens`). */
+  cacheWrite1hTokens?: number;
+  /** What the gateway says the request cost, in dollars (`usage.cost`, as OpenRouter and others send it). */
+  gatewayCost?: number;
 }
 
 export interface TurnError {

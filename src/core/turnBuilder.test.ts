@@ -13,6 +13,7 @@ import {
   setText,
   setToolArguments,
   startToolCall,
+  TextGrowth,
 } from './turnBuilder.ts';
 
 type TextKind = 'text' | 'reasoning' | 'refusal';
@@ -154,6 +155,63 @@ describe('consistency under any order of operations', () => {
         }
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('gives the same turns grown in batches and written in place, and never changes a turn handed out', () => {
+    // Long runs on few parts fill batches; many parts (more than a growth follows at once) evict them.
+    const manyKeys = fc.constantFrom('a', 'b', 'c', 'd', 'e');
+    const longOp = fc.oneof(
+      {
+        weight: 6,
+        arbitrary: fc.record({ op: fc.constant('append' as const), kind, key: manyKeys, text: piece }),
+      },
+      {
+        weight: 3,
+        arbitrary: fc.record({ op: fc.constant('args' as const), kind, key: manyKeys, text: piece }),
+      },
+      { weight: 1, arbitrary: op },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(longOp, fc.boolean(), fc.nat(9)), { minLength: 50, maxLength: 400 }),
+        (ops) => {
+          const growth = new TextGrowth();
+          let plain = emptyTurn;
+          let grown = emptyTurn;
+          // As readTurn's sink: the turn handed out last, and its parts, are never written into.
+          let shared = emptyTurn;
+          const shown: [Turn, string][] = [];
+          for (const [o, runOfSame, handOut] of ops) {
+            // Runs of deltas to one part, as streams have them.
+            for (let repeat = runOfSame ? 40 : 1; repeat > 0; repeat--) {
+              const owned =
+                grown !== shared && grown.parts !== shared.parts && grown.parts !== emptyTurn.parts;
+              if (o.op === 'append') {
+                plain = appendText(plain, o.kind, o.key, o.text);
+                grown = appendText(grown, o.kind, o.key, o.text, owned, growth);
+              } else if (o.op === 'args') {
+                plain = appendToolArguments(plain, o.key, o.text);
+                grown = appendToolArguments(grown, o.key, o.text, owned, growth);
+              } else if (o.op === 'set') {
+                plain = setText(plain, o.kind, o.key, o.text);
+                grown = setText(grown, o.kind, o.key, o.text);
+              } else {
+                plain = startToolCall(plain, o.key, `id_${o.key}`, `fn_${o.key}`, o.text);
+                grown = startToolCall(grown, o.key, `id_${o.key}`, `fn_${o.key}`, o.text);
+              }
+              if (handOut === 0 && repeat === 1) {
+                shared = grown;
+                shown.push([grown, JSON.stringify(grown)]);
+              }
+            }
+            expect(grown).toStrictEqual(plain);
+          }
+          expectConsistent(grown);
+          for (const [turn, json] of shown) expect(JSON.stringify(turn)).toBe(json);
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 });

@@ -93,17 +93,89 @@ function hasEarlierText(parts: TurnPart[], kind: TextKind, index: number): boole
 }
 
 /**
+ * How many deltas of a part are joined into one string. A text grown one delta at a time is a rope of one
+ * node per delta (the delta and a concatenation), and every one of them that is alive when the young
+ * generation is collected gets copied, twice: most of the reader's GC time. Joined in batches, a part's text
+ * is a rope of one node per batch, and the deltas in between are garbage, which costs the collector nothing.
+ */
+const batch = 32;
+
+/** One part being grown: its text is `head` + the deltas in `pieces`. */
+class GrowingPart {
+  /** The part last made with this text; a delta to any other part starts again. */
+  part: TurnPart | undefined = undefined;
+  head = '';
+  readonly pieces: string[] = [];
+}
+
+/**
+ * Grows the texts of one stream's parts (text, reasoning, tool arguments) in batches (see `batch`): the
+ * same strings as `previous + delta`, made of fewer, larger pieces. A few parts at once, since deltas of
+ * parallel tool calls interleave. One per stream, owned by its stepper; a class (see docs/performance.md).
+ */
+export class TextGrowth {
+  private readonly growing = [new GrowingPart(), new GrowingPart(), new GrowingPart(), new GrowingPart()];
+  /** The entry used last (tried first), and the one a new part takes (the oldest). */
+  private last = 0;
+  private next = 0;
+
+  /** `previous + delta`, where `previous` is `part`'s text (no part yet: ''). */
+  grow(part: TurnPart | undefined, previous: string, delta: string): string {
+    const growing = this.growing;
+    let at = this.last;
+    if (part === undefined || growing[at]!.part !== part) {
+      at = -1;
+      if (part !== undefined) for (let i = 0; i < growing.length; i++) if (growing[i]!.part === part) at = i;
+      if (at === -1) {
+        at = this.next;
+        this.next = (at + 1) % growing.length;
+        const entry = growing[at]!;
+        entry.head = previous;
+        entry.pieces.length = 0;
+      }
+      this.last = at;
+    }
+    const entry = growing[at]!;
+    const pieces = entry.pieces;
+    pieces.push(delta);
+    if (pieces.length < batch) return previous + delta;
+    entry.head += pieces.join('');
+    pieces.length = 0;
+    return entry.head;
+  }
+
+  /** The part just made with the text `grow` gave: its next delta continues the batch. */
+  made(part: TurnPart): void {
+    this.growing[this.last]!.part = part;
+  }
+}
+
+/** `previous + delta`, through `growth` when there is one. */
+function grown(growth: TextGrowth | undefined, part: TurnPart | undefined, previous: string, delta: string) {
+  return growth === undefined ? previous + delta : growth.grow(part, previous, delta);
+}
+
+/**
  * `delta` added to the text part `key` of `kind`. `owned`: nobody but the caller holds `turn` or its parts
  * array (readTurn's sink has handed neither out), so they are written in place instead of copied: a Turn and
  * a copy of the parts per delta were most of what reading a delta allocated. A part object is never written
- * into (an older parts array may hold it).
+ * into (an older parts array may hold it). `growth`: the stream's, to grow the text in batches.
  */
-export function appendText(turn: Turn, kind: TextKind, key: string, delta: string, owned = false): Turn {
+export function appendText(
+  turn: Turn,
+  kind: TextKind,
+  key: string,
+  delta: string,
+  owned = false,
+  growth?: TextGrowth,
+): Turn {
   const index = findPart(turn.parts, kind, key);
   if (delta === '' && index !== -1) return turn;
-  const previous = index === -1 ? '' : (turn.parts[index] as { text: string }).text;
-  const text = previous + delta;
+  const old = index === -1 ? undefined : turn.parts[index];
+  const previous = old === undefined ? '' : (old as { text: string }).text;
+  const text = grown(growth, old, previous, delta);
   const part = { kind, key, text } as TurnPart;
+  growth?.made(part);
   let parts: TurnPart[];
   if (owned) {
     parts = turn.parts;
@@ -137,27 +209,39 @@ export function setText(turn: Turn, kind: TextKind, key: string, full: string): 
   return withContent(turn, parts, kind, joinKind(parts, kind), turn.toolCalls);
 }
 
-/** `turn` with `call` as the tool_call part at `index` (-1: a new part at the end). */
-function putToolCall(turn: Turn, key: string, index: number, call: ToolCall): Turn {
+/**
+ * `turn` with `call` as the tool_call part at `index` (-1: a new part at the end). `owned`: as for
+ * `appendText`; the tool calls array is copied all the same (a turn handed out may share it) and set in the
+ * turn. `growth`: the one that grew the call's arguments.
+ */
+function putToolCall(
+  turn: Turn,
+  key: string,
+  index: number,
+  call: ToolCall,
+  owned = false,
+  growth?: TextGrowth,
+): Turn {
   const part: TurnPart = { kind: 'tool_call', key, call };
+  growth?.made(part);
   const parts = turn.parts;
+  let nextParts: TurnPart[];
+  let toolCalls: ToolCall[];
   if (index === -1) {
-    const nextParts = parts.slice();
-    nextParts.push(part);
-    const toolCalls = turn.toolCalls.slice();
-    toolCalls.push(call);
-    return withContent(turn, nextParts, null, '', toolCalls);
+    toolCalls = appended(turn.toolCalls, call);
+    if (owned) parts.push(part);
+    nextParts = owned ? parts : appended(parts, part);
+  } else {
+    // `toolCalls` lists the tool_call parts in order: the call's position there is the number before it.
+    let position = 0;
+    for (let i = 0; i < index; i++) if (parts[i]!.kind === 'tool_call') position++;
+    toolCalls = replaceAt(turn.toolCalls, position, call);
+    if (owned) parts[index] = part;
+    nextParts = owned ? parts : replaceAt(parts, index, part);
   }
-  // `toolCalls` lists the tool_call parts in order: the call's position there is the number before it.
-  let position = 0;
-  for (let i = 0; i < index; i++) if (parts[i]!.kind === 'tool_call') position++;
-  return withContent(
-    turn,
-    replaceAt(parts, index, part),
-    null,
-    '',
-    replaceAt(turn.toolCalls, position, call),
-  );
+  if (!owned) return withContent(turn, nextParts, null, '', toolCalls);
+  turn.toolCalls = toolCalls;
+  return turn;
 }
 
 function callAt(turn: Turn, index: number): ToolCall | undefined {
@@ -174,14 +258,24 @@ export function startToolCall(turn: Turn, key: string, id: string, name: string,
   return putToolCall(turn, key, index, next);
 }
 
-export function appendToolArguments(turn: Turn, key: string, delta: string): Turn {
+/** `delta` added to the arguments of tool call `key`; `owned` and `growth` as for `appendText`. */
+export function appendToolArguments(
+  turn: Turn,
+  key: string,
+  delta: string,
+  owned = false,
+  growth?: TextGrowth,
+): Turn {
   if (delta === '') return turn;
   const index = findPart(turn.parts, 'tool_call', key);
-  const call = callAt(turn, index);
-  const next: ToolCall = call
-    ? { id: call.id, name: call.name, arguments: call.arguments + delta }
-    : { id: '', name: '', arguments: delta };
-  return putToolCall(turn, key, index, next);
+  const old = index === -1 ? undefined : turn.parts[index];
+  const call = old === undefined ? undefined : (old as { call: ToolCall }).call;
+  const args = grown(growth, old, call === undefined ? '' : call.arguments, delta);
+  const next: ToolCall =
+    call === undefined
+      ? { id: '', name: '', arguments: args }
+      : { id: call.id, name: call.name, arguments: args };
+  return putToolCall(turn, key, index, next, owned, growth);
 }
 
 export function setToolArguments(turn: Turn, key: string, full: string): Turn {
@@ -254,11 +348,13 @@ export function usageFrom(
   total: number | null | undefined,
   reasoning: number | null | undefined,
   cached: number | null | undefined,
+  gatewayCost?: number | null,
 ): Usage {
   const inputTokens = input ?? 0;
   const outputTokens = output ?? 0;
   const usage: Usage = { inputTokens, outputTokens, totalTokens: total ?? inputTokens + outputTokens };
   if (typeof reasoning === 'number') usage.reasoningTokens = reasoning;
   if (typeof cached === 'number') usage.cachedTokens = cached;
+  if (typeof gatewayCost === 'number' && gatewayCost >= 0) usage.gatewayCost = gatewayCost;
   return usage;
 }

@@ -34,6 +34,17 @@ describe('createFormatters', () => {
     ]).toEqual(expected);
   });
 
+  it.each([
+    ['en', ['$0.0123', '$0.00042', '$0.10', '$0.00', '$1,234.50']],
+    ['es', ['0,0123 US$', '0,00042 US$', '0,10 US$', '0,00 US$', '1234,50 US$']],
+    ['zh-CN', ['US$0.0123', 'US$0.00042', 'US$0.10', 'US$0.00', 'US$1,234.50']],
+    ['ja', ['$0.0123', '$0.00042', '$0.10', '$0.00', '$1,234.50']],
+  ] as const)('%s: dollars, small amounts to three significant digits', (locale, expected) => {
+    const f = utc(locale);
+    const shown = [0.012345, 0.00042, 0.1, 0, 1234.5].map((n) => f.usd(n).replace(/\u00a0/g, ' '));
+    expect(shown).toEqual(expected);
+  });
+
   it('rounds a duration to the unit it is shown in', () => {
     const f = utc('en');
     expect(f.duration(3_240)).toBe('3.2 s');

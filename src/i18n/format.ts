@@ -25,6 +25,11 @@ export interface Formatters {
   utcDay(day: string): string;
   /** Two such days, both included, what they share said once: `Mar 4 – 10, 2026`, `4–10 mar 2026`. */
   utcDays(from: string, to: string): string;
+  /**
+   * Dollars: cents from $1 (`$12.35`, `12,35 US$`), below it two or three significant digits, so that a
+   * small answer's cost still says something (`$0.0123`, `$0.00042`); nothing is `$0.00`.
+   */
+  usd(dollars: number): string;
 }
 
 /**
@@ -78,6 +83,13 @@ export function createFormatters(locale: Locale, timeZone?: string): Formatters 
   const megabytes = unit('megabyte', 2);
   const joinDuration = new Intl.ListFormat(locale, { type: 'unit', style: durationJoin[locale] });
   const list = new Intl.ListFormat(locale === 'en' ? 'en-GB' : locale, { type: 'conjunction' });
+  const cents = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' });
+  const smallDollars = new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency: 'USD',
+    minimumSignificantDigits: 2,
+    maximumSignificantDigits: 3,
+  });
   const time = new Intl.DateTimeFormat(locale, { timeZone, hour: 'numeric', minute: '2-digit' });
   const dayThisYear = new Intl.DateTimeFormat(locale, { timeZone, month: 'short', day: 'numeric' });
   const date = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium' });
@@ -140,5 +152,6 @@ export function createFormatters(locale: Locale, timeZone?: string): Formatters 
     },
     utcDay: (day) => utcDate.format(utcMidnight(day)),
     utcDays: (from, to) => utcDate.formatRange(utcMidnight(from), utcMidnight(to)),
+    usd: (dollars) => (dollars === 0 || Math.abs(dollars) >= 1 ? cents : smallDollars).format(dollars),
   };
 }

@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import type { AttachmentRef } from '../../state/domain/types.ts';
+import type { AttachmentRef, Conversation } from '../../state/domain/types.ts';
 import { AttachmentList } from '../attachments/AttachmentList.tsx';
+import { ContextGauge } from '../cost/ContextGauge.tsx';
 import { AttachButton, AttachmentProblems, DropHint } from './AttachControls.tsx';
 import { readDraft, readDraftFiles, writeDraft, writeDraftFiles } from './drafts.ts';
 import { composerKeyDown } from './keys.ts';
@@ -18,6 +19,8 @@ export interface ComposerProps {
   onStop(): void;
   /** The person is typing a message: what its answer will need can be fetched now. */
   onTyping?(): void;
+  /** Show how much of the model's context window the next request fills (the conversation it joins). */
+  gauge?: { conversation: Conversation | null };
 }
 
 /**
@@ -26,7 +29,7 @@ export interface ComposerProps {
  * attached is said in an alert naming the file, and nothing typed is touched. Text and files wait per
  * conversation, kept for the tab (`drafts.ts`): a reload brings them back.
  */
-export function Composer({ draftKey, streaming, onSend, onStop, onTyping }: ComposerProps) {
+export function Composer({ draftKey, streaming, onSend, onStop, onTyping, gauge }: ComposerProps) {
   const key = draftKey ?? '';
   // The files waiting per conversation, the latest at once (for files that finish reading after another
   // change); those of a conversation not seen yet in this page come from the tab's storage.
@@ -140,6 +143,7 @@ export function Composer({ draftKey, streaming, onSend, onStop, onTyping }: Comp
           </button>
         )}
       </div>
+      {gauge ? <ContextGauge conversation={gauge.conversation} draft={text} /> : null}
       <DropHint shown={files.dragging} />
     </form>
   );

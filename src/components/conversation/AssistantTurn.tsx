@@ -1,9 +1,11 @@
 import { memo, useContext, useEffect, useRef, useState } from 'react';
 import { adapters, argumentsComplete, type Turn } from '../../core/index.ts';
+import { usePrices } from '../../hooks/usePrices.ts';
 import { useAnswer, useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
 import type { Version } from '../../state/domain/branches.ts';
+import { costOfAnswer } from '../../state/domain/cost.ts';
 import type { AssistantMessage, Attempt } from '../../state/domain/types.ts';
 import { sumUsage } from '../../state/domain/usage.ts';
 import { withAnswer } from '../../state/stores/answers.ts';
@@ -14,6 +16,7 @@ import { InterruptionBanner } from '../banners/InterruptionBanner.tsx';
 import { ReconnectingBanner } from '../banners/ReconnectingBanner.tsx';
 import { StallBanner } from '../banners/StallBanner.tsx';
 import { ViewCodeButton } from '../code/ViewCodeButton.tsx';
+import { CostFigure } from '../cost/CostFigure.tsx';
 import { LazyMarkdown } from '../markdown/LazyMarkdown.tsx';
 import { CopyButton } from '../shared/CopyButton.tsx';
 import { ReasoningNote } from '../turn/ReasoningNote.tsx';
@@ -117,12 +120,15 @@ function AssistantTurnView(props: AssistantTurnProps) {
   const deadConnectionMs = useSettings((s) => s.settings.stallDeadSeconds * 1000);
   const i18n = useI18n();
   const { t } = i18n;
+  const prices = usePrices();
   const attempt = currentAttempt(message);
   if (!attempt) return null;
   const { turn } = attempt;
   const streaming = turn.status === 'streaming';
   const earlier = message.attempts.slice(0, -1);
   const billed = sumUsage(message.attempts);
+  // Every attempt priced, interrupted ones too: they were billed.
+  const cost = costOfAnswer(message, prices);
   const label = adapters[message.protocol].label;
   const banner = bannerFor(attempt, answer, { source: message.source, silentModelMs });
   const status = statusOf(turn);
@@ -245,7 +251,17 @@ function AssistantTurnView(props: AssistantTurnProps) {
       ) : null}
 
       <footer className="turn-footer">
-        <UsageLine usage={turn.usage} status={turn.status} />
+        <div className="turn-usage-row">
+          <UsageLine usage={turn.usage} status={turn.status} />
+          <CostFigure
+            attempts={cost.attempts.map((a) => ({
+              cost: a.cost,
+              status: t('answer.status', { status: statusOf(a.attempt.turn) }),
+            }))}
+            sum={cost.sum}
+            model={message.model}
+          />
+        </div>
         {earlier.length > 0 ? (
           <p className="billed">
             {t('answer.billed', {

@@ -1,7 +1,10 @@
 import type { ReactNode } from 'react';
+import { usePrices } from '../../hooks/usePrices.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
+import { costOfConversation } from '../../state/domain/cost.ts';
 import type { Conversation } from '../../state/domain/types.ts';
 import { conversationUsage } from '../../state/stores/conversationStore.ts';
+import { costFigure } from '../cost/costWords.ts';
 import { LineIcon } from '../shared/LineIcon.tsx';
 import { ModelSelect } from './ModelSelect.tsx';
 import { ParametersButton } from './ParametersButton.tsx';
@@ -38,8 +41,11 @@ export function Toolbar({
   onOpenSettings,
   onOpenReplay,
 }: ToolbarProps) {
-  const { t, rich } = useI18n();
+  const i18n = useI18n();
+  const { t, rich } = i18n;
+  const prices = usePrices();
   const usage = conversation ? conversationUsage(conversation) : null;
+  const cost = conversation ? costFigure(i18n, costOfConversation(conversation, prices), false) : null;
   return (
     <header className="toolbar">
       {/* An icon too: on a phone, the row it shares with the protocol must fit every language. */}
@@ -67,6 +73,15 @@ export function Toolbar({
           title={t('toolbar.usage.title')}
         >
           {rich('toolbar.usage', { ...usage, label: usageLabel })}
+        </span>
+      ) : null}
+      {cost ? (
+        <span
+          className="conversation-cost"
+          data-testid="conversation-cost"
+          title={t('cost.conversation.title')}
+        >
+          {cost}
         </span>
       ) : null}
       {/* Icons with their names: the toolbar's words must fit one row in every language. */}

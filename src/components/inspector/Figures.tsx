@@ -11,8 +11,8 @@ function inspectorMs({ t, format }: Pick<I18n, 't' | 'format'>, value: number | 
     : t('inspector.seconds', { seconds: format.decimal(value / 1000, 1) });
 }
 
-/** Latency figures of one attempt, as a definition list people and tests can read by term. */
-export function Figures({ figures }: { figures: TraceFigures }) {
+/** Latency figures of one attempt, and what it cost, as a definition list people and tests can read by term. */
+export function Figures({ figures, cost }: { figures: TraceFigures; cost?: string }) {
   const i18n = useI18n();
   const { t, format } = i18n;
   const ms = (value: number | null) => inspectorMs(i18n, value);
@@ -41,6 +41,7 @@ export function Figures({ figures }: { figures: TraceFigures }) {
     ['events', 'inspector.figure.events', format.count(figures.events)],
     ['bytes-received', 'inspector.figure.bytes', format.count(figures.bytes)],
   ];
+  if (cost !== undefined) rows.push(['cost', 'cost.inspector', cost]);
   return (
     <dl className="figures" aria-label={t('inspector.figures')}>
       {rows.map(([testId, term, value]) => (

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { traceFigures } from '../../core/index.ts';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useChoices } from '../../hooks/useChoices.ts';
+import { usePrices } from '../../hooks/usePrices.ts';
 import {
   useAnswer,
   useBodyLoads,
@@ -11,6 +12,7 @@ import {
 } from '../../hooks/useStores.ts';
 import type { MessageKey } from '../../i18n/catalogs/en.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
+import { costOfAttempt } from '../../state/domain/cost.ts';
 import type { PartLoad } from '../../state/domain/partLoads.ts';
 import { recordingKeptApart, recordingLimits } from '../../state/domain/recordings.ts';
 import type { AssistantMessage, Attempt, SentRequest } from '../../state/domain/types.ts';
@@ -23,6 +25,7 @@ import {
 } from '../../state/formats/traceExport.ts';
 import { withAnswer } from '../../state/stores/answers.ts';
 import { ViewCodeButton } from '../code/ViewCodeButton.tsx';
+import { attemptFigure } from '../cost/costWords.ts';
 import { downloadText } from '../shared/download.ts';
 import { EventList } from './EventList.tsx';
 import { Figures } from './Figures.tsx';
@@ -81,7 +84,9 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
   const [chosen, setChosen] = useState<number | null>(null);
   const apiKey = useSettings((s) => s.settings.apiKey);
   const { session, stores } = useServices();
-  const { t, format } = useI18n();
+  const i18n = useI18n();
+  const { t, format } = i18n;
+  const prices = usePrices();
   const index = chosen ?? message.attempts.length - 1;
   const attempt = message.attempts[index];
   // Kept in the database until now (after a reload, or from another tab): asked for, read in a moment.
@@ -100,6 +105,7 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
   if (!attempt) return <p>{t('inspector.noAttempt')}</p>;
   const { trace, turn, request } = attempt;
   const figures = traceFigures(trace, turn.usage?.outputTokens ?? null, trace.outputEvents);
+  const cost = attemptFigure(i18n, costOfAttempt(attempt, message.model, prices));
 
   /**
    * The attempt as it stands when a button is pressed: a streaming answer's progress since the last frame
@@ -150,7 +156,7 @@ function AttemptView({ message, conversationId }: { message: AssistantMessage; c
         </div>
       ) : (
         <>
-          <Figures figures={figures} />
+          <Figures figures={figures} cost={cost} />
           <Timeline items={trace.items} endedAt={trace.endedAt} />
         </>
       )}

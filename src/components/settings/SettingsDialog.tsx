@@ -7,6 +7,7 @@ import { isCrossOrigin } from '../../session/gateway.ts';
 import { isThinkingBudget, isUsableBaseUrl, type Settings } from '../../state/stores/settingsStore.ts';
 import { ModalDialog } from '../shared/ModalDialog.tsx';
 import { BackupSection } from './BackupSection.tsx';
+import { PricesSection } from './PricesSection.tsx';
 import { StorageUse } from './StorageUse.tsx';
 import { UsageSection } from './UsageSection.tsx';
 import './settings.css';
@@ -322,6 +323,7 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
         </label>
       </fieldset>
 
+      <PricesSection />
       <UsageSection />
       <StorageUse />
       <BackupSection />

@@ -97,11 +97,15 @@ const everyonesTotals = [
 
 type Answer = Response | Promise<Response>;
 
-/** The team server's two usage routes; every request is kept, path and query as sent. */
+/**
+ * The team server's two usage routes; every request to them is kept, path and query as sent (the price
+ * table Settings also reads is served empty and not kept).
+ */
 function serveUsage(answers: { own?: (url: URL) => Answer; everyone?: (url: URL) => Answer }) {
   const requests: string[] = [];
   const fetchMock = vi.fn<typeof fetch>(async (input) => {
     const url = String(input);
+    if (url === '/api/prices') return json({}, 200);
     requests.push(url);
     const parsed = new URL(url, 'http://app.test');
     if (parsed.pathname === '/api/usage' && answers.own) return answers.own(parsed);

@@ -2,7 +2,7 @@ import type { TurnStatus, Usage } from '../../core/index.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import './turn.css';
 
-/** Token counts for one turn, e.g. `14 in · 52 out · 66 total · 40 reasoning` (reasoning and cached when not zero). */
+/** Token counts for one turn, e.g. `14 in · 52 out · 66 total · 40 reasoning` (reasoning, cached and cache writes when not zero). */
 export function UsageLine({ usage, status }: { usage: Usage | null; status: TurnStatus }) {
   const { t } = useI18n();
   if (usage === null) {
@@ -20,6 +20,7 @@ export function UsageLine({ usage, status }: { usage: Usage | null; status: Turn
     total: usage.totalTokens,
     reasoning: usage.reasoningTokens ?? 0,
     cached: usage.cachedTokens ?? 0,
+    written: usage.cacheWriteTokens ?? 0,
   };
   return (
     <p data-testid="turn-usage" className="turn-usage" title={t('usage.title', counts)}>

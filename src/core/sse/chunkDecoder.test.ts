@@ -65,6 +65,39 @@ describe('ChunkDecoder', () => {
     );
   });
 
+  it('decodes like one streaming TextDecoder in a long stream of large chunks too (another decoder reads them)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(text, anyBytes, damaged), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.integer({ min: 1, max: 6000 }), { minLength: 1, maxLength: 8 }),
+        (samples, sizes) => {
+          // About 100 kB, in chunks small and large (another decoder reads the large ones).
+          const parts: Uint8Array[] = [];
+          let length = 0;
+          for (let i = 0; length < 100_000; i++) {
+            const sample = samples[i % samples.length]!;
+            parts.push(sample.length > 0 ? sample : encoder.encode('x'));
+            length += Math.max(1, sample.length);
+          }
+          const bytes = new Uint8Array(length);
+          let at = 0;
+          for (const part of parts) {
+            bytes.set(part, at);
+            at += part.length;
+          }
+          const chunks: Uint8Array[] = [];
+          for (let from = 0, i = 0; from < bytes.length; i++) {
+            const to = Math.min(bytes.length, from + sizes[i % sizes.length]!);
+            chunks.push(bytes.subarray(from, to));
+            from = to;
+          }
+          expect(chunked(chunks)).toBe(streamed(chunks));
+        },
+      ),
+      { numRuns: 60, ...seed },
+    );
+  });
+
   it('holds a character cut across chunks until its last byte comes', () => {
     const rocket = encoder.encode('🚀');
     const decoder = new ChunkDecoder();

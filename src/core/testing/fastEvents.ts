@@ -33,9 +33,13 @@ function chatChunk(decoder: ChatFastDecoder, data: string): object | undefined {
       break;
     case 'toolArgs':
       delta = { tool_calls: [{ index: decoder.toolIndex, function: { arguments: value } }] };
+      break;
+    case 'finish':
+      delta = {};
   }
+  const finish_reason = decoder.template === 'finish' ? value : null;
   const chunk: Record<string, unknown> = Object.assign({}, decoder.fields);
-  chunk.choices = [{ index: decoder.choiceIndex, delta, logprobs: null, finish_reason: null }];
+  chunk.choices = [{ index: decoder.choiceIndex, delta, logprobs: null, finish_reason }];
   if (decoder.usageNull) chunk.usage = null;
   if (decoder.obfuscation !== undefined) chunk.obfuscation = decoder.obfuscation;
   return chunk;
@@ -75,6 +79,8 @@ function messagesEvent(decoder: MessagesFastDecoder, data: string): object | und
   const kind = decoder.match(data);
   if (kind === null) return undefined;
   if (kind === 'ping') return { type: 'ping' };
+  if (kind === 'blockStop') return { type: 'content_block_stop', index: decoder.index };
+  if (kind === 'messageStop') return { type: 'message_stop' };
   const value = decoder.value;
   const delta =
     kind === 'text'

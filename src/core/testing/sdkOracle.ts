@@ -182,6 +182,12 @@ function num(v: unknown): number | undefined {
   return typeof v === 'number' ? v : undefined;
 }
 
+/** A gateway's own `usage.cost` (OpenRouter), which the SDKs keep as they received it. */
+function gatewayCost(u: object): number | undefined {
+  const cost = (u as { cost?: unknown }).cost;
+  return typeof cost === 'number' && cost >= 0 ? cost : undefined;
+}
+
 function emptyResult(protocol: Protocol): OracleResult {
   return {
     protocol,
@@ -221,6 +227,7 @@ function mapChatUsage(u: ChatUsageLike | null | undefined): Usage | null {
     totalTokens: u.total_tokens ?? 0,
     reasoningTokens: num(u.completion_tokens_details?.reasoning_tokens),
     cachedTokens: num(u.prompt_tokens_details?.cached_tokens),
+    gatewayCost: gatewayCost(u),
   };
 }
 
@@ -293,6 +300,7 @@ function mapResponsesUsage(u: OpenAIResponse['usage'] | null | undefined): Usage
     totalTokens: u.total_tokens,
     reasoningTokens: num(u.output_tokens_details?.reasoning_tokens),
     cachedTokens: num(u.input_tokens_details?.cached_tokens),
+    gatewayCost: gatewayCost(u),
   };
 }
 
@@ -383,6 +391,7 @@ function mapAnthropicUsage(u: Message['usage'] | null | undefined): Usage | null
     outputTokens: output,
     totalTokens: input + output,
     cachedTokens: num(u.cache_read_input_tokens),
+    gatewayCost: gatewayCost(u),
   };
 }
 

@@ -299,9 +299,9 @@ export const en = {
 
   // Parts of an answer
   'usage.line':
-    '{input, number} in · {output, number} out · {total, number} total{reasoning, plural, =0 {} other { · # reasoning}}{cached, plural, =0 {} other { · # cached}}',
+    '{input, number} in · {output, number} out · {total, number} total{reasoning, plural, =0 {} other { · # reasoning}}{cached, plural, =0 {} other { · # cached}}{written, plural, =0 {} other { · # cache writes}}',
   'usage.title':
-    'Token usage: {input, number} input, {output, number} output, {total, number} total{reasoning, plural, =0 {} other {, # reasoning}}{cached, plural, =0 {} other {, # cached}}',
+    'Token usage: {input, number} input, {output, number} output, {total, number} total{reasoning, plural, =0 {} other {, # reasoning}}{cached, plural, =0 {} other {, # cached}}{written, plural, =0 {} other {, # cache writes}}',
   'usage.unknown': 'usage unknown',
   'usage.unknown.title': 'Token usage was not reported',
   'reasoning.thinking': 'Thinking…',
@@ -613,6 +613,50 @@ export const en = {
   'usage.attempts': 'Attempts',
   'usage.interrupted': 'Interrupted',
   'usage.total': 'Total',
+  // What answers cost (src/components/cost/)
+  'cost.figure':
+    '{certainty, select, partial {at least {amount}} other {{amount}}}{gateway, select, all { (the gateway’s figure)} some { (partly the gateway’s figure)} other {}}{attempts, plural, =1 {} other { over # attempts}}',
+  'cost.unknown': 'price unknown',
+  'cost.label': 'Cost: {figure}',
+  'cost.breakdown': 'What this answer cost',
+  'cost.attempt': 'Attempt {n, number} of {count, number}: {status}',
+  'cost.col.kind': 'Tokens',
+  'cost.col.tokens': 'Count',
+  'cost.col.price': 'Per million',
+  'cost.col.amount': 'Cost',
+  'cost.line.input': 'Input',
+  'cost.line.cached': 'Cache reads',
+  'cost.line.cacheWrite': 'Cache writes',
+  'cost.line.cacheWrite1h': 'Cache writes (1 hour)',
+  'cost.line.output': 'Output',
+  'cost.line.reasoning': 'Reasoning',
+  'cost.line.total': 'Total',
+  'cost.note.longContext': 'The prompt passed 200,000 tokens: the long-context prices apply.',
+  'cost.note.gateway':
+    'The gateway reported {amount} itself, and that figure counts.{estimate, select, none {} other { The price table would say {estimate}.}}',
+  'cost.note.unpriced': 'No price for {model}: add one in Settings, under Prices.',
+  'cost.note.unmetered': 'Usage was never reported: what this attempt cost is unknown.',
+  'cost.note.none': 'Refused before it began: nothing billed.',
+  'cost.note.sum': 'The answer’s cost is the sum of its {count, number} attempts: each was billed.',
+  'cost.conversation.title': 'What this conversation cost, every attempt included',
+  'cost.inspector': 'Cost',
+  'cost.settings.legend': 'Prices',
+  'cost.settings.help':
+    'Answers are priced with the server’s table ({count, plural, =0 {no models} one {# model} other {# models}}). Add or change prices here, in LiteLLM’s JSON format (dollars per token), for example: {example}',
+  'cost.settings.label': 'Your prices',
+  'cost.settings.read': '{count, plural, =0 {No models} one {# model} other {# models}} priced here.',
+  'cost.settings.skipped': '{count, plural, one {# entry was} other {# entries were}} left out: {list}.',
+  'cost.settings.skippedEntry':
+    '{field, select, none {{model} is not an object} other {{model}: {field} is {value}}}',
+  'cost.settings.notJson': 'This is not JSON ({reason}): the server’s prices are used.',
+  'cost.settings.notTable':
+    'This is not an object of models (LiteLLM’s format): the server’s prices are used.',
+  'cost.context.label': 'Context window',
+  'cost.context.fill': '{next, number} of {window, number} tokens ({percent, number, percent})',
+  'cost.context.near':
+    'The context window is nearly full: the next message may not fit ({next, number} of {window, number} tokens).',
+  'cost.context.over':
+    'This message would not fit in the model’s context window ({next, number} of {window, number} tokens): shorten it or start a new chat.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -292,9 +292,9 @@ export const es: Catalog = {
     '{total, plural, one {# conversación coincide} other {# conversaciones coinciden}}{more, select, yes {; se muestran las primeras {shown, number}} other {}}.',
 
   'usage.line':
-    '{input, number} entrada · {output, number} salida · {total, number} total{reasoning, plural, =0 {} other { · # razonamiento}}{cached, plural, =0 {} other { · # en caché}}',
+    '{input, number} entrada · {output, number} salida · {total, number} total{reasoning, plural, =0 {} other { · # razonamiento}}{cached, plural, =0 {} other { · # en caché}}{written, plural, =0 {} other { · # escritos en caché}}',
   'usage.title':
-    'Uso de tokens: {input, number} de entrada, {output, number} de salida, {total, number} en total{reasoning, plural, =0 {} other {, # de razonamiento}}{cached, plural, =0 {} other {, # en caché}}',
+    'Uso de tokens: {input, number} de entrada, {output, number} de salida, {total, number} en total{reasoning, plural, =0 {} other {, # de razonamiento}}{cached, plural, =0 {} other {, # en caché}}{written, plural, =0 {} other {, # escritos en caché}}',
   'usage.unknown': 'uso desconocido',
   'usage.unknown.title': 'No se informó del uso de tokens',
   'reasoning.thinking': 'Pensando…',
@@ -613,4 +613,51 @@ export const es: Catalog = {
   'usage.attempts': 'Intentos',
   'usage.interrupted': 'Interrumpidos',
   'usage.total': 'Total',
+  // What answers cost (src/components/cost/)
+  'cost.figure':
+    '{certainty, select, partial {al menos {amount}} other {{amount}}}{gateway, select, all { (cifra de la pasarela)} some { (en parte cifra de la pasarela)} other {}}{attempts, plural, =1 {} other { en # intentos}}',
+  'cost.unknown': 'precio desconocido',
+  'cost.label': 'Coste: {figure}',
+  'cost.breakdown': 'Lo que costó esta respuesta',
+  'cost.attempt': 'Intento {n, number} de {count, number}: {status}',
+  'cost.col.kind': 'Tokens',
+  'cost.col.tokens': 'Cantidad',
+  'cost.col.price': 'Por millón',
+  'cost.col.amount': 'Coste',
+  'cost.line.input': 'Entrada',
+  'cost.line.cached': 'Lecturas de caché',
+  'cost.line.cacheWrite': 'Escrituras en caché',
+  'cost.line.cacheWrite1h': 'Escrituras en caché (1 hora)',
+  'cost.line.output': 'Salida',
+  'cost.line.reasoning': 'Razonamiento',
+  'cost.line.total': 'Total',
+  'cost.note.longContext': 'El prompt superó los 200.000 tokens: se aplican los precios de contexto largo.',
+  'cost.note.gateway':
+    'La pasarela informó ella misma de {amount}, y esa cifra es la que cuenta.{estimate, select, none {} other { La tabla de precios diría {estimate}.}}',
+  'cost.note.unpriced': 'No hay precio para {model}: añade uno en Ajustes, en Precios.',
+  'cost.note.unmetered': 'El uso nunca se informó: se desconoce lo que costó este intento.',
+  'cost.note.none': 'Rechazado antes de empezar: no se facturó nada.',
+  'cost.note.sum':
+    'El coste de la respuesta es la suma de sus {count, number} intentos: cada uno se facturó.',
+  'cost.conversation.title': 'Lo que costó esta conversación, con todos los intentos',
+  'cost.inspector': 'Coste',
+  'cost.settings.legend': 'Precios',
+  'cost.settings.help':
+    'Las respuestas se valoran con la tabla del servidor ({count, plural, =0 {ningún modelo} one {# modelo} other {# modelos}}). Añade o cambia precios aquí, en el formato JSON de LiteLLM (dólares por token), por ejemplo: {example}',
+  'cost.settings.label': 'Tus precios',
+  'cost.settings.read':
+    '{count, plural, =0 {Ningún modelo tiene} one {# modelo tiene} other {# modelos tienen}} precio aquí.',
+  'cost.settings.skipped':
+    '{count, plural, one {Se omitió # entrada} other {Se omitieron # entradas}}: {list}.',
+  'cost.settings.skippedEntry':
+    '{field, select, none {{model} no es un objeto} other {{model}: {field} es {value}}}',
+  'cost.settings.notJson': 'Esto no es JSON ({reason}): se usan los precios del servidor.',
+  'cost.settings.notTable':
+    'Esto no es un objeto de modelos (formato de LiteLLM): se usan los precios del servidor.',
+  'cost.context.label': 'Ventana de contexto',
+  'cost.context.fill': '{next, number} de {window, number} tokens ({percent, number, percent})',
+  'cost.context.near':
+    'La ventana de contexto está casi llena: puede que el próximo mensaje no quepa ({next, number} de {window, number} tokens).',
+  'cost.context.over':
+    'Este mensaje no cabría en la ventana de contexto del modelo ({next, number} de {window, number} tokens): acórtalo o empieza un chat nuevo.',
 };

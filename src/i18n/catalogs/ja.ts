@@ -287,9 +287,9 @@ export const ja: Catalog = {
     '{total, plural, other {# 件の会話が一致}}{more, select, yes {（最初の {shown, number} 件を表示）} other {}}。',
 
   'usage.line':
-    '入力 {input, number} · 出力 {output, number} · 合計 {total, number}{reasoning, plural, =0 {} other { · 推論 #}}{cached, plural, =0 {} other { · キャッシュ #}}',
+    '入力 {input, number} · 出力 {output, number} · 合計 {total, number}{reasoning, plural, =0 {} other { · 推論 #}}{cached, plural, =0 {} other { · キャッシュ #}}{written, plural, =0 {} other { · キャッシュ書き込み #}}',
   'usage.title':
-    'トークン使用量：入力 {input, number}、出力 {output, number}、合計 {total, number}{reasoning, plural, =0 {} other {、推論 #}}{cached, plural, =0 {} other {、キャッシュ #}}',
+    'トークン使用量：入力 {input, number}、出力 {output, number}、合計 {total, number}{reasoning, plural, =0 {} other {、推論 #}}{cached, plural, =0 {} other {、キャッシュ #}}{written, plural, =0 {} other {、キャッシュ書き込み #}}',
   'usage.unknown': '使用量不明',
   'usage.unknown.title': 'トークン使用量は報告されませんでした',
   'reasoning.thinking': '思考中…',
@@ -604,4 +604,49 @@ export const ja: Catalog = {
   'usage.attempts': '試行',
   'usage.interrupted': '中断',
   'usage.total': '合計',
+  // What answers cost (src/components/cost/)
+  'cost.figure':
+    '{certainty, select, partial {{amount} 以上} other {{amount}}}{gateway, select, all {（ゲートウェイの金額）} some {（一部ゲートウェイの金額）} other {}}{attempts, plural, =1 {} other {（# 回の試行）}}',
+  'cost.unknown': '価格不明',
+  'cost.label': '費用：{figure}',
+  'cost.breakdown': 'この回答の費用',
+  'cost.attempt': '試行 {n, number}/{count, number}：{status}',
+  'cost.col.kind': 'トークン',
+  'cost.col.tokens': '数',
+  'cost.col.price': '100 万あたり',
+  'cost.col.amount': '費用',
+  'cost.line.input': '入力',
+  'cost.line.cached': 'キャッシュ読み取り',
+  'cost.line.cacheWrite': 'キャッシュ書き込み',
+  'cost.line.cacheWrite1h': 'キャッシュ書き込み（1 時間）',
+  'cost.line.output': '出力',
+  'cost.line.reasoning': '推論',
+  'cost.line.total': '合計',
+  'cost.note.longContext':
+    'プロンプトが 200,000 トークンを超えたため、長いコンテキストの価格が適用されます。',
+  'cost.note.gateway':
+    'ゲートウェイ自身が {amount} と報告しており、この金額が優先されます。{estimate, select, none {} other {価格表では {estimate} になります。}}',
+  'cost.note.unpriced': '{model} の価格がありません。設定の「価格」で追加してください。',
+  'cost.note.unmetered': '使用量が報告されなかったため、この試行の費用は不明です。',
+  'cost.note.none': '開始前に拒否されたため、請求はありません。',
+  'cost.note.sum': 'この回答の費用は {count, number} 回の試行の合計です。どの試行も請求されています。',
+  'cost.conversation.title': 'この会話の費用（すべての試行を含む）',
+  'cost.inspector': '費用',
+  'cost.settings.legend': '価格',
+  'cost.settings.help':
+    '回答はサーバーの価格表（{count, plural, other {# モデル}}）で計算されます。ここで LiteLLM の JSON 形式（1 トークンあたりのドル）で価格を追加・変更できます。例：{example}',
+  'cost.settings.label': '自分の価格',
+  'cost.settings.read': 'ここで {count, plural, other {# モデル}}に価格を設定しています。',
+  'cost.settings.skipped': '{count, plural, other {# 件}}を除外しました：{list}。',
+  'cost.settings.skippedEntry':
+    '{field, select, none {{model} はオブジェクトではありません} other {{model}：{field} が {value} です}}',
+  'cost.settings.notJson': 'JSON ではありません（{reason}）。サーバーの価格を使います。',
+  'cost.settings.notTable':
+    'モデルのオブジェクト（LiteLLM の形式）ではありません。サーバーの価格を使います。',
+  'cost.context.label': 'コンテキストウィンドウ',
+  'cost.context.fill': '{window, number} トークン中 {next, number}（{percent, number, percent}）',
+  'cost.context.near':
+    'コンテキストウィンドウがほぼいっぱいです。次のメッセージは収まらない可能性があります（{window, number} トークン中 {next, number}）。',
+  'cost.context.over':
+    'このメッセージはモデルのコンテキストウィンドウに収まりません（{window, number} トークン中 {next, number}）。短くするか、新しいチャットを始めてください。',
 };

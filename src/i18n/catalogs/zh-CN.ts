@@ -261,9 +261,9 @@ export const zhCN: Catalog = {
     '{total, plural, other {# 个对话匹配}}{more, select, yes {，显示前 {shown, number} 个} other {}}。',
 
   'usage.line':
-    '输入 {input, number} · 输出 {output, number} · 合计 {total, number}{reasoning, plural, =0 {} other { · 推理 #}}{cached, plural, =0 {} other { · 缓存 #}}',
+    '输入 {input, number} · 输出 {output, number} · 合计 {total, number}{reasoning, plural, =0 {} other { · 推理 #}}{cached, plural, =0 {} other { · 缓存 #}}{written, plural, =0 {} other { · 缓存写入 #}}',
   'usage.title':
-    'token 用量：输入 {input, number}，输出 {output, number}，合计 {total, number}{reasoning, plural, =0 {} other {，推理 #}}{cached, plural, =0 {} other {，缓存 #}}',
+    'token 用量：输入 {input, number}，输出 {output, number}，合计 {total, number}{reasoning, plural, =0 {} other {，推理 #}}{cached, plural, =0 {} other {，缓存 #}}{written, plural, =0 {} other {，缓存写入 #}}',
   'usage.unknown': '用量未知',
   'usage.unknown.title': '未报告 token 用量',
   'reasoning.thinking': '思考中…',
@@ -560,4 +560,47 @@ export const zhCN: Catalog = {
   'usage.attempts': '尝试次数',
   'usage.interrupted': '已中断',
   'usage.total': '合计',
+  // What answers cost (src/components/cost/)
+  'cost.figure':
+    '{certainty, select, partial {至少 {amount}} other {{amount}}}{gateway, select, all {（网关给出的金额）} some {（部分为网关给出的金额）} other {}}{attempts, plural, =1 {} other {（共 # 次尝试）}}',
+  'cost.unknown': '价格未知',
+  'cost.label': '费用：{figure}',
+  'cost.breakdown': '这条回答的费用',
+  'cost.attempt': '第 {n, number} 次尝试（共 {count, number} 次）：{status}',
+  'cost.col.kind': '令牌',
+  'cost.col.tokens': '数量',
+  'cost.col.price': '每百万',
+  'cost.col.amount': '费用',
+  'cost.line.input': '输入',
+  'cost.line.cached': '缓存读取',
+  'cost.line.cacheWrite': '缓存写入',
+  'cost.line.cacheWrite1h': '缓存写入（1 小时）',
+  'cost.line.output': '输出',
+  'cost.line.reasoning': '推理',
+  'cost.line.total': '合计',
+  'cost.note.longContext': '提示超过 200,000 个令牌：适用长上下文价格。',
+  'cost.note.gateway':
+    '网关自己报告了 {amount}，以此金额为准。{estimate, select, none {} other {按价格表计算为 {estimate}。}}',
+  'cost.note.unpriced': '{model} 没有价格：请在设置的“价格”中添加。',
+  'cost.note.unmetered': '用量从未报告：这次尝试的费用未知。',
+  'cost.note.none': '开始前即被拒绝：不计费。',
+  'cost.note.sum': '这条回答的费用是其 {count, number} 次尝试之和：每次都已计费。',
+  'cost.conversation.title': '这个对话的费用，包括每次尝试',
+  'cost.inspector': '费用',
+  'cost.settings.legend': '价格',
+  'cost.settings.help':
+    '回答按服务器的价格表计算（{count, plural, other {# 个模型}}）。可在此以 LiteLLM 的 JSON 格式（每个令牌的美元价格）添加或修改价格，例如：{example}',
+  'cost.settings.label': '我的价格',
+  'cost.settings.read': '这里为 {count, plural, other {# 个模型}}设置了价格。',
+  'cost.settings.skipped': '{count, plural, other {# 项}}被略去：{list}。',
+  'cost.settings.skippedEntry':
+    '{field, select, none {{model} 不是对象} other {{model}：{field} 为 {value}}}',
+  'cost.settings.notJson': '这不是 JSON（{reason}）：使用服务器的价格。',
+  'cost.settings.notTable': '这不是模型对象（LiteLLM 的格式）：使用服务器的价格。',
+  'cost.context.label': '上下文窗口',
+  'cost.context.fill': '{window, number} 个令牌中的 {next, number}（{percent, number, percent}）',
+  'cost.context.near':
+    '上下文窗口即将用满：下一条消息可能放不下（{window, number} 个令牌中的 {next, number}）。',
+  'cost.context.over':
+    '这条消息放不进模型的上下文窗口（{window, number} 个令牌中的 {next, number}）：请缩短它或开始新的对话。',
 };

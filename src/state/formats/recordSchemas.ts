@@ -75,6 +75,8 @@ const usage = fields({
   reasoningTokens: v.optional(aNumber),
   cachedTokens: v.optional(aNumber),
   cacheWriteTokens: v.optional(aNumber),
+  cacheWrite1hTokens: v.optional(aNumber),
+  gatewayCost: v.optional(aNumber),
 });
 
 const turn = v.pipe(

@@ -85,4 +85,5 @@ export const settingFields = {
       }),
     ),
   ),
+  ownPrices: aString,
 } satisfies { [K in keyof Settings]: v.GenericSchema<unknown, Settings[K]> };

@@ -41,6 +41,11 @@ export interface Settings {
   autoRetry: boolean;
   /** Named starts for new chats (`src/state/domain/presets.ts`), in the order they were made. */
   presets: Preset[];
+  /**
+   * A person's own prices over the operator's, as typed: JSON in LiteLLM's format (`src/state/domain/cost.ts`,
+   * `readOwnPrices`), kept as text so that a table being written is never lost.
+   */
+  ownPrices: string;
 }
 
 export const demoTools: ToolDefinition[] = [
@@ -76,6 +81,7 @@ export const defaultSettings: Settings = {
   stallDeadSeconds: 25,
   autoRetry: true,
   presets: [],
+  ownPrices: '',
 };
 
 /** A base URL the app may call: empty (same origin), or a complete http(s) address. */

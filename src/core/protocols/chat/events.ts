@@ -25,6 +25,8 @@ export interface ChatUsage {
   total_tokens?: number | null;
   prompt_tokens_details?: { cached_tokens?: number | null } | null;
   completion_tokens_details?: { reasoning_tokens?: number | null } | null;
+  /** The gateway's own figure for the request, in dollars (OpenRouter and others). */
+  cost?: number | null;
 }
 
 /** Read leniently (`shape.ts`, `errorText`): a failure is reported whatever its details look like. */

@@ -24,6 +24,7 @@ const templates = [
   '{"id":"c","object":"chat.completion.chunk","created":2,"model":"m","choices":[{"index":0,"delta":{"content":null,"reasoning_content":"r"},"logprobs":null,"finish_reason":null}]}',
   '{"id":"c","object":"chat.completion.chunk","created":2,"model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"{}"}}]},"logprobs":null,"finish_reason":null}]}',
   '{"id":"c","created":2,"choices":[{"index":0,"delta":{"reasoning":"r"},"logprobs":null,"finish_reason":null}],"obfuscation":"o"}',
+  '{"id":"c","object":"chat.completion.chunk","created":2,"model":"m","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop"}],"usage":null,"obfuscation":"o"}',
 ];
 
 describe('Chat Completions template reader agrees with JSON.parse', () => {

@@ -8,6 +8,7 @@ import {
   setIdentity,
   setUsage,
   startToolCall,
+  TextGrowth,
   usageFrom,
 } from '../../turnBuilder.ts';
 import type { Stepper } from '../index.ts';
@@ -23,6 +24,7 @@ const usageShape = maybe(
     total_tokens: maybe(count),
     prompt_tokens_details: maybe(object({ cached_tokens: maybe(count) })),
     completion_tokens_details: maybe(object({ reasoning_tokens: maybe(count) })),
+    cost: maybe(count),
   }),
 );
 
@@ -84,6 +86,7 @@ export function decodeChatEvent(data: string, eventName: string): Decoded<ChatEv
  */
 export class ChatStepper implements Stepper {
   private readonly fast = new ChatFastDecoder();
+  private readonly growth = new TextGrowth();
 
   step(turn: Turn, data: string, eventName: string, owned: boolean): Turn {
     const fast = this.fast;
@@ -93,11 +96,13 @@ export class ChatStepper implements Stepper {
       // One answer per turn: with n > 1 the other choices are not shown.
       if (fast.choiceIndex !== 0) return next;
       const value = fast.value;
-      if (kind === 'toolArgs') return appendToolArguments(next, String(fast.toolIndex), value);
+      if (kind === 'finish') return value === '' ? next : finished(next, value);
+      if (kind === 'toolArgs')
+        return appendToolArguments(next, String(fast.toolIndex), value, owned, this.growth);
       if (value === '') return next;
       return kind === 'text'
-        ? appendText(next, 'text', 'content', value, owned)
-        : appendText(next, 'reasoning', 'reasoning', value, owned);
+        ? appendText(next, 'text', 'content', value, owned, this.growth)
+        : appendText(next, 'reasoning', 'reasoning', value, owned, this.growth);
     }
     return reduceOrFail(turn, decodeChatEvent(data, eventName), reduceChat);
   }
@@ -111,6 +116,12 @@ const finishReasons: Record<string, FinishReason> = {
   content_filter: 'content_filter',
 };
 
+/** The choice's finish reason, `raw` as the server sent it (not empty). */
+function finished(turn: Turn, raw: string): Turn {
+  const mapped = Object.hasOwn(finishReasons, raw) ? finishReasons[raw]! : 'other';
+  return setFinish(turn, turn.refusal && mapped === 'stop' ? 'refusal' : mapped, raw);
+}
+
 function chatUsage(usage: ChatUsage): Usage {
   return usageFrom(
     usage.prompt_tokens,
@@ -118,6 +129,7 @@ function chatUsage(usage: ChatUsage): Usage {
     usage.total_tokens,
     usage.completion_tokens_details?.reasoning_tokens,
     usage.prompt_tokens_details?.cached_tokens,
+    usage.cost,
   );
 }
 
@@ -155,11 +167,7 @@ function reduceChunk(turn: Turn, chunk: ChatChunk): Turn {
             : appendToolArguments(next, key, args);
       }
     }
-    if (choice.finish_reason) {
-      const raw = choice.finish_reason;
-      const mapped = Object.hasOwn(finishReasons, raw) ? finishReasons[raw]! : 'other';
-      next = setFinish(next, next.refusal && mapped === 'stop' ? 'refusal' : mapped, raw);
-    }
+    if (choice.finish_reason) next = finished(next, choice.finish_reason);
   }
   const usage = chunk.usage ?? chunk.x_groq?.usage;
   if (usage) next = setUsage(next, chatUsage(usage));

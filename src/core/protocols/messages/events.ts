@@ -7,6 +7,13 @@ export interface MessagesUsage {
   output_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /** The cache writes by how long they are kept (their sum is `cache_creation_input_tokens`). */
+  cache_creation?: {
+    ephemeral_5m_input_tokens?: number | null;
+    ephemeral_1h_input_tokens?: number | null;
+  } | null;
+  /** The gateway's own figure for the request, in dollars (some gateways add it). */
+  cost?: number | null;
 }
 
 export type MessagesContentBlock =

@@ -23,6 +23,9 @@ const templates = [
   '{"type":"content_block_delta","index":12,"delta":{"type":"input_json_delta","partial_json":"{\\"a\\":"}   }',
   '{"type":"content_block_delta","index":3,"delta":{"type":"thinking_delta","thinking":"hm"} }',
   '{"type": "ping"}',
+  '{"type":"content_block_stop","index":2}',
+  '{"type":"content_block_stop","index":0   }',
+  '{"type":"message_stop"        }',
 ];
 
 describe('Messages template reader agrees with JSON.parse', () => {

@@ -12,6 +12,7 @@ import {
   setToolArguments,
   setUsage,
   startToolCall,
+  TextGrowth,
 } from '../../turnBuilder.ts';
 import type { Stepper } from '../index.ts';
 import { type Decoded, reduceOrFail } from '../json.ts';
@@ -38,6 +39,10 @@ const usage = maybe(
     output_tokens: maybe(count),
     cache_creation_input_tokens: maybe(count),
     cache_read_input_tokens: maybe(count),
+    cache_creation: maybe(
+      object({ ephemeral_5m_input_tokens: maybe(count), ephemeral_1h_input_tokens: maybe(count) }),
+    ),
+    cost: maybe(count),
   }),
 );
 const contentBlock = typed({
@@ -91,12 +96,15 @@ export function decodeMessagesEvent(data: string, eventName = 'message'): Decode
  */
 export class MessagesStepper implements Stepper {
   private readonly fast = new MessagesFastDecoder();
+  private readonly growth = new TextGrowth();
 
   step(turn: Turn, data: string, eventName: string, owned: boolean): Turn {
     const fast = this.fast;
     const kind = fast.match(data);
     if (kind === 'ping') return turn;
-    if (kind !== null) return blockDelta(turn, fast.index, kind, fast.value, owned);
+    if (kind === 'blockStop') return blockStopped(turn, fast.index);
+    if (kind === 'messageStop') return complete(turn);
+    if (kind !== null) return blockDelta(turn, fast.index, kind, fast.value, owned, this.growth);
     return reduceOrFail(turn, decodeMessagesEvent(data, eventName), reduceMessages);
   }
 }
@@ -122,8 +130,13 @@ function mergeMessagesUsage(
   reported: MessagesUsage | null | undefined,
 ): Usage | null {
   if (!reported) return previous;
+  const split = reported.cache_creation;
+  const splitSum = split
+    ? (split.ephemeral_5m_input_tokens ?? 0) + (split.ephemeral_1h_input_tokens ?? 0)
+    : undefined;
   const cacheRead = reported.cache_read_input_tokens ?? previous?.cachedTokens;
-  const cacheWrite = reported.cache_creation_input_tokens ?? previous?.cacheWriteTokens;
+  const cacheWrite = reported.cache_creation_input_tokens ?? splitSum ?? previous?.cacheWriteTokens;
+  const write1h = split?.ephemeral_1h_input_tokens ?? previous?.cacheWrite1hTokens;
   const inputTokens =
     reported.input_tokens === undefined || reported.input_tokens === null
       ? (previous?.inputTokens ?? 0)
@@ -132,18 +145,30 @@ function mergeMessagesUsage(
   const usage: Usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
   if (typeof cacheRead === 'number') usage.cachedTokens = cacheRead;
   if (cacheWrite) usage.cacheWriteTokens = cacheWrite;
+  // The one-hour part of the writes, never more than the writes themselves.
+  if (cacheWrite && write1h) usage.cacheWrite1hTokens = Math.min(write1h, cacheWrite);
+  const cost =
+    typeof reported.cost === 'number' && reported.cost >= 0 ? reported.cost : previous?.gatewayCost;
+  if (cost !== undefined) usage.gatewayCost = cost;
   return usage;
 }
 
 const blockKey = (index: number) => String(index);
 
 /** A content delta; its fields are passed as values, so that any event shape may carry them. */
-function blockDelta(turn: Turn, index: number, kind: MessagesDeltaKind, value: string, owned = false): Turn {
+function blockDelta(
+  turn: Turn,
+  index: number,
+  kind: MessagesDeltaKind,
+  value: string,
+  owned = false,
+  growth?: TextGrowth,
+): Turn {
   const key = blockKey(index);
-  if (kind === 'text') return appendText(turn, 'text', key, value, owned);
-  if (kind === 'reasoning') return appendText(turn, 'reasoning', key, value, owned);
+  if (kind === 'text') return appendText(turn, 'text', key, value, owned, growth);
+  if (kind === 'reasoning') return appendText(turn, 'reasoning', key, value, owned, growth);
   // Server tool input streams too, but is not ours to answer: only client tool calls are kept.
-  return hasToolCall(turn, key) ? appendToolArguments(turn, key, value) : turn;
+  return hasToolCall(turn, key) ? appendToolArguments(turn, key, value, owned, growth) : turn;
 }
 
 /** A tool's input that came whole: its JSON text; `{}` (or none) means it streams, or has no arguments. */
@@ -188,6 +213,15 @@ function finishedBlock(turn: Turn, key: string, block: MessagesContentBlock): Tu
     default:
       return turn;
   }
+}
+
+/** The end of block `index`: a thinking block's final text goes with its signature, whatever arrived after it. */
+function blockStopped(turn: Turn, index: number): Turn {
+  const key = blockKey(index);
+  const entry = turn.reasoningState?.find((e) => e.protocol === 'messages' && e.key === key);
+  if (entry?.protocol !== 'messages' || entry.block.type !== 'thinking') return turn;
+  const thinking = thinkingOf(turn, key);
+  return thinking === entry.block.thinking ? turn : signedThinking(turn, key, entry.block.signature);
 }
 
 /** Anthropic Messages: event in, turn out. */
@@ -247,14 +281,8 @@ export function reduceMessages(turn: Turn, event: MessagesEvent): Turn {
           return turn;
       }
     }
-    case 'content_block_stop': {
-      // The block's final thinking text goes with its signature, whatever arrived after the signature.
-      const key = blockKey(event.index);
-      const entry = turn.reasoningState?.find((e) => e.protocol === 'messages' && e.key === key);
-      if (entry?.protocol !== 'messages' || entry.block.type !== 'thinking') return turn;
-      const thinking = thinkingOf(turn, key);
-      return thinking === entry.block.thinking ? turn : signedThinking(turn, key, entry.block.signature);
-    }
+    case 'content_block_stop':
+      return blockStopped(turn, event.index);
     case 'message_delta': {
       const stop = event.delta?.stop_reason;
       const next = stop ? setFinish(turn, stopReason(stop), stop) : turn;

@@ -8,6 +8,8 @@ export interface ResponsesUsage {
   total_tokens?: number | null;
   input_tokens_details?: { cached_tokens?: number | null } | null;
   output_tokens_details?: { reasoning_tokens?: number | null } | null;
+  /** The gateway's own figure for the request, in dollars (OpenRouter and others). */
+  cost?: number | null;
 }
 
 export type ResponsesContentPart =

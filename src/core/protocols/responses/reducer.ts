@@ -12,6 +12,7 @@ import {
   setToolArguments,
   setUsage,
   startToolCall,
+  TextGrowth,
   usageFrom,
 } from '../../turnBuilder.ts';
 import type { Stepper } from '../index.ts';
@@ -46,6 +47,7 @@ const usage = maybe(
     total_tokens: maybe(count),
     input_tokens_details: maybe(object({ cached_tokens: maybe(count) })),
     output_tokens_details: maybe(object({ reasoning_tokens: maybe(count) })),
+    cost: maybe(count),
   }),
 );
 /** A content part: of a message (text, refusal) or of a reasoning item (raw reasoning). */
@@ -134,6 +136,7 @@ const summaryKey = (outputIndex: number, summaryIndex: number) => `${outputIndex
  */
 export class ResponsesStepper implements Stepper {
   private readonly fast = new ResponsesFastDecoder();
+  private readonly growth = new TextGrowth();
   // A text delta's part key, remembered: consecutive deltas almost always share it.
   private keyOutput = -1;
   private keyIndex = -1;
@@ -142,11 +145,20 @@ export class ResponsesStepper implements Stepper {
   step(turn: Turn, data: string, eventName: string, owned: boolean): Turn {
     const fast = this.fast;
     const kind = fast.match(data);
+    const growth = this.growth;
     if (kind === 'text')
-      return appendText(turn, 'text', this.textKey(fast.outputIndex, fast.part), fast.value, owned);
+      return appendText(turn, 'text', this.textKey(fast.outputIndex, fast.part), fast.value, owned, growth);
     if (kind === 'reasoning')
-      return appendText(turn, 'reasoning', summaryKey(fast.outputIndex, fast.part), fast.value, owned);
-    if (kind === 'toolArgs') return appendToolArguments(turn, itemKey(fast.outputIndex), fast.value);
+      return appendText(
+        turn,
+        'reasoning',
+        summaryKey(fast.outputIndex, fast.part),
+        fast.value,
+        owned,
+        growth,
+      );
+    if (kind === 'toolArgs')
+      return appendToolArguments(turn, itemKey(fast.outputIndex), fast.value, owned, growth);
     return reduceOrFail(turn, decodeResponsesEvent(data, eventName), reduceResponses);
   }
 
@@ -167,6 +179,7 @@ function responsesUsage(usage: ResponsesUsage): Usage {
     usage.total_tokens,
     usage.output_tokens_details?.reasoning_tokens,
     usage.input_tokens_details?.cached_tokens,
+    usage.cost,
   );
 }
 
