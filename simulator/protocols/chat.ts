@@ -18,6 +18,7 @@ import {
   toolsInOrder,
 } from '../conversation.ts';
 import { ids, nowSeconds } from '../ids.ts';
+import { checkChatSampling } from '../sampling.ts';
 import type { Block, Encoder, FinishReason, Transcript } from '../script.ts';
 import type { SseEvent } from '../sse-writer.ts';
 import { estimateTokens } from '../tokens.ts';
@@ -128,6 +129,8 @@ function parse(body: unknown): Parsed {
       'invalid_type',
     );
   }
+  const sampling = checkChatSampling(body);
+  if (sampling) return sampling;
   const tools = parseTools(body);
   return {
     ok: true,

@@ -16,6 +16,7 @@ import {
   toolsInOrder,
 } from '../conversation.ts';
 import { ids } from '../ids.ts';
+import { checkMessagesSampling } from '../sampling.ts';
 import {
   type Block,
   type Encoder,
@@ -146,6 +147,8 @@ function parse(body: unknown): Parsed {
       return invalid(`messages.${i}.role: Input should be 'user' or 'assistant'`);
     }
   }
+  const sampling = checkMessagesSampling(body);
+  if (sampling) return sampling;
   const reasoning = readThinking(body, body.max_tokens);
   if ('ok' in reasoning) return reasoning;
   const problem = checkThinking(messages as Json[], reasoning.effort !== 'none');

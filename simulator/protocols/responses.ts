@@ -20,6 +20,7 @@ import {
   toolsInOrder,
 } from '../conversation.ts';
 import { ids, nowSeconds } from '../ids.ts';
+import { checkResponsesSampling } from '../sampling.ts';
 import type { Block, Encoder, FinishReason, Transcript } from '../script.ts';
 import { seal, verifySeal } from '../sealing.ts';
 import type { SseEvent } from '../sse-writer.ts';
@@ -220,14 +221,9 @@ function parse(body: unknown, memory: ProviderMemory): Parsed {
     }
     items.push(item);
   }
-  const limit = body.max_output_tokens ?? undefined;
-  if (limit !== undefined && !isPositiveInteger(limit)) {
-    return invalid(
-      `Invalid 'max_output_tokens': expected an integer >= 1, but got ${JSON.stringify(limit)} instead.`,
-      'max_output_tokens',
-      'invalid_value',
-    );
-  }
+  const sampling = checkResponsesSampling(body);
+  if (sampling) return sampling;
+  const limit = isPositiveInteger(body.max_output_tokens) ? body.max_output_tokens : undefined;
   const reasoning = readReasoning(body);
   if ('ok' in reasoning) return reasoning;
   const problem = checkReasoningItems(items, body.store === false, memory);

@@ -1,3 +1,4 @@
+import type { SamplingParameters } from './parameters.ts';
 import type { ReasoningOptions, ReasoningState } from './reasoning.ts';
 import type { ToolCall } from './turn.ts';
 
@@ -32,13 +33,12 @@ export type ConversationMessage =
     }
   | { role: 'tool'; toolCallId: string; name?: string; content: string; isError?: boolean };
 
-export interface TurnRequest {
+/** What one request asks: the sampling parameters each protocol maps to its own fields (`request.ts`). */
+export interface TurnRequest extends SamplingParameters {
   model: string;
   system?: string;
   messages: ConversationMessage[];
   tools?: ToolDefinition[];
-  maxOutputTokens?: number;
-  temperature?: number;
   /** Ask the model to reason (absent: no reasoning parameter is sent). */
   reasoning?: ReasoningOptions;
 }

@@ -42,6 +42,15 @@ export {
 export type { HttpError } from './httpError.ts';
 export { parseHttpError, retryAfterSeconds } from './httpError.ts';
 export {
+  inRange,
+  keptParameters,
+  type NumberParameter,
+  type NumberRange,
+  numberParameters,
+  type ParameterSupport,
+  type SamplingParameters,
+} from './parameters.ts';
+export {
   type ModelPrice,
   mergePrices,
   type PriceTable,
@@ -54,6 +63,7 @@ export {
   adapters,
   authHeaders,
   buildRequest,
+  parameterSupport,
   protocols,
   reasoningStateOf,
   recognizeProtocol,

@@ -1,4 +1,5 @@
 import type { ConversationMessage } from './conversation.ts';
+import type { NumberParameter } from './parameters.ts';
 import type { ReasoningState } from './protocols/index.ts';
 import type { Protocol } from './turn.ts';
 
@@ -39,9 +40,23 @@ export function unreplayableProtocols(
 
 /**
  * Why a request cannot be sent as it stands: a code and the figures it names, which the UI puts in words a
- * person can act on (`failure.not_sent.advice`).
+ * person can act on (`failure.not_sent.advice`). `api` is the protocol's label.
  */
 export type RequestProblem =
   | { code: 'budget_too_small'; values: { min: number; budget: number } }
   | { code: 'limit_not_above_budget'; values: { limit: number; effort: ReasoningEffort; budget: number } }
-  | { code: 'temperature_while_thinking'; values: { temperature: number } };
+  | { code: 'temperature_while_thinking'; values: { temperature: number } }
+  | { code: 'top_p_while_thinking'; values: { topP: number; min: number } }
+  | {
+      code: 'parameter_out_of_range';
+      values: {
+        api: string;
+        name: NumberParameter;
+        value: number;
+        min: number;
+        /** `none`: no upper bound. */
+        max: number | 'none';
+        whole: 'yes' | 'no';
+      };
+    }
+  | { code: 'too_many_stop_sequences'; values: { api: string; max: number; count: number } };

@@ -176,7 +176,7 @@ describe('a request never sent', () => {
     const choose = (reasoning: 'high' | 'off') =>
       app.stores.conversations.getState().setChoices(active().id, { ...active().choices!, reasoning });
     choose('high');
-    app.stores.settings.getState().update({ maxOutputTokens: 4000 });
+    app.stores.conversations.getState().setParameters(active().id, { maxOutputTokens: 4000 });
     await app.session.edit(
       active().id,
       byText('Capital of France?').id,

@@ -10,6 +10,7 @@ import {
   emptyTurn,
   type Protocol,
   type ReasoningState,
+  type SamplingParameters,
   type Turn,
 } from '../core/index.ts';
 import { fixtureBytes, streamFromBytes } from '../core/testing/fixtures.ts';
@@ -77,7 +78,7 @@ describe('the reasoning level in requests', () => {
 });
 
 describe('a request the API would refuse', () => {
-  it('is not sent: the answer says what to change, and Retry sends it once the settings are fixed', async () => {
+  it('is not sent: the answer says what to change, and Retry sends it once the parameters are fixed', async () => {
     settings().update({ reasoning: 'high', maxOutputTokens: 4000 });
     await app.session.send('Think hard', 'messages');
     expect(bodies).toHaveLength(0);
@@ -90,7 +91,11 @@ describe('a request the API would refuse', () => {
       values: { limit: 4000, effort: 'high', budget: 16384 },
     });
 
-    settings().update({ maxOutputTokens: null, temperature: 0.5 });
+    // The conversation's own parameters, no longer the defaults in Settings, are what a retry sends.
+    settings().update({ maxOutputTokens: null });
+    const setParameters = (p: SamplingParameters) =>
+      app.stores.conversations.getState().setParameters(active().id, p);
+    setParameters({ temperature: 0.5 });
     await app.session.retry(active().id, answer!.id);
     expect(bodies).toHaveLength(0);
     expect(answers()[0]!.attempts.at(-1)!.turn.error).toMatchObject({
@@ -98,7 +103,7 @@ describe('a request the API would refuse', () => {
       values: { temperature: 0.5 },
     });
 
-    settings().update({ temperature: null });
+    setParameters({});
     await app.session.retry(active().id, answer!.id);
     expect(bodies).toHaveLength(1);
     expect(bodies[0]).toMatchObject({

@@ -107,7 +107,8 @@ describe('system prompt per conversation', () => {
     const conversation = conversations().conversations[conversations().activeId!]!;
     const answerId = conversation.messages.at(-1)!.id;
 
-    app.stores.settings.getState().update({ temperature: null, systemPrompt: 'Answer in limericks' });
+    app.stores.settings.getState().update({ systemPrompt: 'Answer in limericks' });
+    conversations().setParameters(conversation.id, {});
     await app.session.retry(conversation.id, answerId);
     expect(bodies.at(-1)?.system).toBe('Answer in haiku');
   });

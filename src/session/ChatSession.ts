@@ -5,6 +5,7 @@ import {
   type Protocol,
   type RequestProblem,
   requestProblem,
+  type SamplingParameters,
   type TurnRequest,
 } from '../core/index.ts';
 import { pathTo, shownBranch } from '../state/domain/branches.ts';
@@ -26,6 +27,7 @@ import type { AppStores } from '../state/stores/appStores.ts';
 import {
   type AnswerNotes,
   choicesFor,
+  parametersOf,
   reasoningLeftOut,
   systemPromptOf,
   toConversationMessages,
@@ -176,10 +178,14 @@ export class ChatSession {
     const { model, reasoning } = choicesFor(conversation.choices, this.stores.settings.getState().settings);
     conversations.setChoices(conversationId, { protocol, model, reasoning });
     // A conversation keeps the system prompt it was started with, whatever the default becomes.
-    const system = systemPromptOf(conversation, this.stores.settings.getState().settings.systemPrompt);
+    const settings = this.stores.settings.getState().settings;
+    const system = systemPromptOf(conversation, settings.systemPrompt);
     conversations.setSystemPrompt(conversationId, system);
+    // So are its parameters.
+    const parameters = parametersOf(conversation, settings);
+    conversations.setParameters(conversationId, parameters);
     const history = shownBranch(conversation);
-    const built = this.build(history, { protocol, model, reasoning }, system);
+    const built = this.build(history, { protocol, model, reasoning }, system, parameters);
     const leftOut = reasoningLeftOut(history, protocol);
     const notes: AnswerNotes = {
       ...(leftOut.length > 0 && { reasoningLeftOut: leftOut }),
@@ -197,19 +203,23 @@ export class ChatSession {
   }
 
   /**
-   * The request for the history `messages`, with `choices` (protocol, model, reasoning level), the system prompt
-   * and the settings of this moment.
+   * The request for the history `messages`, with `choices` (protocol, model, reasoning level), the system
+   * prompt, the conversation's parameters (the protocol takes those it has) and the settings of this moment.
    */
-  private build(messages: ChatMessage[], choices: ConversationChoices, system: string): BuiltRequest {
+  private build(
+    messages: ChatMessage[],
+    choices: ConversationChoices,
+    system: string,
+    parameters: SamplingParameters,
+  ): BuiltRequest {
     const settings = this.stores.settings.getState().settings;
     const { protocol, model, reasoning: level } = choices;
     const turnRequest: TurnRequest = {
+      ...parameters,
       model,
       system: system || undefined,
       messages: toConversationMessages(messages, protocol),
       tools: settings.offerTools ? settings.tools : undefined,
-      maxOutputTokens: settings.maxOutputTokens ?? undefined,
-      temperature: settings.temperature ?? undefined,
       reasoning:
         level === 'off' ? undefined : { effort: level, budgetTokens: settings.thinkingBudgets[level] },
     };
@@ -300,12 +310,13 @@ export class ChatSession {
       // branch before it and the settings now (they may have been fixed), rather than sending it.
       const conversation = this.stores.conversations.getState().conversations[conversationId];
       const before = conversation ? pathTo(conversation, message.id).slice(0, -1) : [];
-      const system = systemPromptOf(conversation, this.stores.settings.getState().settings.systemPrompt);
-      const { reasoning } = choicesFor(conversation?.choices, this.stores.settings.getState().settings);
+      const settings = this.stores.settings.getState().settings;
+      const { reasoning } = choicesFor(conversation?.choices, settings);
       const built = this.build(
         before,
         { protocol: message.protocol, model: message.model, reasoning },
-        system,
+        systemPromptOf(conversation, settings.systemPrompt),
+        parametersOf(conversation, settings),
       );
       return this.sendBuilt(
         conversationId,

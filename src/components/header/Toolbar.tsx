@@ -7,6 +7,7 @@ import { conversationUsage } from '../../state/stores/conversationStore.ts';
 import { costFigure } from '../cost/costWords.ts';
 import { LineIcon } from '../shared/LineIcon.tsx';
 import { ModelSelect } from './ModelSelect.tsx';
+import { ParametersButton } from './ParametersButton.tsx';
 import { ProtocolSelect } from './ProtocolSelect.tsx';
 import { ReasoningSelect } from './ReasoningSelect.tsx';
 import { SystemPromptButton } from './SystemPromptButton.tsx';
@@ -63,6 +64,7 @@ export function Toolbar({
       <ModelSelect />
       <ReasoningSelect />
       <SystemPromptButton conversation={conversation} />
+      <ParametersButton conversation={conversation} />
       <span className="toolbar-spacer" />
       {usage ? (
         <span

@@ -273,6 +273,7 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
             />
           </label>
         </div>
+        <p className="field-help">{t('params.settingsHelp')}</p>
         <label className="check">
           <input
             type="checkbox"

@@ -5,6 +5,7 @@ import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { Conversation } from '../../state/domain/types.ts';
 import { answeringConversations } from '../../state/stores/answers.ts';
 import { conversationUsage } from '../../state/stores/conversationStore.ts';
+import { PresetsButton } from '../presets/PresetsButton.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
 import { LIST_PAGE, rowsToRender } from './listWindow.ts';
 import { MoreConversations } from './MoreConversations.tsx';
@@ -249,16 +250,19 @@ export const ConversationList = memo(function ConversationList({
         <span className="brand">
           <img src="/favicon.svg" alt="" width={22} height={22} /> HopBase Chat
         </span>
-        <button
-          type="button"
-          className="btn btn-primary"
-          onClick={() => {
-            newConversation();
-            onNavigate?.();
-          }}
-        >
-          {t('sidebar.new')}
-        </button>
+        <div className="sidebar-new">
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => {
+              newConversation();
+              onNavigate?.();
+            }}
+          >
+            {t('sidebar.new')}
+          </button>
+          <PresetsButton onStarted={onNavigate} />
+        </div>
         <SearchBox
           ref={searchBox}
           value={query}

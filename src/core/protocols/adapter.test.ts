@@ -44,6 +44,7 @@ const echo: ProtocolAdapter<EchoEvent> = {
     path: '/echo/models',
     read: (body) => (body as { names: string[] }).names.map((id) => ({ id })),
   },
+  parameters: { numbers: { temperature: { field: 'heat', min: 0, max: 1 } } },
   sdk: {
     python: 'echo',
     npm: 'echo-sdk',

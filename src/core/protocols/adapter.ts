@@ -1,4 +1,5 @@
 import type { HttpRequestSpec, TurnRequest } from '../conversation.ts';
+import type { ParameterSupport } from '../parameters.ts';
 import type { RequestProblem } from '../reasoning.ts';
 import type { Turn } from '../turn.ts';
 import type { Decoded } from './json.ts';
@@ -67,6 +68,8 @@ export interface ProtocolAdapter<E> {
   headers: Record<string, string>;
   credentials: Credentials;
   models: ModelListing;
+  /** The sampling parameters its API takes and their ranges; `buildBody` sends those and no other. */
+  parameters: ParameterSupport;
   sdk: OfficialSdk;
   buildBody(request: TurnRequest): BuiltBody;
   /** An SSE event's data and name (`message` when unnamed) to the protocol's event. */

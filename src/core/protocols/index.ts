@@ -1,5 +1,6 @@
 import type { HttpRequestSpec, TurnRequest } from '../conversation.ts';
 import { keepShape } from '../keepShape.ts';
+import { type ParameterIssue, type ParameterSupport, parameterIssues } from '../parameters.ts';
 import type { RequestProblem } from '../reasoning.ts';
 import type { Protocol, Turn } from '../turn.ts';
 import {
@@ -61,12 +62,30 @@ export function redactedAuthHeaders(
   return redactedCredentialHeaders(adapters[protocol], apiKey, direct);
 }
 
+/** The sampling parameters `protocol` takes, and their ranges. */
+export function parameterSupport(protocol: Protocol): ParameterSupport {
+  return adapters[protocol].parameters;
+}
+
+function parameterProblem(api: string, issue: ParameterIssue): RequestProblem {
+  if (issue.kind === 'stops')
+    return { code: 'too_many_stop_sequences', values: { api, max: issue.max, count: issue.count } };
+  const { name, value, range } = issue;
+  return {
+    code: 'parameter_out_of_range',
+    values: { api, name, value, min: range.min, max: range.max ?? 'none', whole: range.whole ? 'yes' : 'no' },
+  };
+}
+
 /**
- * What stops a request from being sent, or null when nothing does: the reasoning constraints the APIs
- * answer with a 400, caught before anything is sent.
+ * What stops a request from being sent, or null when nothing does: a parameter out of the protocol's range,
+ * or the reasoning constraints the APIs answer with a 400, caught before anything is sent.
  */
 export function requestProblem(protocol: Protocol, request: TurnRequest): RequestProblem | null {
-  return adapters[protocol].requestProblem?.(request) ?? null;
+  const adapter = adapters[protocol];
+  const [issue] = parameterIssues(adapter.parameters, request);
+  if (issue) return parameterProblem(adapter.label, issue);
+  return adapter.requestProblem?.(request) ?? null;
 }
 
 /** Whether `value` is reasoning state as this version writes it (stored answers are read defensively). */

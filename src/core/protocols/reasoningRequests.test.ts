@@ -341,7 +341,7 @@ describe('requestProblem', () => {
           messages: [],
           reasoning: high,
           temperature: 0.7,
-          maxOutputTokens: 5,
+          maxOutputTokens: 50,
         }),
       ).toBeNull();
   });

@@ -152,7 +152,7 @@ export const en = {
     'Its bytes are gone from this browser (its storage was full when the message was sent, or has been cleared since), so the request cannot be sent as it was. Send the message again with the file attached.',
   'failure.not_sent.title': 'Not sent: the API would refuse these settings',
   'failure.not_sent.advice':
-    '{problem, select, budget_too_small {Anthropic Messages needs a thinking budget of at least {min, number} tokens (it is {budget, number}). Change it in Settings → Reasoning.} limit_not_above_budget {Anthropic Messages needs the output limit above the thinking budget: Max output tokens is {limit, number}, the {effort, select, low {low} medium {medium} other {high}} budget {budget, number}. Raise Max output tokens (or leave it empty), lower the budget in Settings, or pick a lower Reasoning level.} temperature_while_thinking {Anthropic Messages does not take a temperature while thinking (it is {temperature, number}). Clear Temperature in Settings, or set Reasoning to Off.} other {{problem}}}',
+    '{problem, select, budget_too_small {Anthropic Messages needs a thinking budget of at least {min, number} tokens (it is {budget, number}). Change it in Settings → Reasoning.} limit_not_above_budget {Anthropic Messages needs the output limit above the thinking budget: Max output tokens is {limit, number}, the {effort, select, low {low} medium {medium} other {high}} budget {budget, number}. Raise Max output tokens in Parameters (or leave it empty), lower the budget in Settings, or pick a lower Reasoning level.} temperature_while_thinking {Anthropic Messages does not take a temperature while thinking (it is {temperature, number}). Clear Temperature in Parameters, or set Reasoning to Off.} top_p_while_thinking {Anthropic Messages takes a Top P of {min, number} to 1 only while thinking (it is {topP, number}). Raise or clear Top P in Parameters, or set Reasoning to Off.} parameter_out_of_range {{api} does not take {name, select, temperature {Temperature} topP {Top P} maxOutputTokens {Max output tokens} seed {Seed} presencePenalty {Presence penalty} other {Frequency penalty}} {value, number}: {whole, select, yes {it takes a whole number} other {it takes a number}} {max, select, none {of at least {min, number}} other {from {min, number} to {max, number}}}. Change it in Parameters.} too_many_stop_sequences {{api} takes at most {max, number} stop sequences (there are {count, number}). Remove some in Parameters.} other {{problem}}}',
   'failure.stream_error.title': 'The model reported an error',
   'failure.stream_error.advice': 'The stream ended with an error. Retry sends the whole request again.',
 
@@ -463,6 +463,52 @@ export const en = {
   'systemPrompt.useDefault': 'Use the default',
   'systemPrompt.note':
     '{which, select, default {The default for new chats, as in Settings.} other {This chat’s own: the default for new chats (in Settings) is different.}} {started, select, yes {Sent with this chat’s next messages; earlier answers keep what they were sent with.} other {This chat starts with it.}}',
+  // The parameters panel
+  'params.title': 'Parameters',
+  'params.button.title': 'Parameters for this chat',
+  'params.name':
+    '{name, select, temperature {Temperature} topP {Top P} maxOutputTokens {Max output tokens} seed {Seed} presencePenalty {Presence penalty} other {Frequency penalty}}',
+  'params.note':
+    'Sent with this chat’s requests on {api}, each in its own field. An empty field sends nothing: the model’s own default applies.',
+  'params.range':
+    '{whole, select, yes {{max, select, none {A whole number of at least {min, number}.} other {A whole number from {min, number} to {max, number}.}}} other {{max, select, none {A number of at least {min, number}.} other {A number from {min, number} to {max, number}.}}}}',
+  'params.range.any': 'Any whole number.',
+  'params.notApplicable': '{api} has no such parameter: not sent.',
+  'params.error.number': '“{value}” is not a number.',
+  'params.error.range': '{api} does not accept {value} here.',
+  'params.error.stops': '{api} takes at most {max, number} stop sequences.',
+  'params.error.thinking':
+    '{problem, select, temperature_while_thinking {While thinking, Anthropic Messages takes no temperature but 1: clear it, or set Reasoning to Off.} top_p_while_thinking {While thinking, Anthropic Messages takes a top P of {min, number} to 1 only.} other {While thinking, Anthropic Messages needs this above the thinking budget ({budget, number}), or empty.}}',
+  'params.error.summary': 'Nothing was saved: correct the fields marked.',
+  'params.stop': 'Stop sequences',
+  'params.stop.item': 'Stop sequence {n, number}',
+  'params.stop.add': 'Add stop sequence',
+  'params.stop.remove': 'Remove stop sequence {n, number}',
+  'params.stop.help':
+    'The answer ends where the model would write one. Type \\n for a new line, \\t for a tab.',
+  'params.stop.max': '{api} takes up to {max, number}.',
+  'params.reset': 'Reset',
+  'params.reset.title':
+    'Back to the defaults for new chats (temperature and max output tokens from Settings)',
+  'params.settingsHelp':
+    'Max output tokens and Temperature are what new chats start with; each chat keeps its own, changed in Parameters in the toolbar.',
+  // Presets
+  'presets.title': 'Presets',
+  'presets.button.title': 'Presets: save this chat’s setup, start a new chat from one',
+  'presets.empty': 'No presets yet: save this chat’s setup below.',
+  'presets.summary':
+    '{api} · {model} · Reasoning: {level, select, off {Off} low {Low} medium {Medium} other {High}}',
+  'presets.use': 'Start a chat',
+  'presets.use.label': 'Start a chat from {name}',
+  'presets.delete': 'Delete',
+  'presets.delete.label': 'Delete {name}',
+  'presets.save.legend': 'Save this chat as a preset',
+  'presets.save.help':
+    'Its protocol, model, reasoning level, system prompt and parameters. A name already used replaces that preset.',
+  'presets.name': 'Preset name',
+  'presets.save': 'Save preset',
+  'presets.saved': 'Saved “{name}”.',
+  'presets.nameMissing': 'Give the preset a name.',
   'backup.legend': 'Back up and restore',
   'backup.about':
     'One file with every conversation, its answers and their recordings, the files sent with messages, and the settings (never the API key). Restore it here or in another browser: a conversation already here is joined with its copy, never doubled, and one deleted here comes back.',

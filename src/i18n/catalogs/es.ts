@@ -146,7 +146,7 @@ export const es: Catalog = {
     'Sus datos ya no están en este navegador (el almacenamiento estaba lleno al enviar el mensaje o se ha borrado después), así que la solicitud no puede enviarse tal como era. Vuelve a enviar el mensaje con el archivo adjunto.',
   'failure.not_sent.title': 'No enviada: la API rechazaría estos ajustes',
   'failure.not_sent.advice':
-    '{problem, select, budget_too_small {Anthropic Messages necesita un presupuesto de razonamiento de al menos {min, number} tokens (ahora es de {budget, number}). Cámbialo en Ajustes → Razonamiento.} limit_not_above_budget {Anthropic Messages necesita un límite de salida mayor que el presupuesto de razonamiento: «Máx. de tokens de salida» es {limit, number} y el presupuesto {effort, select, low {bajo} medium {medio} other {alto}}, {budget, number}. Sube el máximo de tokens de salida (o déjalo vacío), baja el presupuesto en Ajustes o elige un nivel de Razonamiento más bajo.} temperature_while_thinking {Anthropic Messages no admite una temperatura mientras razona (ahora es {temperature, number}). Vacía Temperatura en Ajustes o pon Razonamiento en No.} other {{problem}}}',
+    '{problem, select, budget_too_small {Anthropic Messages necesita un presupuesto de razonamiento de al menos {min, number} tokens (ahora es de {budget, number}). Cámbialo en Ajustes → Razonamiento.} limit_not_above_budget {Anthropic Messages necesita un límite de salida mayor que el presupuesto de razonamiento: «Máx. de tokens de salida» es {limit, number} y el presupuesto {effort, select, low {bajo} medium {medio} other {alto}}, {budget, number}. Sube el máximo de tokens de salida en Parámetros (o déjalo vacío), baja el presupuesto en Ajustes o elige un nivel de Razonamiento más bajo.} temperature_while_thinking {Anthropic Messages no admite una temperatura mientras razona (ahora es {temperature, number}). Vacía Temperatura en Parámetros o pon Razonamiento en No.} top_p_while_thinking {Mientras razona, Anthropic Messages solo admite un Top P de {min, number} a 1 (ahora es {topP, number}). Súbelo o vacíalo en Parámetros, o pon Razonamiento en No.} parameter_out_of_range {{api} no admite {name, select, temperature {Temperatura} topP {Top P} maxOutputTokens {Máx. de tokens de salida} seed {Semilla} presencePenalty {Penalización por presencia} other {Penalización por frecuencia}} {value, number}: {whole, select, yes {admite un número entero} other {admite un número}} {max, select, none {de al menos {min, number}} other {de {min, number} a {max, number}}}. Cámbialo en Parámetros.} too_many_stop_sequences {{api} admite como máximo {max, number} secuencias de parada (hay {count, number}). Quita algunas en Parámetros.} other {{problem}}}',
   'failure.stream_error.title': 'El modelo informó de un error',
   'failure.stream_error.advice':
     'El stream terminó con un error. Al reintentar se envía de nuevo la solicitud completa.',
@@ -459,6 +459,53 @@ export const es: Catalog = {
   'systemPrompt.useDefault': 'Usar el predeterminado',
   'systemPrompt.note':
     '{which, select, default {El predeterminado para chats nuevos, como en Ajustes.} other {Propio de este chat: el predeterminado para chats nuevos (en Ajustes) es otro.}} {started, select, yes {Se envía con los próximos mensajes de este chat; las respuestas anteriores conservan el que tenían.} other {Este chat empieza con él.}}',
+  // The parameters panel
+  'params.title': 'Parámetros',
+  'params.button.title': 'Parámetros de este chat',
+  'params.name':
+    '{name, select, temperature {Temperatura} topP {Top P} maxOutputTokens {Máx. de tokens de salida} seed {Semilla} presencePenalty {Penalización por presencia} other {Penalización por frecuencia}}',
+  'params.note':
+    'Se envían con las solicitudes de este chat en {api}, cada uno en su propio campo. Un campo vacío no envía nada: se aplica el valor predeterminado del modelo.',
+  'params.range':
+    '{whole, select, yes {{max, select, none {Un número entero de al menos {min, number}.} other {Un número entero de {min, number} a {max, number}.}}} other {{max, select, none {Un número de al menos {min, number}.} other {Un número de {min, number} a {max, number}.}}}}',
+  'params.range.any': 'Cualquier número entero.',
+  'params.notApplicable': '{api} no tiene este parámetro: no se envía.',
+  'params.error.number': '«{value}» no es un número.',
+  'params.error.range': '{api} no acepta {value} aquí.',
+  'params.error.stops': '{api} admite como máximo {max, number} secuencias de parada.',
+  'params.error.thinking':
+    '{problem, select, temperature_while_thinking {Mientras razona, Anthropic Messages no admite otra temperatura que 1: vacíala o pon Razonamiento en No.} top_p_while_thinking {Mientras razona, Anthropic Messages solo admite un top P de {min, number} a 1.} other {Mientras razona, Anthropic Messages necesita este valor por encima del presupuesto de razonamiento ({budget, number}), o vacío.}}',
+  'params.error.summary': 'No se ha guardado nada: corrige los campos marcados.',
+  'params.stop': 'Secuencias de parada',
+  'params.stop.item': 'Secuencia de parada {n, number}',
+  'params.stop.add': 'Añadir secuencia de parada',
+  'params.stop.remove': 'Quitar la secuencia de parada {n, number}',
+  'params.stop.help':
+    'La respuesta termina donde el modelo escribiría una. Escribe \\n para un salto de línea y \\t para un tabulador.',
+  'params.stop.max': '{api} admite hasta {max, number}.',
+  'params.reset': 'Restablecer',
+  'params.reset.title':
+    'Volver a los valores predeterminados de los chats nuevos (temperatura y máximo de tokens de salida de Ajustes)',
+  'params.settingsHelp':
+    'Máx. de tokens de salida y Temperatura son los valores con los que empiezan los chats nuevos; cada chat conserva los suyos, que se cambian en Parámetros, en la barra de herramientas.',
+  // Presets
+  'presets.title': 'Preajustes',
+  'presets.button.title':
+    'Preajustes: guarda la configuración de este chat y empieza un chat nuevo desde uno',
+  'presets.empty': 'Aún no hay preajustes: guarda abajo la configuración de este chat.',
+  'presets.summary':
+    '{api} · {model} · Razonamiento: {level, select, off {No} low {Bajo} medium {Medio} other {Alto}}',
+  'presets.use': 'Empezar un chat',
+  'presets.use.label': 'Empezar un chat desde {name}',
+  'presets.delete': 'Eliminar',
+  'presets.delete.label': 'Eliminar {name}',
+  'presets.save.legend': 'Guardar este chat como preajuste',
+  'presets.save.help':
+    'Su protocolo, modelo, nivel de razonamiento, prompt del sistema y parámetros. Un nombre ya usado sustituye a ese preajuste.',
+  'presets.name': 'Nombre del preajuste',
+  'presets.save': 'Guardar preajuste',
+  'presets.saved': 'Se guardó «{name}».',
+  'presets.nameMissing': 'Ponle un nombre al preajuste.',
   'backup.legend': 'Copia de seguridad y restauración',
   'backup.about':
     'Un archivo con todas las conversaciones, sus respuestas y sus grabaciones, los archivos enviados con los mensajes y los ajustes (nunca la clave de API). Restáuralo aquí o en otro navegador: una conversación que ya esté aquí se une con su copia, sin duplicarse, y una eliminada aquí vuelve.',

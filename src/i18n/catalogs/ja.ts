@@ -147,7 +147,7 @@ export const ja: Catalog = {
     'このブラウザーにファイルのデータが残っていません（送信時にストレージがいっぱいだったか、その後に消去されました）。そのため、リクエストを元のとおりに送信できません。ファイルを添付し直して、メッセージを送信してください。',
   'failure.not_sent.title': '送信していません：この設定は API に拒否されます',
   'failure.not_sent.advice':
-    '{problem, select, budget_too_small {Anthropic Messages では、思考の予算を {min, number} トークン以上にする必要があります（現在は {budget, number}）。設定の「推論」で変更してください。} limit_not_above_budget {Anthropic Messages では、出力の上限を思考の予算より大きくする必要があります。最大出力トークン数は {limit, number}、{effort, select, low {低} medium {中} other {高}}の予算は {budget, number} です。最大出力トークン数を増やす（または空にする）か、設定で予算を減らすか、推論のレベルを下げてください。} temperature_while_thinking {Anthropic Messages では、思考中は温度を指定できません（現在は {temperature, number}）。設定で温度を空にするか、推論をオフにしてください。} other {{problem}}}',
+    '{problem, select, budget_too_small {Anthropic Messages では、思考の予算を {min, number} トークン以上にする必要があります（現在は {budget, number}）。設定の「推論」で変更してください。} limit_not_above_budget {Anthropic Messages では、出力の上限を思考の予算より大きくする必要があります。最大出力トークン数は {limit, number}、{effort, select, low {低} medium {中} other {高}}の予算は {budget, number} です。パラメーターで最大出力トークン数を増やす（または空にする）か、設定で予算を減らすか、推論のレベルを下げてください。} temperature_while_thinking {Anthropic Messages では、思考中は温度を指定できません（現在は {temperature, number}）。パラメーターで温度を空にするか、推論をオフにしてください。} top_p_while_thinking {思考中の Anthropic Messages では Top P は {min, number} から 1 までしか指定できません（現在は {topP, number}）。パラメーターで Top P を上げるか空にするか、推論をオフにしてください。} parameter_out_of_range {{api} では{name, select, temperature {温度} topP {Top P} maxOutputTokens {最大出力トークン数} seed {シード} presencePenalty {存在ペナルティ} other {頻度ペナルティ}}に {value, number} を指定できません。{whole, select, yes {{max, select, none {{min, number} 以上の整数} other {{min, number} から {max, number} までの整数}}} other {{max, select, none {{min, number} 以上の数値} other {{min, number} から {max, number} までの数値}}}}を指定してください。パラメーターで変更できます。} too_many_stop_sequences {{api} で指定できる停止シーケンスは {max, number} 個までです（現在 {count, number} 個）。パラメーターで減らしてください。} other {{problem}}}',
   'failure.stream_error.title': 'モデルがエラーを返しました',
   'failure.stream_error.advice':
     'ストリームがエラーで終了しました。再試行するとリクエスト全体をもう一度送信します。',
@@ -454,6 +454,49 @@ export const ja: Catalog = {
   'systemPrompt.useDefault': 'デフォルトに戻す',
   'systemPrompt.note':
     '{which, select, default {新しいチャットのデフォルトです（設定と同じ）。} other {このチャット専用です。新しいチャットのデフォルト（設定）とは異なります。}}{started, select, yes {このチャットの次のメッセージから送信されます。これまでの回答は、送信時のプロンプトのままです。} other {このチャットはこのプロンプトで始まります。}}',
+  // The parameters panel
+  'params.title': 'パラメーター',
+  'params.button.title': 'このチャットのパラメーター',
+  'params.name':
+    '{name, select, temperature {温度} topP {Top P} maxOutputTokens {最大出力トークン数} seed {シード} presencePenalty {存在ペナルティ} other {頻度ペナルティ}}',
+  'params.note':
+    '{api} で、このチャットのリクエストにそれぞれ専用のフィールドで送信されます。空のフィールドは送信されず、モデルのデフォルトが使われます。',
+  'params.range':
+    '{whole, select, yes {{max, select, none {{min, number} 以上の整数。} other {{min, number} から {max, number} までの整数。}}} other {{max, select, none {{min, number} 以上の数値。} other {{min, number} から {max, number} までの数値。}}}}',
+  'params.range.any': '任意の整数。',
+  'params.notApplicable': '{api} にはこのパラメーターがないため、送信されません。',
+  'params.error.number': '「{value}」は数値ではありません。',
+  'params.error.range': '{api} ではここに {value} を指定できません。',
+  'params.error.stops': '{api} で指定できる停止シーケンスは {max, number} 個までです。',
+  'params.error.thinking':
+    '{problem, select, temperature_while_thinking {思考中の Anthropic Messages では温度は 1 以外指定できません。空にするか、推論をオフにしてください。} top_p_while_thinking {思考中の Anthropic Messages では Top P は {min, number} から 1 までしか指定できません。} other {思考中の Anthropic Messages では、この値を思考の予算（{budget, number}）より大きくするか、空にする必要があります。}}',
+  'params.error.summary': '保存していません。印の付いたフィールドを直してください。',
+  'params.stop': '停止シーケンス',
+  'params.stop.item': '停止シーケンス {n, number}',
+  'params.stop.add': '停止シーケンスを追加',
+  'params.stop.remove': '停止シーケンス {n, number} を削除',
+  'params.stop.help': 'モデルがこれを書く位置で回答が終わります。改行は \\n、タブは \\t と入力します。',
+  'params.stop.max': '{api} では {max, number} 個まで指定できます。',
+  'params.reset': 'リセット',
+  'params.reset.title': '新しいチャットのデフォルト（設定の温度と最大出力トークン数）に戻す',
+  'params.settingsHelp':
+    '最大出力トークン数と温度は新しいチャットの初期値です。チャットごとの値は、ツールバーの「パラメーター」で変更します。',
+  // Presets
+  'presets.title': 'プリセット',
+  'presets.button.title': 'プリセット：このチャットの設定を保存し、プリセットから新しいチャットを始めます',
+  'presets.empty': 'プリセットはまだありません。下でこのチャットの設定を保存できます。',
+  'presets.summary': '{api} · {model} · 推論：{level, select, off {オフ} low {低} medium {中} other {高}}',
+  'presets.use': 'チャットを開始',
+  'presets.use.label': '{name} でチャットを開始',
+  'presets.delete': '削除',
+  'presets.delete.label': '{name} を削除',
+  'presets.save.legend': 'このチャットをプリセットとして保存',
+  'presets.save.help':
+    'プロトコル、モデル、推論レベル、システムプロンプト、パラメーターを保存します。使用済みの名前にすると、そのプリセットを置き換えます。',
+  'presets.name': 'プリセット名',
+  'presets.save': 'プリセットを保存',
+  'presets.saved': '「{name}」を保存しました。',
+  'presets.nameMissing': 'プリセットに名前を付けてください。',
   'backup.legend': 'バックアップと復元',
   'backup.about':
     'すべての会話とその回答・記録、メッセージと一緒に送信したファイル、設定（API キーは含みません）を 1 つのファイルにまとめます。このブラウザーでも別のブラウザーでも復元できます。ここにある会話はそのコピーと統合され、重複しません。ここで削除した会話は元に戻ります。',

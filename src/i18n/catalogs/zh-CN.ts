@@ -130,7 +130,7 @@ export const zhCN: Catalog = {
     '此浏览器中已没有该文件的数据（发送时存储空间已满，或之后已被清除），因此无法按原样发送请求。请重新附加该文件后再发送消息。',
   'failure.not_sent.title': '未发送：API 会拒绝这些设置',
   'failure.not_sent.advice':
-    '{problem, select, budget_too_small {Anthropic Messages 要求思考预算至少为 {min, number} 个 token（当前为 {budget, number}）。请在“设置 → 推理”中修改。} limit_not_above_budget {Anthropic Messages 要求输出上限高于思考预算：最大输出 token 数为 {limit, number}，{effort, select, low {低级} medium {中级} other {高级}}预算为 {budget, number}。请调高最大输出 token 数（或留空）、在设置中降低预算，或选择更低的推理级别。} temperature_while_thinking {Anthropic Messages 在思考时不接受温度参数（当前为 {temperature, number}）。请在设置中清空温度，或将推理设为关闭。} other {{problem}}}',
+    '{problem, select, budget_too_small {Anthropic Messages 要求思考预算至少为 {min, number} 个 token（当前为 {budget, number}）。请在“设置 → 推理”中修改。} limit_not_above_budget {Anthropic Messages 要求输出上限高于思考预算：最大输出 token 数为 {limit, number}，{effort, select, low {低级} medium {中级} other {高级}}预算为 {budget, number}。请在参数中调高最大输出 token 数（或留空）、在设置中降低预算，或选择更低的推理级别。} temperature_while_thinking {Anthropic Messages 在思考时不接受温度参数（当前为 {temperature, number}）。请在参数中清空温度，或将推理设为关闭。} top_p_while_thinking {思考时，Anthropic Messages 只接受 {min, number} 到 1 之间的 Top P（当前为 {topP, number}）。请在参数中调高或清空 Top P，或将推理设为关闭。} parameter_out_of_range {{api} 不接受{name, select, temperature {温度} topP {Top P} maxOutputTokens {最大输出 token 数} seed {种子} presencePenalty {存在惩罚} other {频率惩罚}}为 {value, number}：{whole, select, yes {{max, select, none {需为不小于 {min, number} 的整数} other {需为 {min, number} 到 {max, number} 之间的整数}}} other {{max, select, none {需为不小于 {min, number} 的数字} other {需为 {min, number} 到 {max, number} 之间的数字}}}}。请在参数中修改。} too_many_stop_sequences {{api} 最多接受 {max, number} 个停止序列（当前有 {count, number} 个）。请在参数中删除一些。} other {{problem}}}',
   'failure.stream_error.title': '模型报告了错误',
   'failure.stream_error.advice': '流以错误结束。重试会重新发送整个请求。',
 
@@ -419,6 +419,47 @@ export const zhCN: Catalog = {
   'systemPrompt.useDefault': '使用默认值',
   'systemPrompt.note':
     '{which, select, default {新对话的默认提示词，与设置中相同。} other {本对话专用：新对话的默认提示词（在设置中）与此不同。}}{started, select, yes {将随本对话之后的消息发送；之前的回答保留当时发送的提示词。} other {本对话将以它开始。}}',
+  // The parameters panel
+  'params.title': '参数',
+  'params.button.title': '本对话的参数',
+  'params.name':
+    '{name, select, temperature {温度} topP {Top P} maxOutputTokens {最大输出 token 数} seed {种子} presencePenalty {存在惩罚} other {频率惩罚}}',
+  'params.note': '在 {api} 上随本对话的请求发送，各自使用其字段。留空的字段不发送，使用模型自身的默认值。',
+  'params.range':
+    '{whole, select, yes {{max, select, none {不小于 {min, number} 的整数。} other {{min, number} 到 {max, number} 之间的整数。}}} other {{max, select, none {不小于 {min, number} 的数字。} other {{min, number} 到 {max, number} 之间的数字。}}}}',
+  'params.range.any': '任意整数。',
+  'params.notApplicable': '{api} 没有此参数，不会发送。',
+  'params.error.number': '“{value}”不是数字。',
+  'params.error.range': '{api} 在此处不接受 {value}。',
+  'params.error.stops': '{api} 最多接受 {max, number} 个停止序列。',
+  'params.error.thinking':
+    '{problem, select, temperature_while_thinking {思考时，Anthropic Messages 只接受温度为 1：请清空它，或将推理设为关闭。} top_p_while_thinking {思考时，Anthropic Messages 只接受 {min, number} 到 1 之间的 Top P。} other {思考时，Anthropic Messages 要求此值高于思考预算（{budget, number}），或留空。}}',
+  'params.error.summary': '未保存：请修改标出的字段。',
+  'params.stop': '停止序列',
+  'params.stop.item': '停止序列 {n, number}',
+  'params.stop.add': '添加停止序列',
+  'params.stop.remove': '删除停止序列 {n, number}',
+  'params.stop.help': '模型写到它时回答即结束。输入 \\n 表示换行，\\t 表示制表符。',
+  'params.stop.max': '{api} 最多接受 {max, number} 个。',
+  'params.reset': '重置',
+  'params.reset.title': '恢复为新对话的默认值（设置中的温度和最大输出 token 数）',
+  'params.settingsHelp':
+    '最大输出 token 数和温度是新对话的初始值；每个对话保留自己的值，可在工具栏的“参数”中修改。',
+  // Presets
+  'presets.title': '预设',
+  'presets.button.title': '预设：保存本对话的配置，或从预设开始新对话',
+  'presets.empty': '还没有预设：可在下方保存本对话的配置。',
+  'presets.summary': '{api} · {model} · 推理：{level, select, off {关闭} low {低} medium {中} other {高}}',
+  'presets.use': '开始对话',
+  'presets.use.label': '从 {name} 开始对话',
+  'presets.delete': '删除',
+  'presets.delete.label': '删除 {name}',
+  'presets.save.legend': '将本对话保存为预设',
+  'presets.save.help': '包括协议、模型、推理级别、系统提示词和参数。使用已有的名称会替换该预设。',
+  'presets.name': '预设名称',
+  'presets.save': '保存预设',
+  'presets.saved': '已保存“{name}”。',
+  'presets.nameMissing': '请为预设命名。',
   'backup.legend': '备份与恢复',
   'backup.about':
     '一个文件包含所有对话、其中的回答和录制、随消息发送的文件以及设置（不含 API 密钥）。可在此处或其他浏览器中恢复：此处已有的对话会与其副本合并，不会重复；此处已删除的对话会恢复。',

@@ -1,4 +1,4 @@
-import type { HttpError, Protocol, ReasoningLevel, Turn } from '../../core/index.ts';
+import type { HttpError, Protocol, ReasoningLevel, SamplingParameters, Turn } from '../../core/index.ts';
 
 /** One SSE item of an attempt as recorded for the inspector: offsets are ms from the request start. */
 export interface TraceItem {
@@ -131,6 +131,19 @@ export interface ConversationChoices {
   reasoning: ReasoningLevel;
 }
 
+/**
+ * A named start for new chats: what a conversation chose (protocol, model, reasoning), its system prompt
+ * and its sampling parameters. Kept with the settings, so it follows the person and goes into backups.
+ */
+export interface Preset {
+  id: string;
+  name: string;
+  createdAt: number;
+  choices: ConversationChoices;
+  systemPrompt: string;
+  parameters: SamplingParameters;
+}
+
 export interface Conversation {
   id: string;
   title: string;
@@ -150,4 +163,10 @@ export interface Conversation {
    * set for it before); absent until then, and in records from before it was remembered: the default then.
    */
   systemPrompt?: string;
+  /**
+   * The sampling parameters its requests send (each protocol takes those it has), from the defaults in
+   * Settings when its first request is sent (or set for it before); absent until then, and in records from
+   * before they were kept: the defaults then.
+   */
+  parameters?: SamplingParameters;
 }

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { version as appVersion } from '../../../package.json';
 import { emptyTurn } from '../../core/index.ts';
 import { recordingKeptApart } from '../domain/recordings.ts';
-import type { AssistantMessage, Attempt, Conversation, TraceItem } from '../domain/types.ts';
+import type { AssistantMessage, Attempt, Conversation, Preset, TraceItem } from '../domain/types.ts';
 import { readEverything } from '../storage/backupRecords.ts';
 import type { ChangeFeed } from '../storage/changeFeed.ts';
 import { loadState } from '../storage/load.ts';
@@ -95,6 +95,7 @@ function conversation(n: number): Conversation {
     createdAt: at,
     updatedAt: at + 9,
     choices: { protocol: 'chat', model: 'sim-echo', reasoning: 'off' },
+    parameters: { temperature: n / 10, stop: ['END'], seed: n },
     messages: [
       { id: `msg_${n}_q`, role: 'user', text: `Question ${n}`, createdAt: at + 1 },
       answer(`msg_${n}_a`, at + 2, [
@@ -148,9 +149,19 @@ async function seed(conversations: Conversation[]) {
     apiKey: 'sk-secret-key-123',
     rememberKey: true,
     baseUrl: 'https://user:pass@gateway.example.com/v1',
+    presets: [savedPreset],
   });
   await tab.stop();
 }
+
+const savedPreset: Preset = {
+  id: 'pre_1',
+  name: 'Careful Claude',
+  createdAt: 5,
+  choices: { protocol: 'messages', model: 'claude-x', reasoning: 'high' },
+  systemPrompt: 'Think twice.',
+  parameters: { temperature: 1, maxOutputTokens: 20000, stop: ['END'] },
+};
 
 /** Every record of the database, by key. */
 async function snapshot(): Promise<Record<string, unknown>> {
@@ -302,6 +313,24 @@ describe('restore', () => {
     wantRecordings(stores);
     await expect.poll(() => byId(Object.values(loaded().conversations))).toEqual(byId(before.conversations));
     expect(stores.settings.getState().settings.systemPrompt).toBe('Answer in haiku');
+  });
+
+  it('brings its presets back beside those made since, by id', async () => {
+    await seed([conversation(1)]);
+    const file = await backUp(db, '', 0);
+    const made: Preset = { ...savedPreset, id: 'pre_2', name: 'Made since' };
+    const changed: Preset = { ...savedPreset, systemPrompt: 'Changed since' };
+    const tab = await openTab(false);
+    tab.stores.settings.getState().update({ presets: [changed, made] });
+    await tab.stop();
+
+    const result = await restoreBackup(db, file.text, null);
+    expect(result.ok && result.outcome.settings).toBe('applied');
+    const { stores } = await openTab(false);
+    // The file's copy of the one it holds, the one made since kept.
+    expect(stores.settings.getState().settings.presets).toEqual([savedPreset, made]);
+    const again = await restoreBackup(db, file.text, null);
+    expect(again.ok && again.outcome.settings).toBe('unchanged');
   });
 
   it('restoring twice changes nothing the second time', async () => {

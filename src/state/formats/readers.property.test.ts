@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emptyTurn, protocols, reasoningLevels } from '../../core/index.ts';
+import { emptyTurn, numberParameters, protocols, reasoningLevels } from '../../core/index.ts';
 import { readRecording } from '../../session/replay.ts';
 import type { Attempt, ChatMessage, Conversation, TraceItem } from '../domain/types.ts';
 import { defaultSettings } from '../stores/settingsStore.ts';
@@ -83,6 +83,7 @@ const conversation: Conversation = {
   selected: { '': 'm1' },
   choices: { protocol: 'messages', model: 'claude-x', reasoning: 'high' },
   systemPrompt: 'Be brief.',
+  parameters: { temperature: 0.7, topP: 0.9, maxOutputTokens: 512, stop: ['END'], seed: 42 },
   messages: [
     {
       id: 'm1',
@@ -270,6 +271,11 @@ function wellFormed(c: Conversation): boolean {
     c.messages.every((m) => wellFormedMessage(m, ids)) &&
     (c.selected === undefined || Object.values(c.selected).every(isString)) &&
     (c.systemPrompt === undefined || isString(c.systemPrompt)) &&
+    (c.parameters === undefined ||
+      ((c.parameters.stop === undefined || c.parameters.stop.every(isString)) &&
+        numberParameters.every(
+          (name) => c.parameters?.[name] === undefined || isNumber(c.parameters[name]),
+        ))) &&
     (c.choices === undefined ||
       (protocols.includes(c.choices.protocol) &&
         c.choices.model !== '' &&

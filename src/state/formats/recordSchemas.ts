@@ -1,5 +1,11 @@
 import * as v from 'valibot';
-import { type HttpError, protocols, reasoningLevels, type Turn } from '../../core/index.ts';
+import {
+  type HttpError,
+  protocols,
+  reasoningLevels,
+  type SamplingParameters,
+  type Turn,
+} from '../../core/index.ts';
 import { storedTitle } from '../domain/conversationTitle.ts';
 import type { AnswerSource, Attempt, ChatMessage, TraceItem } from '../domain/types.ts';
 import {
@@ -231,6 +237,36 @@ const choices = v.fallback(
   undefined,
 );
 
+const maybeNumber = v.fallback(v.optional(aNumber), undefined);
+
+/**
+ * A conversation's sampling parameters: each one of the right type kept, any other (a damaged record's) left
+ * out, so it is not sent; one this version does not know is kept as stored. Ranges are each protocol's and
+ * checked before sending, not here.
+ */
+export const parameters = v.fallback(
+  v.optional(
+    v.pipe(
+      fields({
+        temperature: maybeNumber,
+        topP: maybeNumber,
+        maxOutputTokens: maybeNumber,
+        stop: v.fallback(v.optional(v.array(v.string())), undefined),
+        seed: maybeNumber,
+        presencePenalty: maybeNumber,
+        frequencyPenalty: maybeNumber,
+      }),
+      v.transform(
+        (read) =>
+          Object.fromEntries(
+            Object.entries(read).filter(([, value]) => value !== undefined),
+          ) as SamplingParameters,
+      ),
+    ),
+  ),
+  undefined,
+);
+
 /** One `conversation:<id>` record (its id is checked against its key, its messages' parents by `records.ts`). */
 export const conversationRecord = v.pipe(
   fields({
@@ -243,6 +279,7 @@ export const conversationRecord = v.pipe(
     selected: v.optional(stringsById),
     systemPrompt: v.optional(aString),
     choices,
+    parameters,
     /** Read apart (`recordRevision`): even a record that cannot be read has one. */
     revision: v.optional(v.unknown()),
   }),

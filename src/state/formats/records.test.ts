@@ -171,6 +171,31 @@ describe('readConversationRecord', () => {
       expect(choicesOf(damaged)).toBeUndefined();
   });
 
+  it('keeps the parameters a conversation sends, each of the wrong type left out, a newer one kept', () => {
+    const parametersOf = (parameters: unknown) => {
+      const read = readConversationRecord('conversation:conv_1', { ...conversation(), parameters });
+      return read.kind === 'conversation' ? read.conversation.parameters : 'unreadable';
+    };
+    const sound = {
+      temperature: 0.7,
+      topP: 0.9,
+      maxOutputTokens: 512,
+      stop: ['END', '\n\n'],
+      seed: 42,
+      presencePenalty: -1,
+      frequencyPenalty: 2,
+    };
+    expect(parametersOf(sound)).toEqual(sound);
+    // Out of a protocol's range is still read: which range applies depends on the protocol sent to.
+    expect(parametersOf({ temperature: 9 })).toEqual({ temperature: 9 });
+    expect(parametersOf({ temperature: 'hot', seed: Number.NaN, stop: [1], topP: 0.5 })).toEqual({
+      topP: 0.5,
+    });
+    expect(parametersOf({ topK: 40, temperature: 1 })).toEqual({ topK: 40, temperature: 1 });
+    // Records from before parameters were kept, and damaged ones: none (the defaults then apply).
+    for (const damaged of [undefined, null, 'hot', [0.5]]) expect(parametersOf(damaged)).toBeUndefined();
+  });
+
   const broken: [string, (c: Record<string, unknown> & { messages: unknown[] }) => unknown, string][] = [
     ['messages: null', (c) => ({ ...c, messages: null }), 'messages: expected a list'],
     ['not an object', () => 'conv_1', 'record: expected an object'],
@@ -309,6 +334,40 @@ describe('readTraceRecord and readSettingsRecord', () => {
       },
       wrong: ['protocol', 'maxOutputTokens', 'offerTools', 'systemPrompt'],
     });
+  });
+});
+
+describe('presets in the settings record', () => {
+  const sound = {
+    id: 'pre_1',
+    name: 'Careful',
+    createdAt: 5,
+    choices: { protocol: 'messages', model: 'claude-x', reasoning: 'high' },
+    systemPrompt: 'Think twice.',
+    parameters: { temperature: 1, stop: ['END'] },
+  };
+  const presetsOf = (presets: unknown) => readSettingsRecord({ presets });
+
+  it('keeps each preset that reads, leaves out each that does not', () => {
+    const damaged = [
+      { ...sound, id: '' },
+      { ...sound, name: 42 },
+      { ...sound, choices: { ...sound.choices, protocol: 'telepathy' } },
+      'Careful',
+      null,
+    ];
+    expect(presetsOf([sound, ...damaged])).toEqual({ settings: { presets: [sound] }, wrong: [] });
+  });
+
+  it('makes sound what is safe: an unknown level off, damaged parameters none', () => {
+    const read = presetsOf([
+      { ...sound, choices: { ...sound.choices, reasoning: 'extreme' }, parameters: 'hot' },
+    ]);
+    expect(read?.settings.presets?.[0]).toMatchObject({ choices: { reasoning: 'off' }, parameters: {} });
+  });
+
+  it('a list that is not one is the default', () => {
+    expect(presetsOf({ a: sound })).toEqual({ settings: {}, wrong: ['presets'] });
   });
 });
 

@@ -8,8 +8,10 @@ import {
   reasoningLevels,
   type ToolDefinition,
 } from '../../core/index.ts';
+import type { Preset } from '../domain/types.ts';
 import type { Settings } from '../stores/settingsStore.ts';
-import { aList, aNumber, anObject, aString, fields } from './validation.ts';
+import { parameters } from './recordSchemas.ts';
+import { aList, aNumber, anObject, aString, fields, onlyFields } from './validation.ts';
 
 /**
  * The settings record's fields, each checked on its own (`readSettingsRecord`): one of the wrong type is
@@ -24,6 +26,23 @@ const budgetFor = (effort: ReasoningEffort) =>
   v.fallback(v.optional(thinkingBudget, defaultThinkingBudgets[effort]), defaultThinkingBudgets[effort]);
 
 const aBoolean = v.boolean('true or false');
+
+/** One preset; its reasoning level read as the toolbar's is (one this version does not know is off). */
+const preset = v.pipe(
+  onlyFields({
+    id: v.pipe(aString, v.nonEmpty()),
+    name: v.pipe(aString, v.nonEmpty()),
+    createdAt: aNumber,
+    choices: onlyFields({
+      protocol: v.picklist(protocols),
+      model: aString,
+      reasoning: v.fallback(v.picklist(reasoningLevels), 'off'),
+    }),
+    systemPrompt: aString,
+    parameters,
+  }),
+  v.transform((read): Preset => ({ ...read, parameters: read.parameters ?? {} })),
+);
 
 export const settingFields = {
   language: aString,
@@ -56,5 +75,15 @@ export const settingFields = {
   stallSilentSeconds: aNumber,
   stallDeadSeconds: aNumber,
   autoRetry: aBoolean,
+  /** A list, each preset that cannot be read left out (the others kept). */
+  presets: v.pipe(
+    aList(v.unknown()),
+    v.transform((items) =>
+      items.flatMap((item): Preset[] => {
+        const read = v.safeParse(preset, item);
+        return read.success ? [read.output] : [];
+      }),
+    ),
+  ),
   ownPrices: aString,
 } satisfies { [K in keyof Settings]: v.GenericSchema<unknown, Settings[K]> };

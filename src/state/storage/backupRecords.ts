@@ -1,6 +1,7 @@
 import { entries, promisifyRequest, type UseStore } from 'idb-keyval';
 import { mergeConversation, sameContent } from '../domain/merge.ts';
-import type { Attempt, Conversation } from '../domain/types.ts';
+import { joinPresets } from '../domain/presets.ts';
+import type { Attempt, Conversation, Preset } from '../domain/types.ts';
 import { withoutUserInfo } from '../formats/conversationExport.ts';
 import {
   conversationPrefix,
@@ -224,7 +225,13 @@ export async function writeRestored(
         // Compared as the app sees them (a field stored as its default is no change), and only what differs
         // is written, on top of what is stored.
         const current: Record<string, unknown> = { ...defaultSettings, ...read?.settings };
-        const changes = Object.entries(patch).filter(([key, value]) => {
+        // A backup's presets join those here (by id) rather than replace them: one made since stays.
+        const joined = Object.entries(patch).map(([key, value]): [string, unknown] =>
+          key === 'presets'
+            ? [key, joinPresets((current.presets ?? []) as Preset[], value as Preset[])]
+            : [key, value],
+        );
+        const changes = joined.filter(([key, value]) => {
           if (key !== 'baseUrl') return !sameContent(current[key], value);
           // The gateway's address as backed up, without its user and password: those stay as they are
           // here. Another address is only offered: the person says whether their key may go there.

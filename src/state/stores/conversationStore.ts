@@ -1,9 +1,17 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { type ConversationMessage, type Protocol, reasoningStateOf, type Turn } from '../../core/index.ts';
+import {
+  type ConversationMessage,
+  keptParameters,
+  type Protocol,
+  reasoningStateOf,
+  type SamplingParameters,
+  type Turn,
+} from '../../core/index.ts';
 import { placeholderContent } from '../domain/attachmentPlaceholders.ts';
 import { chooseVersion, nextParentId, parentOf, shownBranch, withParents } from '../domain/branches.ts';
 import { idRecord, withIds } from '../domain/idRecord.ts';
 import { newId } from '../domain/ids.ts';
+import { sameContent } from '../domain/merge.ts';
 import type {
   AnswerSource,
   AssistantMessage,
@@ -96,6 +104,8 @@ export interface ConversationState {
   setChoices(conversationId: string, choices: ConversationChoices): void;
   /** The system prompt the conversation's requests send from now on (its order in the list stays). */
   setSystemPrompt(conversationId: string, systemPrompt: string): void;
+  /** The sampling parameters the conversation's requests send from now on (its order in the list stays). */
+  setParameters(conversationId: string, parameters: SamplingParameters): void;
   /** A tool result, after the last message shown. */
   addToolResult(conversationId: string, toolCallId: string, name: string, content: string): void;
   /**
@@ -341,6 +351,13 @@ export function createConversationStore(): ConversationStore {
         patch(conversationId, (c) => (c.systemPrompt === systemPrompt ? c : { ...c, systemPrompt }));
       },
 
+      setParameters(conversationId, parameters) {
+        const kept = keptParameters(parameters);
+        patch(conversationId, (c) =>
+          c.parameters && sameContent(c.parameters, kept) ? c : { ...c, parameters: kept },
+        );
+      },
+
       addToolResult(conversationId, toolCallId, name, content) {
         add(conversationId, nextParentId, { role: 'tool', toolCallId, name, content });
       },
@@ -430,6 +447,27 @@ function sameChoices(a: ConversationChoices, b: ConversationChoices): boolean {
  */
 export function systemPromptOf(conversation: Conversation | undefined, defaultPrompt: string): string {
   return conversation?.systemPrompt ?? defaultPrompt;
+}
+
+/** The defaults for a new chat's parameters: the two Settings holds (the rest unset). */
+export function defaultParameters(
+  settings: Pick<Settings, 'temperature' | 'maxOutputTokens'>,
+): SamplingParameters {
+  return keptParameters({
+    temperature: settings.temperature ?? undefined,
+    maxOutputTokens: settings.maxOutputTokens ?? undefined,
+  });
+}
+
+/**
+ * The sampling parameters `conversation` sends: its own, or the defaults from Settings while it has none
+ * (before its first request, and in records from before they were kept).
+ */
+export function parametersOf(
+  conversation: Conversation | undefined,
+  settings: Pick<Settings, 'temperature' | 'maxOutputTokens'>,
+): SamplingParameters {
+  return conversation?.parameters ?? defaultParameters(settings);
 }
 
 /**

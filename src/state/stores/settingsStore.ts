@@ -7,6 +7,7 @@ import {
   type ReasoningLevel,
   type ToolDefinition,
 } from '../../core/index.ts';
+import type { Preset } from '../domain/types.ts';
 import { thinkingBudget } from '../formats/settingsSchema.ts';
 
 export interface Settings {
@@ -38,6 +39,8 @@ export interface Settings {
   stallDeadSeconds: number;
   /** Retry automatically (with backoff) when a request fails before any output (429, 5xx). */
   autoRetry: boolean;
+  /** Named starts for new chats (`src/state/domain/presets.ts`), in the order they were made. */
+  presets: Preset[];
   /**
    * A person's own prices over the operator's, as typed: JSON in LiteLLM's format (`src/state/domain/cost.ts`,
    * `readOwnPrices`), kept as text so that a table being written is never lost.
@@ -77,6 +80,7 @@ export const defaultSettings: Settings = {
   stallSilentSeconds: 20,
   stallDeadSeconds: 25,
   autoRetry: true,
+  presets: [],
   ownPrices: '',
 };
 

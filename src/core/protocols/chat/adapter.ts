@@ -3,7 +3,7 @@ import { bearerCredentials } from '../bearerCredentials.ts';
 import { gatewayModels } from '../gatewayModels.ts';
 import type { ChatEvent } from './events.ts';
 import { ChatStepper, decodeChatEvent, reduceChat } from './reducer.ts';
-import { buildChatBody } from './request.ts';
+import { buildChatBody, chatParameters } from './request.ts';
 
 /** OpenAI Chat Completions: no reasoning state to keep or check (docs/protocols.md §4.2). */
 export const chatAdapter: ProtocolAdapter<ChatEvent> = {
@@ -12,6 +12,7 @@ export const chatAdapter: ProtocolAdapter<ChatEvent> = {
   headers: {},
   credentials: bearerCredentials,
   models: gatewayModels,
+  parameters: chatParameters,
   sdk: {
     python: 'openai',
     npm: 'openai',

@@ -3,7 +3,7 @@ import { gatewayModels } from '../gatewayModels.ts';
 import type { MessagesEvent } from './events.ts';
 import { isMessagesReasoningState, messagesRequestProblem } from './reasoning.ts';
 import { decodeMessagesEvent, MessagesStepper, reduceMessages } from './reducer.ts';
-import { buildMessagesBody } from './request.ts';
+import { buildMessagesBody, messagesParameters } from './request.ts';
 
 /** Anthropic Messages: thinking blocks kept and sent back, thinking's constraints checked before sending. */
 export const messagesAdapter: ProtocolAdapter<MessagesEvent> = {
@@ -17,6 +17,7 @@ export const messagesAdapter: ProtocolAdapter<MessagesEvent> = {
     direct: { 'anthropic-dangerous-direct-browser-access': 'true' },
   },
   models: gatewayModels,
+  parameters: messagesParameters,
   sdk: {
     python: 'anthropic',
     npm: '@anthropic-ai/sdk',

@@ -21,6 +21,9 @@ export interface MessagesReasoningState {
   block: ThinkingBlock | RedactedThinkingBlock;
 }
 
+/** With thinking on, Anthropic takes `top_p` from this up to 1 only. */
+export const minTopPWhileThinking = 0.95;
+
 /** Anthropic's floor for `thinking.budget_tokens`. */
 export const minThinkingBudget = 1024;
 
@@ -89,5 +92,7 @@ export function messagesRequestProblem(request: TurnRequest): RequestProblem | n
     return { code: 'limit_not_above_budget', values: { limit, effort: request.reasoning.effort, budget } };
   if (request.temperature !== undefined && request.temperature !== 1)
     return { code: 'temperature_while_thinking', values: { temperature: request.temperature } };
+  if (request.topP !== undefined && request.topP < minTopPWhileThinking)
+    return { code: 'top_p_while_thinking', values: { topP: request.topP, min: minTopPWhileThinking } };
   return null;
 }

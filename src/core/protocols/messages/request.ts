@@ -5,6 +5,7 @@ import {
   userParts,
   withAnsweredToolCalls,
 } from '../../conversation.ts';
+import type { ParameterSupport } from '../../parameters.ts';
 import type { BuiltBody } from '../adapter.ts';
 import { messagesThinking, thinkingBlocksOf } from './reasoning.ts';
 
@@ -13,6 +14,19 @@ import { messagesThinking, thinkingBlocksOf } from './reasoning.ts';
  * thinking budget when thinking, since `max_tokens` counts the thinking too and must exceed the budget).
  */
 const DEFAULT_MAX_TOKENS = 4096;
+
+/**
+ * Anthropic's sampling parameters: `temperature` only up to 1, stop sequences without a documented count;
+ * no seed or penalties. (Thinking narrows `temperature` and `top_p` further: `messagesRequestProblem`.)
+ */
+export const messagesParameters: ParameterSupport = {
+  numbers: {
+    temperature: { field: 'temperature', min: 0, max: 1 },
+    topP: { field: 'top_p', min: 0, max: 1 },
+    maxOutputTokens: { field: 'max_tokens', min: 1, whole: true },
+  },
+  stop: { field: 'stop_sequences' },
+};
 
 type Block = Record<string, unknown>;
 
@@ -76,7 +90,9 @@ export function buildMessagesBody(request: TurnRequest): BuiltBody {
       })),
     }),
     ...(budget !== null && { thinking: { type: 'enabled', budget_tokens: budget } }),
+    ...(request.stop?.length && { stop_sequences: request.stop }),
     ...(request.temperature !== undefined && { temperature: request.temperature }),
+    ...(request.topP !== undefined && { top_p: request.topP }),
   };
   return { body, reasoningPaused: thinking === 'paused' };
 }

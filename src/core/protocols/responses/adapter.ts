@@ -4,7 +4,7 @@ import { gatewayModels } from '../gatewayModels.ts';
 import type { ResponsesEvent } from './events.ts';
 import { isResponsesReasoningState } from './reasoning.ts';
 import { decodeResponsesEvent, ResponsesStepper, reduceResponses } from './reducer.ts';
-import { buildResponsesBody } from './request.ts';
+import { buildResponsesBody, responsesParameters } from './request.ts';
 
 /** OpenAI Responses: reasoning items kept and sent back; no constraint checked before sending. */
 export const responsesAdapter: ProtocolAdapter<ResponsesEvent> = {
@@ -13,6 +13,7 @@ export const responsesAdapter: ProtocolAdapter<ResponsesEvent> = {
   headers: {},
   credentials: bearerCredentials,
   models: gatewayModels,
+  parameters: responsesParameters,
   sdk: {
     python: 'openai',
     npm: 'openai',

@@ -5,7 +5,20 @@ import {
   userParts,
   withAnsweredToolCalls,
 } from '../../conversation.ts';
+import type { ParameterSupport } from '../../parameters.ts';
 import { reasoningItemsOf } from './reasoning.ts';
+
+/**
+ * Responses' sampling parameters (the SDK's `ResponseCreateParams`): no stop sequences, seed or penalties;
+ * the API refuses `max_output_tokens` under 16.
+ */
+export const responsesParameters: ParameterSupport = {
+  numbers: {
+    temperature: { field: 'temperature', min: 0, max: 2 },
+    topP: { field: 'top_p', min: 0, max: 1 },
+    maxOutputTokens: { field: 'max_output_tokens', min: 16, whole: true },
+  },
+};
 
 type UserMessage = Extract<ConversationMessage, { role: 'user' }>;
 
@@ -57,6 +70,7 @@ export function buildResponsesBody(request: TurnRequest): Record<string, unknown
     }),
     ...(request.maxOutputTokens !== undefined && { max_output_tokens: request.maxOutputTokens }),
     ...(request.temperature !== undefined && { temperature: request.temperature }),
+    ...(request.topP !== undefined && { top_p: request.topP }),
     // Without `summary` no reasoning text streams at all; without `include`, a stateless request gets no
     // encrypted reasoning to send back between tool steps (docs/protocols.md §5.1).
     ...(request.reasoning && {

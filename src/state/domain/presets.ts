@@ -1,0 +1,34 @@
+import type { Preset } from './types.ts';
+
+/**
+ * The list of presets as a person keeps it: by name (saving under a name already there replaces that
+ * preset, keeping its place and id), newest last.
+ */
+
+/** A name as it is compared: spaces around it and letter case do not make another preset. */
+function nameKey(name: string): string {
+  return name.trim().toLocaleLowerCase();
+}
+
+/** `presets` with `preset` saved: in the place of the one of the same name, or added at the end. */
+export function withPreset(presets: readonly Preset[], preset: Preset): Preset[] {
+  const i = presets.findIndex((p) => nameKey(p.name) === nameKey(preset.name));
+  if (i < 0) return [...presets, preset];
+  const replaced = { ...preset, id: presets[i]!.id };
+  return presets.map((p, j) => (j === i ? replaced : p));
+}
+
+export function withoutPreset(presets: readonly Preset[], id: string): Preset[] {
+  return presets.filter((p) => p.id !== id);
+}
+
+/**
+ * A backup's presets joined with those here: each of the file's by id (the file's copy), those here it
+ * lacks kept, so restoring twice is restoring once and loses nothing made since.
+ */
+export function joinPresets(here: readonly Preset[], restored: readonly Preset[]): Preset[] {
+  const fromFile = new Map(restored.map((p) => [p.id, p]));
+  const kept = here.map((p) => fromFile.get(p.id) ?? p);
+  const known = new Set(here.map((p) => p.id));
+  return [...kept, ...restored.filter((p) => !known.has(p.id))];
+}
