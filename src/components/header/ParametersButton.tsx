@@ -1,8 +1,7 @@
-import { lazy, useState } from 'react';
+import { lazy } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { Conversation } from '../../state/domain/types.ts';
-import { LineIcon } from '../shared/LineIcon.tsx';
-import { LoadBoundary } from '../shared/LoadBoundary.tsx';
+import { IconDialogButton } from '../shared/IconDialogButton.tsx';
 
 /** The dialog is fetched the first time it opens: the first screen needs only the button. */
 const ParametersDialog = lazy(() =>
@@ -17,27 +16,13 @@ const slidersIcon = 'M6 4v16M12 4v16M18 4v16M4 15h4M10 8h4M16 13h4';
  * penalties, seen and changed in a dialog. Before a chat's first message they are what it starts with.
  */
 export function ParametersButton({ conversation }: { conversation: Conversation | null }) {
-  const [open, setOpen] = useState(false);
   const { t } = useI18n();
-  const close = () => setOpen(false);
   return (
-    <>
-      <button
-        type="button"
-        className="btn toolbar-icon"
-        aria-haspopup="dialog"
-        // An icon: the toolbar has no room for more words on one row.
-        aria-label={t('params.title')}
-        title={t('params.button.title')}
-        onClick={() => setOpen(true)}
-      >
-        <LineIcon d={slidersIcon} />
-      </button>
-      {open ? (
-        <LoadBoundary onClose={close}>
-          <ParametersDialog conversation={conversation} onClose={close} />
-        </LoadBoundary>
-      ) : null}
-    </>
+    <IconDialogButton
+      label={t('params.title')}
+      title={t('params.button.title')}
+      icon={slidersIcon}
+      dialog={(close) => <ParametersDialog conversation={conversation} onClose={close} />}
+    />
   );
 }

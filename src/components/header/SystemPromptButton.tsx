@@ -1,8 +1,7 @@
-import { lazy, useState } from 'react';
+import { lazy } from 'react';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { Conversation } from '../../state/domain/types.ts';
-import { LineIcon } from '../shared/LineIcon.tsx';
-import { LoadBoundary } from '../shared/LoadBoundary.tsx';
+import { IconDialogButton } from '../shared/IconDialogButton.tsx';
 
 /** The dialog is fetched the first time it opens: the first screen needs only the button. */
 const SystemPromptDialog = lazy(() =>
@@ -18,27 +17,13 @@ const promptIcon =
  * chat's first message it is what the chat will start with (the default from Settings until changed).
  */
 export function SystemPromptButton({ conversation }: { conversation: Conversation | null }) {
-  const [open, setOpen] = useState(false);
   const { t } = useI18n();
-  const close = () => setOpen(false);
   return (
-    <>
-      <button
-        type="button"
-        className="btn toolbar-icon"
-        aria-haspopup="dialog"
-        // An icon: the toolbar has no room for more on one row.
-        aria-label={t('systemPrompt.title')}
-        title={t('systemPrompt.field')}
-        onClick={() => setOpen(true)}
-      >
-        <LineIcon d={promptIcon} />
-      </button>
-      {open ? (
-        <LoadBoundary onClose={close}>
-          <SystemPromptDialog conversation={conversation} onClose={close} />
-        </LoadBoundary>
-      ) : null}
-    </>
+    <IconDialogButton
+      label={t('systemPrompt.title')}
+      title={t('systemPrompt.field')}
+      icon={promptIcon}
+      dialog={(close) => <SystemPromptDialog conversation={conversation} onClose={close} />}
+    />
   );
 }

@@ -1,9 +1,7 @@
-import { lazy, useState } from 'react';
-import { createPortal } from 'react-dom';
+import { lazy } from 'react';
 import { useConversations } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import { LineIcon } from '../shared/LineIcon.tsx';
-import { LoadBoundary } from '../shared/LoadBoundary.tsx';
+import { IconDialogButton } from '../shared/IconDialogButton.tsx';
 
 /** The dialog is fetched the first time it opens: the first screen needs only the button. */
 const PresetsDialog = lazy(() =>
@@ -18,31 +16,16 @@ const bookmarkIcon = 'M7 4h10a1 1 0 0 1 1 1v15l-6-4-6 4V5a1 1 0 0 1 1-1Z';
  * a name, start a new chat from one.
  */
 export function PresetsButton({ onStarted }: { onStarted?(): void }) {
-  const [open, setOpen] = useState(false);
   const conversation = useConversations((s) => (s.activeId ? (s.conversations[s.activeId] ?? null) : null));
   const { t } = useI18n();
-  const close = () => setOpen(false);
   return (
-    <>
-      <button
-        type="button"
-        className="btn toolbar-icon"
-        aria-haspopup="dialog"
-        aria-label={t('presets.title')}
-        title={t('presets.button.title')}
-        onClick={() => setOpen(true)}
-      >
-        <LineIcon d={bookmarkIcon} />
-      </button>
-      {/* Over the whole page, not inside the sidebar (whose stacking the conversation would cover). */}
-      {open
-        ? createPortal(
-            <LoadBoundary onClose={close}>
-              <PresetsDialog conversation={conversation} onClose={close} onStarted={onStarted} />
-            </LoadBoundary>,
-            document.body,
-          )
-        : null}
-    </>
+    <IconDialogButton
+      label={t('presets.title')}
+      title={t('presets.button.title')}
+      icon={bookmarkIcon}
+      // Over the whole page, not inside the sidebar (whose stacking the conversation would cover).
+      overPage
+      dialog={(close) => <PresetsDialog conversation={conversation} onClose={close} onStarted={onStarted} />}
+    />
   );
 }

@@ -126,11 +126,13 @@ export class ChatFastDecoder {
     return this.headerFields;
   }
 
-  /** The rest of a `finish` chunk, the scanner at its finish reason. */
-  private finish(data: string, header: 'known' | 'new', headerEnd: number, index: number): 'finish' | null {
-    const json = this.json;
-    const value = json.str();
-    if (value === undefined || !json.lit('}]') || !this.tail()) return null;
+  /** The chunk's header (the one remembered, or this one read) and choice index become the decoded ones. */
+  private takeHeader(
+    data: string,
+    header: 'known' | 'new',
+    headerEnd: number,
+    index: number,
+  ): Record<string, unknown> | null {
     const fields = header === 'known' ? this.headerFields : this.newHeader(data, headerEnd);
     if (fields === null) return null;
     this.fields = fields;
@@ -138,6 +140,15 @@ export class ChatFastDecoder {
     this.id = this.headerId;
     this.model = this.headerModel;
     this.choiceIndex = index;
+    return fields;
+  }
+
+  /** The rest of a `finish` chunk, the scanner at its finish reason. */
+  private finish(data: string, header: 'known' | 'new', headerEnd: number, index: number): 'finish' | null {
+    const json = this.json;
+    const value = json.str();
+    if (value === undefined || !json.lit('}]') || !this.tail()) return null;
+    if (this.takeHeader(data, header, headerEnd, index) === null) return null;
     this.template = 'finish';
     this.value = value;
     return 'finish';
@@ -263,13 +274,8 @@ export class ChatFastDecoder {
     if (!json.lit(',"logprobs":null,"finish_reason":null}]')) return null;
     const afterTo = json.pos;
     if (!this.tail()) return null;
-    const fields = header === 'known' ? this.headerFields : this.newHeader(data, headerEnd);
+    const fields = this.takeHeader(data, header, headerEnd, index);
     if (fields === null) return null;
-    this.fields = fields;
-    this.plainHeader = this.headerPlain;
-    this.id = this.headerId;
-    this.model = this.headerModel;
-    this.choiceIndex = index;
     const entry = new Around(
       data.slice(0, this.valueStart),
       data.slice(afterFrom, afterTo),
