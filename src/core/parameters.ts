@@ -78,6 +78,24 @@ export function parameterIssues(support: ParameterSupport, parameters: SamplingP
   return issues;
 }
 
+/**
+ * The body fields of the parameters set that a protocol takes, each under the name its support gives it:
+ * the one mapping every `request.ts` uses, so a body sends exactly what its support lists.
+ */
+export function parameterFields(
+  support: ParameterSupport,
+  parameters: SamplingParameters,
+): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const name of numberParameters) {
+    const taken = support.numbers[name];
+    const value = parameters[name];
+    if (taken && value !== undefined) fields[taken.field] = value;
+  }
+  if (support.stop && parameters.stop?.length) fields[support.stop.field] = parameters.stop;
+  return fields;
+}
+
 /** The parameters set, none absent-but-named: what a conversation keeps and a preset saves. */
 export function keptParameters(parameters: SamplingParameters): SamplingParameters {
   const out: SamplingParameters = {};

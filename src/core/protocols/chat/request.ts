@@ -5,13 +5,14 @@ import {
   userParts,
   withAnsweredToolCalls,
 } from '../../conversation.ts';
-import type { ParameterSupport } from '../../parameters.ts';
+import { type ParameterSupport, parameterFields } from '../../parameters.ts';
 
 /** Chat Completions' sampling parameters and their documented ranges (the SDK's `ChatCompletionCreateParams`). */
 export const chatParameters: ParameterSupport = {
   numbers: {
     temperature: { field: 'temperature', min: 0, max: 2 },
     topP: { field: 'top_p', min: 0, max: 1 },
+    // Not `max_tokens`: deprecated, and refused by reasoning models.
     maxOutputTokens: { field: 'max_completion_tokens', min: 1, whole: true },
     seed: { field: 'seed', min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, whole: true },
     presencePenalty: { field: 'presence_penalty', min: -2, max: 2 },
@@ -66,14 +67,7 @@ export function buildChatBody(request: TurnRequest): Record<string, unknown> {
         function: { name: tool.name, description: tool.description, parameters: tool.parameters },
       })),
     }),
-    // `max_tokens` is deprecated, and refused by reasoning models.
-    ...(request.maxOutputTokens !== undefined && { max_completion_tokens: request.maxOutputTokens }),
-    ...(request.temperature !== undefined && { temperature: request.temperature }),
-    ...(request.topP !== undefined && { top_p: request.topP }),
-    ...(request.stop?.length && { stop: request.stop }),
-    ...(request.seed !== undefined && { seed: request.seed }),
-    ...(request.presencePenalty !== undefined && { presence_penalty: request.presencePenalty }),
-    ...(request.frequencyPenalty !== undefined && { frequency_penalty: request.frequencyPenalty }),
+    ...parameterFields(chatParameters, request),
     ...(request.reasoning && { reasoning_effort: request.reasoning.effort }),
   };
 }

@@ -5,7 +5,7 @@ import {
   userParts,
   withAnsweredToolCalls,
 } from '../../conversation.ts';
-import type { ParameterSupport } from '../../parameters.ts';
+import { type ParameterSupport, parameterFields } from '../../parameters.ts';
 import type { BuiltBody } from '../adapter.ts';
 import { messagesThinking, thinkingBlocksOf } from './reasoning.ts';
 
@@ -90,9 +90,7 @@ export function buildMessagesBody(request: TurnRequest): BuiltBody {
       })),
     }),
     ...(budget !== null && { thinking: { type: 'enabled', budget_tokens: budget } }),
-    ...(request.stop?.length && { stop_sequences: request.stop }),
-    ...(request.temperature !== undefined && { temperature: request.temperature }),
-    ...(request.topP !== undefined && { top_p: request.topP }),
+    ...parameterFields(messagesParameters, request),
   };
   return { body, reasoningPaused: thinking === 'paused' };
 }

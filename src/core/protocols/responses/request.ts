@@ -5,7 +5,7 @@ import {
   userParts,
   withAnsweredToolCalls,
 } from '../../conversation.ts';
-import type { ParameterSupport } from '../../parameters.ts';
+import { type ParameterSupport, parameterFields } from '../../parameters.ts';
 import { reasoningItemsOf } from './reasoning.ts';
 
 /**
@@ -68,9 +68,7 @@ export function buildResponsesBody(request: TurnRequest): Record<string, unknown
         parameters: tool.parameters,
       })),
     }),
-    ...(request.maxOutputTokens !== undefined && { max_output_tokens: request.maxOutputTokens }),
-    ...(request.temperature !== undefined && { temperature: request.temperature }),
-    ...(request.topP !== undefined && { top_p: request.topP }),
+    ...parameterFields(responsesParameters, request),
     // Without `summary` no reasoning text streams at all; without `include`, a stateless request gets no
     // encrypted reasoning to send back between tool steps (docs/protocols.md §5.1).
     ...(request.reasoning && {
