@@ -1,5 +1,14 @@
 import { expect, test } from '@playwright/test';
-import { choose, openApp, send, setSettings, uniqueText, violations, waitForAnswer } from './helpers.ts';
+import {
+  choose,
+  openApp,
+  send,
+  setParameters,
+  setSettings,
+  uniqueText,
+  violations,
+  waitForAnswer,
+} from './helpers.ts';
 
 test('the empty app, an answer, the inspector, the settings and a tool call pass axe (WCAG 2.1 AA)', async ({
   page,
@@ -39,7 +48,7 @@ test('dark mode and a phone-sized screen pass axe too, with a note under a cut a
   await waitForAnswer(await send(page, uniqueText('Dark and small')));
   expect(await violations(page)).toEqual([]);
 
-  await setSettings(page, { 'Max output tokens': '12' });
+  await setParameters(page, { 'Max output tokens': '12' });
   const cut = await waitForAnswer(await send(page, uniqueText('Cut me short')));
   await expect(cut.getByRole('note')).toBeVisible();
   expect(await violations(page)).toEqual([]);

@@ -153,11 +153,12 @@ test('regenerate sends the same request again into a new version of the answer; 
 for (const protocol of protocolKeys) {
   test(`${protocolLabels[protocol]}: an answer cut at the token limit says so`, async ({ page }) => {
     await openApp(page);
-    await setSettings(page, { 'Max output tokens': '12' });
+    // 16: the least Responses takes (its `responsesParameters`); the simulator cuts the echo there.
+    await setSettings(page, { 'Max output tokens': '16' });
     await choose(page, protocol, 'sim-echo');
     const turn = await waitForAnswer(await send(page, uniqueText('Tell me everything')));
     await expect(turn.getByRole('note')).toContainText('The answer hit the output token limit');
-    await expect(turn.getByTestId('turn-usage')).toContainText(/\b12 out\b/);
+    await expect(turn.getByTestId('turn-usage')).toContainText(/\b16 out\b/);
     if (protocol === 'messages') await page.screenshot({ path: `${artifactsDir}/token-limit.png` });
   });
 }

@@ -237,3 +237,21 @@ export async function inContext(
 }
 
 export const artifactsDir = 'e2e-artifacts';
+
+/** Fills the open chat's parameters through the toolbar's dialog, as a person would, and saves them. */
+export async function setParameters(
+  page: Page,
+  values: Record<string, string>,
+  stops: string[] = [],
+): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Parameters' });
+  const field = (name: string) => dialog.getByRole('textbox', { name: new RegExp(`^${name}`) });
+  await page.getByRole('button', { name: 'Parameters', exact: true }).click();
+  for (const [name, value] of Object.entries(values)) await field(name).fill(value);
+  for (const [i, stop] of stops.entries()) {
+    await dialog.getByRole('button', { name: 'Add stop sequence' }).click();
+    await field(`Stop sequence ${i + 1}`).fill(stop);
+  }
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+}

@@ -260,6 +260,8 @@ for (const { locale, lang, words, usage, stall, budget, answerFrom, versionOf, n
       expect(await violations(page)).toEqual([]);
 
       // A request the API would refuse is not sent: what to change, in the language, its figures in its format.
+      // In a new chat, which takes Settings' output limit as its own.
+      await page.getByRole('button', { name: words.newChat }).click();
       await inSettings(page, words, (dialog) => dialog.getByLabel(words.maxOutput).fill('4000'));
       await page.getByRole('combobox', { name: words.reasoning }).selectOption('high');
       const refused = await sendMessage(page, words, uniqueText('Think'));

@@ -7,6 +7,7 @@ import {
   type ProtocolKey,
   requestsContaining,
   send,
+  setParameters,
   setSettings,
   turns,
   uniqueText,
@@ -18,22 +19,6 @@ const button = (page: Page) => page.getByRole('button', { name: 'Parameters', ex
 const dialog = (page: Page) => page.getByRole('dialog', { name: 'Parameters' });
 const field = (page: Page, name: string) =>
   dialog(page).getByRole('textbox', { name: new RegExp(`^${name}`) });
-
-/** Fills the open chat's parameters through the toolbar's dialog, as a person would, and saves them. */
-async function setParameters(
-  page: Page,
-  values: Record<string, string>,
-  stops: string[] = [],
-): Promise<void> {
-  await button(page).click();
-  for (const [name, value] of Object.entries(values)) await field(page, name).fill(value);
-  for (const [i, stop] of stops.entries()) {
-    await dialog(page).getByRole('button', { name: 'Add stop sequence' }).click();
-    await field(page, `Stop sequence ${i + 1}`).fill(stop);
-  }
-  await dialog(page).getByRole('button', { name: 'Save' }).click();
-  await expect(dialog(page)).toHaveCount(0);
-}
 
 /** Sends `text` in the open chat and returns the body the simulator received with it. */
 async function sentBody(page: Page, text: string): Promise<Record<string, unknown>> {

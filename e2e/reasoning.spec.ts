@@ -8,6 +8,7 @@ import {
   protocolLabels,
   requestsContaining,
   send,
+  setParameters,
   setSettings,
   turns,
   uniqueText,
@@ -137,7 +138,8 @@ test('a thinking budget the output limit cannot hold is not sent: the answer say
   await expect(banner).toContainText('Max output tokens is 4,000, the high budget 16,384');
   expect(await requestsContaining(page, question)).toHaveLength(0);
 
-  await setSettings(page, { 'Max output tokens': '' });
+  // What the banner says to change, where it says: the conversation's own parameters.
+  await setParameters(page, { 'Max output tokens': '' });
   await banner.getByRole('button', { name: 'Retry' }).click();
   await waitForAnswer(turn);
   await expect(turn.getByTestId('interruption-banner')).toHaveCount(0);
