@@ -173,7 +173,7 @@ test('follows the stream at the bottom, stops on scroll-up, and "Jump to latest"
       expect(await distanceFromEnd(page)).toBeLessThan(60);
     }
 
-    await page.getByRole('button', { name: 'Stop' }).first().click();
+    // Not Stop: on a loaded machine the answer may have ended by now, and ending is all this needs.
     await waitForAnswer(turn);
   });
 });
