@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { draftAttachmentIds } from '../components/composer/drafts.ts';
 import { markdownRenderer } from '../components/markdown/LazyMarkdown.tsx';
 import { AppProvider, type AppServices } from '../hooks/appContext.tsx';
+import { serverPricesQuery } from '../hooks/usePrices.ts';
 import { createI18n, type I18n } from '../i18n/i18n.tsx';
 import { loadCatalog } from '../i18n/loadCatalog.ts';
 import { resolveLocale } from '../i18n/locales.ts';
@@ -172,6 +173,8 @@ async function firstScreen(signedOut: boolean, team: TeamViews | null): Promise<
 /** Who is here first (team mode's sign-in screen loads nothing), then what they kept, then the first screen. */
 async function main() {
   startMark('code-running');
+  // Asked now, beside the account's round trip: the first render's answers then have their prices.
+  void queryClient.prefetchQuery(serverPricesQuery);
   // Single-person mode's database is read while the server is asked who is here (its answer takes a round
   // trip): used if nobody is signed in, dropped in team mode, where each person has a database of their own.
   const single = indexedDbStorage();
