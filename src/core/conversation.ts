@@ -35,6 +35,8 @@ export type ConversationMessage =
 
 /** What one request asks: the sampling parameters each protocol maps to its own fields (`request.ts`). */
 export interface TurnRequest extends SamplingParameters {
+  /** The conversation this turn belongs to: what a prompt cache key is made from. */
+  conversationId?: string;
   model: string;
   system?: string;
   messages: ConversationMessage[];

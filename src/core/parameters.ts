@@ -14,9 +14,11 @@ export interface SamplingParameters {
   seed?: number;
   presencePenalty?: number;
   frequencyPenalty?: number;
+  /** Ask the provider to cache the conversation's prompt (`protocols/promptCache.ts`). */
+  cache?: true;
 }
 
-export type NumberParameter = Exclude<keyof SamplingParameters, 'stop'>;
+export type NumberParameter = Exclude<keyof SamplingParameters, 'stop' | 'cache'>;
 
 /** In the order the parameters panel lists them. */
 export const numberParameters: readonly NumberParameter[] = [
@@ -104,5 +106,6 @@ export function keptParameters(parameters: SamplingParameters): SamplingParamete
     if (value !== undefined) out[name] = value;
   }
   if (parameters.stop?.length) out.stop = [...parameters.stop];
+  if (parameters.cache) out.cache = true;
   return out;
 }

@@ -185,7 +185,7 @@ export class ChatSession {
     const parameters = parametersOf(conversation, settings);
     conversations.setParameters(conversationId, parameters);
     const history = shownBranch(conversation);
-    const built = this.build(history, { protocol, model, reasoning }, system, parameters);
+    const built = this.build(conversationId, history, { protocol, model, reasoning }, system, parameters);
     const leftOut = reasoningLeftOut(history, protocol);
     const notes: AnswerNotes = {
       ...(leftOut.length > 0 && { reasoningLeftOut: leftOut }),
@@ -203,10 +203,11 @@ export class ChatSession {
   }
 
   /**
-   * The request for the history `messages`, with `choices` (protocol, model, reasoning level), the system
+   * The request for the history `messages` of `conversationId`, with `choices` (protocol, model, reasoning level), the system
    * prompt, the conversation's parameters (the protocol takes those it has) and the settings of this moment.
    */
   private build(
+    conversationId: string,
     messages: ChatMessage[],
     choices: ConversationChoices,
     system: string,
@@ -216,6 +217,7 @@ export class ChatSession {
     const { protocol, model, reasoning: level } = choices;
     const turnRequest: TurnRequest = {
       ...parameters,
+      conversationId,
       model,
       system: system || undefined,
       messages: toConversationMessages(messages, protocol),
@@ -313,6 +315,7 @@ export class ChatSession {
       const settings = this.stores.settings.getState().settings;
       const { reasoning } = choicesFor(conversation?.choices, settings);
       const built = this.build(
+        conversationId,
         before,
         { protocol: message.protocol, model: message.model, reasoning },
         systemPromptOf(conversation, settings.systemPrompt),

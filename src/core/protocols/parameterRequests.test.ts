@@ -18,8 +18,8 @@ import { defaultThinkingBudgets } from './messages/reasoning.ts';
  */
 type AnthropicSampling = { temperature?: number; top_p?: number };
 
-/** Every parameter set, each to a value every protocol that takes it accepts. */
-const all: Required<SamplingParameters> = {
+/** Every sampling parameter set, each to a value every protocol that takes it accepts (caching: promptCache.test.ts). */
+const all: Required<Omit<SamplingParameters, 'cache'>> = {
   temperature: 0.7,
   topP: 0.9,
   maxOutputTokens: 512,

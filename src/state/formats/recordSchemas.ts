@@ -255,6 +255,7 @@ export const parameters = v.fallback(
         seed: maybeNumber,
         presencePenalty: maybeNumber,
         frequencyPenalty: maybeNumber,
+        cache: v.fallback(v.optional(v.literal(true)), undefined),
       }),
       v.transform(
         (read) =>

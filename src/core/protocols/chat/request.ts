@@ -6,6 +6,7 @@ import {
   withAnsweredToolCalls,
 } from '../../conversation.ts';
 import { type ParameterSupport, parameterFields } from '../../parameters.ts';
+import { promptCacheKey } from '../promptCache.ts';
 
 /** Chat Completions' sampling parameters and their documented ranges (the SDK's `ChatCompletionCreateParams`). */
 export const chatParameters: ParameterSupport = {
@@ -68,6 +69,7 @@ export function buildChatBody(request: TurnRequest): Record<string, unknown> {
       })),
     }),
     ...parameterFields(chatParameters, request),
+    ...promptCacheKey(request),
     ...(request.reasoning && { reasoning_effort: request.reasoning.effort }),
   };
 }

@@ -7,6 +7,7 @@ import {
 } from '../../conversation.ts';
 import { type ParameterSupport, parameterFields } from '../../parameters.ts';
 import type { BuiltBody } from '../adapter.ts';
+import { messagesCacheFields } from '../promptCache.ts';
 import { messagesThinking, thinkingBlocksOf } from './reasoning.ts';
 
 /**
@@ -92,5 +93,5 @@ export function buildMessagesBody(request: TurnRequest): BuiltBody {
     ...(budget !== null && { thinking: { type: 'enabled', budget_tokens: budget } }),
     ...parameterFields(messagesParameters, request),
   };
-  return { body, reasoningPaused: thinking === 'paused' };
+  return { body: { ...body, ...messagesCacheFields(body, request) }, reasoningPaused: thinking === 'paused' };
 }

@@ -6,6 +6,7 @@ import {
   withAnsweredToolCalls,
 } from '../../conversation.ts';
 import { type ParameterSupport, parameterFields } from '../../parameters.ts';
+import { promptCacheKey } from '../promptCache.ts';
 import { reasoningItemsOf } from './reasoning.ts';
 
 /**
@@ -69,6 +70,7 @@ export function buildResponsesBody(request: TurnRequest): Record<string, unknown
       })),
     }),
     ...parameterFields(responsesParameters, request),
+    ...promptCacheKey(request),
     // Without `summary` no reasoning text streams at all; without `include`, a stateless request gets no
     // encrypted reasoning to send back between tool steps (docs/protocols.md §5.1).
     ...(request.reasoning && {
