@@ -71,6 +71,7 @@ export {
   requestProblem,
 } from './protocols/index.ts';
 export { defaultThinkingBudgets, minThinkingBudget } from './protocols/messages/reasoning.ts';
+export { promptCacheField } from './protocols/promptCache.ts';
 export type { ReadTurnOptions } from './readTurn.ts';
 export { readTurn } from './readTurn.ts';
 export type {

@@ -4,6 +4,7 @@ import {
   type NumberParameter,
   numberParameters,
   parameterSupport,
+  promptCacheField,
   type ReasoningOptions,
 } from '../../core/index.ts';
 import { useServices } from '../../hooks/appContext.tsx';
@@ -218,6 +219,21 @@ export function ParametersDialog({
             </button>
           </div>
         </fieldset>
+        <div className="parameters-cache">
+          <label>
+            <input
+              type="checkbox"
+              checked={draft.cache}
+              aria-describedby={`${ids}-cache-help`}
+              onChange={(e) => setDraft((d) => ({ ...d, cache: e.target.checked }))}
+            />
+            {t('params.cache')}
+            <code>{promptCacheField[protocol]}</code>
+          </label>
+          <p id={`${ids}-cache-help`} className="parameters-hint">
+            {t('params.cache.help')}
+          </p>
+        </div>
         {refused && Object.keys(errors).length > 0 ? (
           <p role="alert" className="parameters-error">
             {t('params.error.summary')}

@@ -10,7 +10,7 @@ const read = (
 ) => {
   const draft = draftOf({});
   return readDraft(
-    { numbers: { ...draft.numbers, ...typed }, stop },
+    { ...draft, numbers: { ...draft.numbers, ...typed }, stop },
     protocol,
     parameterSupport(protocol),
     reasoning,
@@ -114,5 +114,18 @@ describe('readDraft', () => {
     expect(read('chat', draftOf(parameters).numbers, draftOf(parameters).stop).parameters).toEqual(
       parameters,
     );
+  });
+
+  it('keeps the cache switch, on or off, whatever the protocol', () => {
+    for (const protocol of ['chat', 'responses', 'messages'] as const) {
+      for (const cache of [{ cache: true } as const, {}]) {
+        const draft = draftOf({ temperature: 1, ...cache });
+        expect(draft.cache).toBe('cache' in cache);
+        expect(readDraft(draft, protocol, parameterSupport(protocol), undefined).parameters).toEqual({
+          temperature: 1,
+          ...cache,
+        });
+      }
+    }
   });
 });

@@ -19,6 +19,7 @@ export interface ParametersDraft {
   numbers: Record<NumberParameter, string>;
   /** As shown: a new line as `\n`, a tab as `\t`, a backslash as `\\`. */
   stop: string[];
+  cache: boolean;
 }
 
 export type FieldName = NumberParameter | 'stop';
@@ -51,7 +52,7 @@ export function draftOf(parameters: SamplingParameters): ParametersDraft {
   const numbers = Object.fromEntries(
     numberParameters.map((name) => [name, parameters[name] === undefined ? '' : String(parameters[name])]),
   ) as Record<NumberParameter, string>;
-  return { numbers, stop: (parameters.stop ?? []).map(showEscapes) };
+  return { numbers, stop: (parameters.stop ?? []).map(showEscapes), cache: parameters.cache === true };
 }
 
 /** A decimal point or, as many languages write it, a comma; an exponent too. Nothing else reads as a number. */
@@ -92,6 +93,7 @@ export function readDraft(
   if (stop.length > 0) parameters.stop = stop;
   const max = support.stop?.max;
   if (max !== undefined && stop.length > max) errors.stop = { kind: 'stops', max };
+  if (draft.cache) parameters.cache = true;
   if (Object.keys(errors).length === 0 && reasoning) {
     const problem = requestProblem(protocol, { model: '', messages: [], ...parameters, reasoning });
     const field = problem && thinkingFields[problem.code];

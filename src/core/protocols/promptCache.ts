@@ -1,9 +1,17 @@
 import type { TurnRequest } from '../conversation.ts';
+import type { Protocol } from '../turn.ts';
 
 /**
  * Prompt caching, when the conversation's "Cache the conversation" is on (docs/protocols.md §7.1): each
  * protocol's own way of asking, added to a body its `request.ts` built without it.
  */
+
+/** The field each protocol asks for caching with (shown by the switch). */
+export const promptCacheField: Readonly<Record<Protocol, string>> = {
+  chat: 'prompt_cache_key',
+  responses: 'prompt_cache_key',
+  messages: 'cache_control',
+};
 
 const FNV_OFFSET = 0xcbf29ce484222325n;
 const FNV_PRIME = 0x100000001b3n;

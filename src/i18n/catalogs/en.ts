@@ -484,6 +484,9 @@ export const en = {
   'params.stop.item': 'Stop sequence {n, number}',
   'params.stop.add': 'Add stop sequence',
   'params.stop.remove': 'Remove stop sequence {n, number}',
+  'params.cache': 'Cache the conversation',
+  'params.cache.help':
+    'Each turn then reads what came before it from the provider’s cache, billed at the cache price (on Anthropic, writing the cache costs a little more than input).',
   'params.stop.help':
     'The answer ends where the model would write one. Type \\n for a new line, \\t for a tab.',
   'params.stop.max': '{api} takes up to {max, number}.',

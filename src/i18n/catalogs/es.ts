@@ -480,6 +480,9 @@ export const es: Catalog = {
   'params.stop.item': 'Secuencia de parada {n, number}',
   'params.stop.add': 'Añadir secuencia de parada',
   'params.stop.remove': 'Quitar la secuencia de parada {n, number}',
+  'params.cache': 'Guardar la conversación en caché',
+  'params.cache.help':
+    'Cada turno lee entonces lo anterior de la caché del proveedor, facturado al precio de caché (en Anthropic, escribir en la caché cuesta algo más que la entrada).',
   'params.stop.help':
     'La respuesta termina donde el modelo escribiría una. Escribe \\n para un salto de línea y \\t para un tabulador.',
   'params.stop.max': '{api} admite hasta {max, number}.',

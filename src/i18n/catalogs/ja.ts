@@ -475,6 +475,9 @@ export const ja: Catalog = {
   'params.stop.item': '停止シーケンス {n, number}',
   'params.stop.add': '停止シーケンスを追加',
   'params.stop.remove': '停止シーケンス {n, number} を削除',
+  'params.cache': '会話をキャッシュする',
+  'params.cache.help':
+    '各ターンはそれまでの内容をプロバイダーのキャッシュから読み込み、キャッシュ料金で課金されます（Anthropic ではキャッシュへの書き込みは入力より少し高くなります）。',
   'params.stop.help': 'モデルがこれを書く位置で回答が終わります。改行は \\n、タブは \\t と入力します。',
   'params.stop.max': '{api} では {max, number} 個まで指定できます。',
   'params.reset': 'リセット',

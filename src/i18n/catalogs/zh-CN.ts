@@ -439,6 +439,9 @@ export const zhCN: Catalog = {
   'params.stop.item': '停止序列 {n, number}',
   'params.stop.add': '添加停止序列',
   'params.stop.remove': '删除停止序列 {n, number}',
+  'params.cache': '缓存对话',
+  'params.cache.help':
+    '之后每一轮都从服务商的缓存读取此前的内容，按缓存价格计费（在 Anthropic 上，写入缓存比输入略贵）。',
   'params.stop.help': '模型写到它时回答即结束。输入 \\n 表示换行，\\t 表示制表符。',
   'params.stop.max': '{api} 最多接受 {max, number} 个。',
   'params.reset': '重置',

@@ -184,8 +184,12 @@ describe('readConversationRecord', () => {
       seed: 42,
       presencePenalty: -1,
       frequencyPenalty: 2,
+      cache: true,
     };
     expect(parametersOf(sound)).toEqual(sound);
+    // The cache switch is on or absent: anything else is off.
+    expect(parametersOf({ cache: 'yes', temperature: 1 })).toEqual({ temperature: 1 });
+    expect(parametersOf({ cache: false })).toEqual({});
     // Out of a protocol's range is still read: which range applies depends on the protocol sent to.
     expect(parametersOf({ temperature: 9 })).toEqual({ temperature: 9 });
     expect(parametersOf({ temperature: 'hot', seed: Number.NaN, stop: [1], topP: 0.5 })).toEqual({
