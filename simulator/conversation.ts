@@ -13,6 +13,11 @@ export interface Conversation {
   toolRequired: boolean;
   lastTurn: LastTurn;
   inputTokens: number;
+  /**
+   * The request asks for caching (Messages `cache_control`, OpenAI `prompt_cache_key`): of its input tokens,
+   * those an earlier turn of the conversation cached (none on its first turn). Null: it does not ask.
+   */
+  cachedTokens: number | null;
   /** What the request asks of a reasoning model (other models ignore it). */
   reasoning: ReasoningAsk;
 }
@@ -126,4 +131,42 @@ export function jsonTypeName(value: unknown): string {
 
 export function isPositiveInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1;
+}
+
+/**
+ * What the previous turn of a conversation sent, found from this one's history: everything before the model's
+ * last output (its run of answer, reasoning and tool call items). Empty on a conversation's first turn.
+ */
+function earlierRequest(items: unknown[], fromModel: (item: Json) => boolean): unknown[] {
+  const ours = (item: unknown) => isObject(item) && fromModel(item);
+  let start = items.findLastIndex(ours);
+  if (start < 0) return [];
+  while (start > 0 && ours(items[start - 1])) start--;
+  return items.slice(0, start);
+}
+
+/**
+ * The tokens of this prompt that its conversation's earlier turn cached: that turn's prompt, its `items` the
+ * history before the model's last output, counted by `count` as the protocol counts a prompt of those items;
+ * none on a first turn. As if every earlier turn had asked for caching too.
+ */
+export function cachedTokens(
+  items: unknown[],
+  fromModel: (item: Json) => boolean,
+  count: (items: unknown[]) => number,
+): number {
+  const earlier = earlierRequest(items, fromModel);
+  return earlier.length === 0 ? 0 : count(earlier);
+}
+
+/** OpenAI's `prompt_cache_key`, in both its protocols: a string asks to cache the prompt; null or none does not. */
+export function readPromptCacheKey(body: Json): Refusal | boolean {
+  const key = body.prompt_cache_key ?? null;
+  if (key === null) return false;
+  if (typeof key === 'string') return true;
+  return invalid(
+    `Invalid type for 'prompt_cache_key': expected a string, but got ${jsonTypeName(key)} instead.`,
+    'prompt_cache_key',
+    'invalid_type',
+  );
 }

@@ -17,6 +17,7 @@ const conv = (overrides: Partial<Conversation> = {}): Conversation => ({
   toolRequired: false,
   lastTurn: { kind: 'user', text: 'Explain streaming', received: [] },
   inputTokens: 10,
+  cachedTokens: null,
   reasoning: { effort: 'medium' },
   ...overrides,
 });
@@ -194,15 +195,18 @@ describe('scripts', () => {
 });
 
 describe('prompts and prices', () => {
-  it.each<[string, number, [number, number, number]]>([
-    ['sim-echo', 100, [0, 0, 0]],
-    ['sim-cached', 100, [50, 13, 12]],
-    ['sim-cached', 7, [3, 1, 0]],
-    ['sim-cached', 0, [0, 0, 0]],
+  it.each<[string, number, number | null, [number, number, number]]>([
+    ['sim-echo', 100, null, [0, 0, 0]],
+    ['sim-cached', 100, null, [50, 13, 12]],
+    ['sim-cached', 7, null, [3, 1, 0]],
+    ['sim-cached', 0, null, [0, 0, 0]],
+    // Asking for caching: the first turn writes it all, a later one reads what the earlier turn cached.
+    ['sim-echo', 100, 0, [0, 100, 0]],
+    ['sim-echo', 100, 60, [60, 40, 0]],
   ])(
-    '%s with %i prompt tokens: read, written for 5 minutes, for an hour',
-    (model, tokens, [read, w5, w1]) => {
-      expect(promptOf(conv({ model, inputTokens: tokens }))).toEqual({
+    '%s with %i prompt tokens, %s cached by an earlier turn: read, written for 5 minutes, for an hour',
+    (model, tokens, cachedTokens, [read, w5, w1]) => {
+      expect(promptOf(conv({ model, inputTokens: tokens, cachedTokens }))).toEqual({
         tokens,
         cacheRead: read,
         cacheWrite5m: w5,

@@ -112,11 +112,16 @@ export function scenarioFor(model: string): Scenario {
 
 /**
  * How the provider counted the prompt: a cached scenario read half of it from the cache and wrote a
- * quarter (half of that for an hour); Chat Completions and Responses report only the reads, as OpenAI does.
+ * quarter (half of that for an hour); a request that asks for caching read what its earlier turn cached
+ * and wrote the rest (for five minutes). Chat Completions and Responses report only the reads, as OpenAI does.
  */
 export function promptOf(conv: Conversation): Prompt {
   const tokens = conv.inputTokens;
-  if (!scenarioFor(conv.model).cached) return uncached(tokens);
+  if (!scenarioFor(conv.model).cached) {
+    if (conv.cachedTokens === null) return uncached(tokens);
+    const cacheRead = Math.min(conv.cachedTokens, tokens);
+    return { tokens, cacheRead, cacheWrite5m: tokens - cacheRead, cacheWrite1h: 0 };
+  }
   const written = Math.floor(tokens / 4);
   const cacheWrite1h = Math.floor(written / 2);
   return { tokens, cacheRead: Math.floor(tokens / 2), cacheWrite5m: written - cacheWrite1h, cacheWrite1h };

@@ -249,3 +249,117 @@ describe('cached prompts (sim-cached), each protocol in its own terms', () => {
     });
   });
 });
+
+describe('a conversation that asks for caching, each protocol in its own terms', () => {
+  type Counts = Record<string, number>;
+  const post = (proto: Proto, body: Record<string, unknown>) =>
+    postJson(`${sim.url}${PATHS[proto]}`, { model: 'sim-echo', stream: true, ...body });
+  /** The usage a stream ended with. */
+  const usageOf = async (proto: Proto, body: Record<string, unknown>): Promise<Counts> => {
+    const chunks = payloads((await readText(await post(proto, body))).text);
+    if (proto === 'chat') return chunks.at(-1)?.usage as Counts;
+    const type = proto === 'responses' ? 'response.completed' : 'message_start';
+    const event = chunks.find((c) => c.type === type) ?? {};
+    return ((proto === 'responses' ? event.response : event.message) as { usage: Counts }).usage;
+  };
+  const first = [{ role: 'user', content: 'Hello there' }];
+  const second = [...first, { role: 'assistant', content: 'Hi.' }, { role: 'user', content: 'And again?' }];
+
+  it.each([
+    ['chat', 'messages', 'prompt_tokens', { stream_options: { include_usage: true } }],
+    ['responses', 'input', 'input_tokens', {}],
+  ] as const)(
+    '%s: the second turn reads the first one’s prompt, part of its own',
+    async (proto, field, count, extra) => {
+      const turn = (items: unknown[], key?: string) =>
+        usageOf(proto, { ...extra, [field]: items, ...(key && { prompt_cache_key: key }) });
+      const details = (u: Counts) =>
+        (u[proto === 'chat' ? 'prompt_tokens_details' : 'input_tokens_details'] as unknown as Counts)
+          .cached_tokens;
+      const one = await turn(first, 'k');
+      const two = await turn(second, 'k');
+      expect(details(one)).toBe(0);
+      expect(details(two)).toBe(one[count]);
+      expect(two[count]).toBeGreaterThan(one[count] ?? Number.NaN);
+      expect(details(await turn(second))).toBe(0);
+    },
+  );
+
+  it('Anthropic Messages: the first turn writes, the second reads that and writes the rest', async () => {
+    const cc = { cache_control: { type: 'ephemeral' } };
+    const block = (text: string, marked: boolean) => [{ type: 'text', text, ...(marked && cc) }];
+    const turn = (marked: boolean, messages: { role: string; content: string }[]) =>
+      usageOf('messages', {
+        max_tokens: 1024,
+        system: block('Be brief.', marked),
+        messages: messages.map((m, i) => ({ ...m, content: block(m.content, marked && i % 2 === 0) })),
+      });
+    const plain = await turn(false, second);
+    const one = await turn(true, first);
+    const two = await turn(true, second);
+    expect(one).toMatchObject({ input_tokens: 0, cache_read_input_tokens: 0 });
+    const written = one.cache_creation_input_tokens ?? Number.NaN;
+    expect(written).toBeGreaterThan(0);
+    expect(two).toMatchObject({ input_tokens: 0, cache_read_input_tokens: written });
+    expect(two.cache_creation_input_tokens).toBeGreaterThan(0);
+    expect(two.cache_creation).toEqual({
+      ephemeral_5m_input_tokens: two.cache_creation_input_tokens,
+      ephemeral_1h_input_tokens: 0,
+    });
+    expect(plain).toMatchObject({ cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
+  });
+
+  it.each([
+    [
+      'messages',
+      {
+        max_tokens: 9,
+        messages: [
+          {
+            role: 'user',
+            content: [1, 2, 3, 4, 5].map((n) => ({
+              type: 'text',
+              text: `${n}`,
+              cache_control: { type: 'ephemeral' },
+            })),
+          },
+        ],
+      },
+      'A maximum of 4 blocks with cache_control may be provided. Found 5.',
+    ],
+    [
+      'messages',
+      {
+        max_tokens: 9,
+        system: [{ type: 'text', text: 'S', cache_control: { type: 'persistent' } }],
+        messages: first,
+      },
+      "system.0.cache_control.type: Input should be 'ephemeral'",
+    ],
+    [
+      'messages',
+      {
+        max_tokens: 9,
+        tools: [
+          { name: 't', input_schema: { type: 'object' }, cache_control: { type: 'ephemeral', ttl: '2h' } },
+        ],
+        messages: first,
+      },
+      "tools.0.cache_control.ttl: Input should be '5m' or '1h'",
+    ],
+    [
+      'chat',
+      { messages: first, prompt_cache_key: 5 },
+      "Invalid type for 'prompt_cache_key': expected a string, but got integer instead.",
+    ],
+    [
+      'responses',
+      { input: first, prompt_cache_key: [] },
+      "Invalid type for 'prompt_cache_key': expected a string, but got array instead.",
+    ],
+  ] as const)('%s refuses what the API refuses: %j', async (proto, body, message) => {
+    const res = await post(proto, body);
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain(JSON.stringify(message).slice(1, -1));
+  });
+});

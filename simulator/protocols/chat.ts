@@ -1,5 +1,6 @@
 import {
   type Conversation,
+  cachedTokens,
   DEFAULT_REASONING,
   invalid,
   isObject,
@@ -11,6 +12,7 @@ import {
   OPENAI_EFFORTS,
   type Parsed,
   type ReasoningAsk,
+  readPromptCacheKey,
   supportedValues,
   type ToolSpec,
   textOf,
@@ -131,7 +133,10 @@ function parse(body: unknown): Parsed {
   }
   const sampling = checkChatSampling(body);
   if (sampling) return sampling;
+  const cacheKey = readPromptCacheKey(body);
+  if (typeof cacheKey !== 'boolean') return cacheKey;
   const tools = parseTools(body);
+  const promptTokens = (items: unknown[]) => estimateTokens(tokenText([items, body.tools ?? []]).length);
   return {
     ok: true,
     conversation: {
@@ -141,7 +146,8 @@ function parse(body: unknown): Parsed {
       tools,
       toolRequired: body.tool_choice === 'required' || isObject(body.tool_choice),
       lastTurn: lastTurn(messages as Json[]),
-      inputTokens: estimateTokens(tokenText([messages, body.tools ?? []]).length),
+      inputTokens: promptTokens(messages),
+      cachedTokens: cacheKey ? cachedTokens(messages, (m) => m.role === 'assistant', promptTokens) : null,
       reasoning:
         effort === undefined ? DEFAULT_REASONING : ({ effort: OPENAI_EFFORTS[effort] } as ReasoningAsk),
     },

@@ -1,5 +1,6 @@
 import {
   type Conversation,
+  cachedTokens,
   type Effort,
   invalid,
   isObject,
@@ -130,6 +131,46 @@ function checkThinking(messages: Json[], thinkingOn: boolean): Refusal | null {
   );
 }
 
+/** Anthropic refuses more breakpoints than this in one request. */
+const MAX_BREAKPOINTS = 4;
+
+/**
+ * The `cache_control` breakpoints of a request (on tools, system blocks and content blocks; a top-level one
+ * asks for automatic caching), each checked as the real API checks it: `ephemeral`, with a `ttl` of 5m or 1h,
+ * four at most, never on a thinking block.
+ */
+function countBreakpoints(body: Json, messages: Json[]): number | Refusal {
+  const places: [string, unknown][] = [['cache_control', body.cache_control]];
+  const add = (path: string, blocks: unknown) => {
+    for (const [i, b] of blocksOf(blocks).entries())
+      places.push([`${path}.${i}.cache_control`, b.cache_control]);
+  };
+  add('tools', body.tools);
+  add('system', body.system);
+  for (const [i, m] of messages.entries()) {
+    add(`messages.${i}.content`, m.content);
+    for (const [j, b] of blocksOf(m.content).entries())
+      if ((b.type === 'thinking' || b.type === 'redacted_thinking') && b.cache_control !== undefined)
+        return invalid(
+          `messages.${i}.content.${j}.${String(b.type)}.cache_control: Extra inputs are not permitted`,
+        );
+  }
+  let count = 0;
+  for (const [path, control] of places) {
+    if (control === undefined || control === null) continue;
+    if (!isObject(control) || control.type !== 'ephemeral')
+      return invalid(`${path}.type: Input should be 'ephemeral'`);
+    if (control.ttl !== undefined && control.ttl !== '5m' && control.ttl !== '1h')
+      return invalid(`${path}.ttl: Input should be '5m' or '1h'`);
+    if (path !== 'cache_control') count++;
+  }
+  if (count > MAX_BREAKPOINTS)
+    return invalid(
+      `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${count}.`,
+    );
+  return count + (places[0]![1] ? 1 : 0);
+}
+
 /** Messages are validated in the order and wording the real API uses for its most common mistakes. */
 function parse(body: unknown): Parsed {
   if (!isObject(body)) return invalid('Input should be a valid dictionary or object to extract fields from');
@@ -153,6 +194,10 @@ function parse(body: unknown): Parsed {
   if ('ok' in reasoning) return reasoning;
   const problem = checkThinking(messages as Json[], reasoning.effort !== 'none');
   if (problem) return problem;
+  const breakpoints = countBreakpoints(body, messages as Json[]);
+  if (typeof breakpoints !== 'number') return breakpoints;
+  const promptTokens = (items: unknown[]) =>
+    estimateTokens(tokenText([body.system ?? '', items, body.tools ?? []]).length);
   return {
     ok: true,
     conversation: {
@@ -163,7 +208,9 @@ function parse(body: unknown): Parsed {
       toolRequired:
         isObject(body.tool_choice) && (body.tool_choice.type === 'any' || body.tool_choice.type === 'tool'),
       lastTurn: lastTurn(messages as Json[]),
-      inputTokens: estimateTokens(tokenText([body.system ?? '', messages, body.tools ?? []]).length),
+      inputTokens: promptTokens(messages),
+      cachedTokens:
+        breakpoints > 0 ? cachedTokens(messages, (m) => m.role === 'assistant', promptTokens) : null,
       reasoning,
     },
   };

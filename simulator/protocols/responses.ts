@@ -1,5 +1,6 @@
 import {
   type Conversation,
+  cachedTokens,
   DEFAULT_REASONING,
   type Effort,
   invalid,
@@ -13,6 +14,7 @@ import {
   type Parsed,
   type Problem,
   type Refusal,
+  readPromptCacheKey,
   supportedValues,
   type ToolSpec,
   textOf,
@@ -39,6 +41,11 @@ function parseTools(body: Json): ToolSpec[] {
   );
   const choice = body.tool_choice;
   return toolsInOrder(specs, { none: choice === 'none', forced: isObject(choice) ? choice.name : undefined });
+}
+
+/** An item the model produced: its answer, its reasoning, its tool calls. */
+function fromModel(item: Json): boolean {
+  return item.role === 'assistant' || item.type === 'reasoning' || item.type === 'function_call';
 }
 
 function lastTurn(items: Json[]): LastTurn {
@@ -228,6 +235,10 @@ function parse(body: unknown, memory: ProviderMemory): Parsed {
   if ('ok' in reasoning) return reasoning;
   const problem = checkReasoningItems(items, body.store === false, memory);
   if (problem) return problem;
+  const cacheKey = readPromptCacheKey(body);
+  if (typeof cacheKey !== 'boolean') return cacheKey;
+  const promptTokens = (items: unknown) =>
+    estimateTokens(tokenText([body.instructions ?? '', items, body.tools ?? []]).length);
   return {
     ok: true,
     conversation: {
@@ -237,7 +248,8 @@ function parse(body: unknown, memory: ProviderMemory): Parsed {
       tools: parseTools(body),
       toolRequired: body.tool_choice === 'required' || isObject(body.tool_choice),
       lastTurn: lastTurn(items),
-      inputTokens: estimateTokens(tokenText([body.instructions ?? '', input, body.tools ?? []]).length),
+      inputTokens: promptTokens(input),
+      cachedTokens: cacheKey ? cachedTokens(items, fromModel, promptTokens) : null,
       reasoning,
     },
   };
