@@ -2,7 +2,7 @@ import type { TurnRequest } from '../conversation.ts';
 import type { Protocol } from '../turn.ts';
 
 /**
- * Prompt caching, when the conversation's "Cache the conversation" is on (docs/protocols.md §7.1): each
+ * Prompt caching, when the conversation's "Cache the conversation" is on (docs/protocols.md §8): each
  * protocol's own way of asking, added to a body its `request.ts` built without it.
  */
 
