@@ -13,7 +13,8 @@ const slidersIcon = 'M6 4v16M12 4v16M18 4v16M4 15h4M10 8h4M16 13h4';
 
 /**
  * The toolbar's "Parameters": the open chat's temperature, top P, output limit, stop sequences, seed and
- * penalties, seen and changed in a dialog. Before a chat's first message they are what it starts with.
+ * penalties, and whether its prompt is cached, seen and changed in a dialog. Before a chat's first message
+ * they are what it starts with.
  */
 export function ParametersButton({ conversation }: { conversation: Conversation | null }) {
   const { t } = useI18n();
