@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seal } from './sealing.ts';
 import { type RunningSimulator, startSimulator } from './server.ts';
 import { frames, payloads, postJson, readText } from './testing.ts';
 
@@ -346,6 +347,29 @@ describe('a conversation that asks for caching, each protocol in its own terms',
         messages: first,
       },
       "tools.0.cache_control.ttl: Input should be '5m' or '1h'",
+    ],
+    [
+      'messages',
+      {
+        max_tokens: 9,
+        messages: [
+          ...first,
+          {
+            role: 'assistant',
+            content: [
+              {
+                type: 'thinking',
+                thinking: 'Hmm',
+                signature: seal('messages.thinking', 'Hmm'),
+                cache_control: { type: 'ephemeral' },
+              },
+              { type: 'text', text: 'Hi.' },
+            ],
+          },
+          { role: 'user', content: 'More?' },
+        ],
+      },
+      'messages.1.content.0.thinking.cache_control: Extra inputs are not permitted',
     ],
     [
       'chat',
