@@ -20,6 +20,11 @@ export const recordingLimits = {
   itemChars: 4_000_000,
   /** Bytes of the raw stream as received, for the `.sse` export: whole network chunks. */
   rawBytes: 4_000_000,
+  /**
+   * Parts of a recording written as it grows (`tracePartPrefix`): one every 2 s of streaming for more than
+   * five hours. A writer that reaches it writes the recording again as one part; a head naming more is not read.
+   */
+  parts: 10_000,
 } as const;
 
 const empty: AttemptTrace = Object.freeze({

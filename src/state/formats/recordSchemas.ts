@@ -7,6 +7,7 @@ import {
   type Turn,
 } from '../../core/index.ts';
 import { storedTitle } from '../domain/conversationTitle.ts';
+import { recordingLimits } from '../domain/recordings.ts';
 import type { AnswerSource, Attempt, ChatMessage, TraceItem } from '../domain/types.ts';
 import {
   aList,
@@ -296,6 +297,19 @@ export const revision = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 
 /** One `trace:<attemptId>` record. */
 export const traceRecord = onlyFields({ items: aList(traceItem), raw: aString });
+
+/** A recording packed (`PackedTrace`), whole or one part: its lines are checked as they are parsed (`records.ts`). */
+export const packedTraceRecord = onlyFields({ packed: aString, raw: aString });
+
+/** The `trace:<attemptId>` record of a recording written in parts (`TracePartsHead`): how many follow. */
+export const tracePartsHead = onlyFields({
+  parts: v.pipe(
+    aNumber,
+    v.safeInteger('a whole number'),
+    v.minValue(1, 'at least 1'),
+    v.maxValue(recordingLimits.parts, `at most ${recordingLimits.parts}`),
+  ),
+});
 
 /** One `request:<attemptId>` record. */
 export const requestRecord = onlyFields({ body: anObject });

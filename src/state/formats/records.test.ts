@@ -4,11 +4,13 @@ import { shownBranch } from '../domain/branches.ts';
 import { emptyRecording } from '../domain/recordings.ts';
 import type { Conversation } from '../domain/types.ts';
 import {
+  joinRecording,
   packedLines,
   readConversationRecord,
   readRequestRecord,
   readSettingsRecord,
   readTraceRecord,
+  tracePartKeys,
   unreadableRecordsFile,
 } from './records.ts';
 
@@ -312,9 +314,59 @@ describe('readTraceRecord and readSettingsRecord', () => {
       'packed: line 4 is not a recorded event or comment',
     );
     expect(readTraceRecord({ packed: 'nope', raw: '' })).toBe('packed: line 1 is not JSON');
-    expect(readTraceRecord({ packed, raw: 3 })).toBe('raw: expected text');
+    expect(readTraceRecord({ packed, raw: 3 })).toBe('raw: expected a string');
+  });
+});
+
+describe('a recording written in parts', () => {
+  const item = (t: number) => ({ t, kind: 'event' as const, event: 'message', data: `{"n":${t}}` });
+  const items = [item(1), item(2), item(3)];
+  const part = (from: number, to: number, raw: string) => ({
+    packed: packedLines(items.slice(from, to)),
+    raw,
+  });
+  const whole = { items, raw: 'abc' };
+
+  it.each([
+    ['a list of items, as the first versions wrote it', { items, raw: 'abc' }, [], whole],
+    ['packed whole, as a recording written at once', { packed: packedLines(items), raw: 'abc' }, [], whole],
+    ['in parts, joined in order', { parts: 3 }, [part(0, 1, 'a'), part(1, 1, ''), part(1, 3, 'bc')], whole],
+    ['in one part', { parts: 1 }, [part(0, 3, 'abc')], whole],
+    ['a part missing', { parts: 2 }, [part(0, 1, 'a'), undefined], 'part 1: missing'],
+    [
+      'a part of the wrong shape',
+      { parts: 2 },
+      [part(0, 1, 'a'), { packed: 1, raw: '' }],
+      'part 1: packed: expected a string',
+    ],
+    [
+      'a part whose lines are not events',
+      { parts: 1 },
+      [{ packed: '{"t":1}\n', raw: '' }],
+      'part 0: packed: line 1 is not a recorded event or comment',
+    ],
+    ['a part that is not an object', { parts: 1 }, ['x'], 'part 0: record: expected an object'],
+    ['a head naming no parts', { parts: 0 }, [], 'parts: expected at least 1'],
+    ['a head naming half a part', { parts: 1.5 }, [], 'parts: expected a whole number'],
+    ['a head naming more than a recording may have', { parts: 10_001 }, [], 'parts: expected at most 10000'],
+    ['a head whose count is not a number', { parts: '2' }, [], 'parts: expected a number'],
+  ])('%s', (_, head, parts, read) => {
+    expect(joinRecording(head, parts)).toEqual(read);
   });
 
+  it.each([
+    ['att_1', { parts: 2 }, ['trace-part:att_1:0', 'trace-part:att_1:1']],
+    ['a:1', { parts: 1 }, ['trace-part:a:1:0']],
+    ['__proto__', { parts: 1 }, ['trace-part:__proto__:0']],
+    ['att_1', { packed: '', raw: '' }, []],
+    ['att_1', { parts: -1 }, []],
+    ['att_1', undefined, []],
+  ])('the parts of %s by the head %j', (id, head, keys) => {
+    expect(tracePartKeys(id, head)).toEqual(keys);
+  });
+});
+
+describe('readSettingsRecord', () => {
   it('keeps settings it does not know, and leaves out those of the wrong type', () => {
     expect(readSettingsRecord(undefined)).toEqual({ settings: {}, wrong: [] });
     expect(readSettingsRecord('x')).toBeNull();

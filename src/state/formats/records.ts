@@ -1,7 +1,15 @@
 import * as v from 'valibot';
 import type { AttemptTrace, Conversation, SentRequest, TraceItem } from '../domain/types.ts';
 import type { Settings } from '../stores/settingsStore.ts';
-import { conversationRecord, isTraceItem, requestRecord, revision, traceRecord } from './recordSchemas.ts';
+import {
+  conversationRecord,
+  isTraceItem,
+  packedTraceRecord,
+  requestRecord,
+  revision,
+  tracePartsHead,
+  traceRecord,
+} from './recordSchemas.ts';
 import { settingFields } from './settingsSchema.ts';
 import { check, isPlain } from './validation.ts';
 
@@ -13,6 +21,12 @@ import { check, isPlain } from './validation.ts';
 
 export const conversationPrefix = 'conversation:';
 export const tracePrefix = 'trace:';
+/**
+ * `trace-part:<attemptId>:<n>`: the n-th part (from 0) of a recording written as it grew, each holding the
+ * items and stream received since the one before (`PackedTrace`); its `trace:<attemptId>` record then only
+ * says how many there are (`TracePartsHead`).
+ */
+export const tracePartPrefix = 'trace-part:';
 /**
  * `request:<attemptId>`: the body an attempt sent, written once with the first record that holds the
  * attempt (a conversation record keeps its requests without their bodies; records from before hold them).
@@ -47,14 +61,38 @@ export interface Tombstone {
 export type StoredTrace = Pick<AttemptTrace, 'items' | 'raw'>;
 
 /**
- * A `trace:<attemptId>` record as this version writes it: the events and comments packed as one JSON line
- * each. A recording that still grows is written every few seconds; one string goes into the database in a
- * moment, where its 20,000 items as objects were cloned in a long task each time. (Records of earlier
- * versions hold `items` as a list, and are read as they are.)
+ * A recording, or one part of it, packed: the events and comments as one JSON line each, and the stream as
+ * received. One string goes into the database in a moment, where 20,000 items as objects were cloned in a
+ * long task each time. (Records of earlier versions hold `items` as a list, and are read as they are.)
  */
 export interface PackedTrace {
   packed: string;
   raw: string;
+}
+
+/** Part `seq` of a recording that grows: what came since part `seq - 1`. */
+export interface RecordingPart extends PackedTrace {
+  seq: number;
+}
+
+/**
+ * A `trace:<attemptId>` record of a recording written in parts as it grew (`tracePartPrefix`): each write
+ * while it streams adds one part with what came since the last, instead of writing it again whole, so no
+ * write costs more as the recording grows. A recording written at once is one `PackedTrace` record.
+ */
+export interface TracePartsHead {
+  parts: number;
+}
+
+/** The key of part `seq` of `attemptId`'s recording. */
+export function tracePartKey(attemptId: string, seq: number): string {
+  return `${tracePartPrefix}${attemptId}:${seq}`;
+}
+
+/** The keys of the parts that the `trace:<attemptId>` record `head` names, in order (none: it is not a parts head). */
+export function tracePartKeys(attemptId: string, head: unknown): string[] {
+  const read = isPlain(head) && Object.hasOwn(head, 'parts') ? check(tracePartsHead, head) : null;
+  return read?.ok ? Array.from({ length: read.value.parts }, (_, seq) => tracePartKey(attemptId, seq)) : [];
 }
 
 /** The packed lines of `items` from `from` on (the lines of those before it are packed already). */
@@ -64,9 +102,11 @@ export function packedLines(items: readonly TraceItem[], from = 0): string {
   return lines;
 }
 
-function unpacked({ packed, raw }: { packed: string; raw: unknown }): StoredTrace | string {
-  if (typeof raw !== 'string') return 'raw: expected text';
-  const items: TraceItem[] = [];
+/** A packed recording or part (`PackedTrace`): its lines read and checked into `items`, appended to `raw`. */
+function unpack(value: unknown, into: StoredTrace & { items: TraceItem[] }): string | undefined {
+  const read = check(packedTraceRecord, value, 'record');
+  if (!read.ok) return read.reason;
+  const { packed, raw } = read.value;
   const lines = packed.split('\n');
   for (const [n, line] of lines.entries()) {
     if (line === '' && n === lines.length - 1) break;
@@ -77,9 +117,10 @@ function unpacked({ packed, raw }: { packed: string; raw: unknown }): StoredTrac
       return `packed: line ${n + 1} is not JSON`;
     }
     if (!isTraceItem(item)) return `packed: line ${n + 1} is not a recorded event or comment`;
-    items.push(item);
+    into.items.push(item);
   }
-  return { items, raw };
+  into.raw += raw;
+  return undefined;
 }
 
 /** What a `request:<attemptId>` record holds. */
@@ -129,12 +170,35 @@ export function readRecentRecord(value: unknown): string[] | null {
   return Array.isArray(value) && value.every((id) => typeof id === 'string') ? value : null;
 }
 
-/** One `trace:<attemptId>` record, or why it cannot be used. */
+/**
+ * A recording as one record holds it (packed, or as a list of items from earlier versions), or why it
+ * cannot be used. A backup's, the unload journal's and the team server's are always whole.
+ */
 export function readTraceRecord(value: unknown): StoredTrace | string {
-  if (isPlain(value) && typeof value.packed === 'string')
-    return unpacked({ packed: value.packed, raw: value.raw });
+  if (isPlain(value) && Object.hasOwn(value, 'packed')) {
+    const trace: StoredTrace & { items: TraceItem[] } = { items: [], raw: '' };
+    return unpack(value, trace) ?? trace;
+  }
   const read = check(traceRecord, value, 'record');
   return read.ok ? read.value : read.reason;
+}
+
+/**
+ * A recording as the database holds it: its `trace:<attemptId>` record `head`, whole or written in parts,
+ * and the values found under the keys `tracePartKeys` names for it, in that order (undefined: none there).
+ * Every reader of a stored recording reads it through this (`readRecording` in the database).
+ */
+export function joinRecording(head: unknown, parts: readonly unknown[]): StoredTrace | string {
+  if (!isPlain(head) || !Object.hasOwn(head, 'parts')) return readTraceRecord(head);
+  const read = check(tracePartsHead, head, 'record');
+  if (!read.ok) return read.reason;
+  const trace: StoredTrace & { items: TraceItem[] } = { items: [], raw: '' };
+  for (let seq = 0; seq < read.value.parts; seq++) {
+    if (parts[seq] === undefined) return `part ${seq}: missing`;
+    const wrong = unpack(parts[seq], trace);
+    if (wrong !== undefined) return `part ${seq}: ${wrong}`;
+  }
+  return trace;
 }
 
 /** One `request:<attemptId>` record, or why it cannot be used. */

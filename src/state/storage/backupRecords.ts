@@ -6,14 +6,16 @@ import { withoutUserInfo } from '../formats/conversationExport.ts';
 import {
   conversationPrefix,
   deletedPrefix,
+  joinRecording,
   readConversationRecord,
   readSettingsNoting,
   readSettingsRecord,
-  readTraceRecord,
   recentKey,
   requestPrefix,
   type StoredTrace,
   settingsKey,
+  tracePartKeys,
+  tracePartPrefix,
   tracePrefix,
   type UnreadableRecord,
 } from '../formats/records.ts';
@@ -43,20 +45,29 @@ export async function readEverything(db: UseStore): Promise<StoredEverything> {
   const all = await entries<IDBValidKey, unknown>(db);
   const unreadable: UnreadableRecord[] = [];
   const traces = new Map<string, StoredTrace>();
+  const heads: [string, unknown][] = [];
+  const parts = new Map<string, unknown>();
   const bodies = new Map<string, StoredBody>();
   const deleted = new Set<string>();
   const records: [string, unknown][] = [];
   let settingsValue: unknown;
   for (const [key, value] of all) {
     if (typeof key !== 'string') continue;
-    if (key.startsWith(tracePrefix)) {
-      const trace = readTraceRecord(value);
-      if (typeof trace === 'string') unreadable.push({ key, what: 'recording', reason: trace, value });
-      else traces.set(key.slice(tracePrefix.length), trace);
-    } else if (key.startsWith(requestPrefix)) noteRequestRecord(key, value, bodies, unreadable);
+    if (key.startsWith(tracePrefix)) heads.push([key, value]);
+    else if (key.startsWith(tracePartPrefix)) parts.set(key, value);
+    else if (key.startsWith(requestPrefix)) noteRequestRecord(key, value, bodies, unreadable);
     else if (key.startsWith(conversationPrefix)) records.push([key, value]);
     else if (key.startsWith(deletedPrefix)) deleted.add(key.slice(deletedPrefix.length));
     else if (key === settingsKey) settingsValue = value;
+  }
+  for (const [key, head] of heads) {
+    const attemptId = key.slice(tracePrefix.length);
+    const trace = joinRecording(
+      head,
+      tracePartKeys(attemptId, head).map((part) => parts.get(part)),
+    );
+    if (typeof trace === 'string') unreadable.push({ key, what: 'recording', reason: trace, value: head });
+    else traces.set(attemptId, trace);
   }
   const conversations: Conversation[] = [];
   for (const [key, value] of records) {

@@ -4,11 +4,15 @@ import {
   deletedPrefix,
   type PackedTrace,
   packedLines,
+  type RecordingPart,
   recordRevision,
   requestPrefix,
   type StoredRequest,
   type StoredTrace,
   setAsidePrefix,
+  type TracePartsHead,
+  tracePartKey,
+  tracePartKeys,
   tracePrefix,
   type UnreadableRecord,
 } from '../formats/records.ts';
@@ -94,14 +98,40 @@ export function withStored(
   };
 }
 
-/** A recording, packed (`PackedTrace`): `packed` holds its items' lines, when packed already. */
-export function putRecording(
-  store: IDBObjectStore,
-  attemptId: string,
-  trace: StoredTrace,
-  packed = packedLines(trace.items),
-): void {
-  store.put({ packed, raw: trace.raw } satisfies PackedTrace, tracePrefix + attemptId);
+/** Deletes, once `attemptId`'s recording record is read, the parts it names from `from` on. */
+function dropParts(store: IDBObjectStore, attemptId: string, from: number): void {
+  const head = store.get(tracePrefix + attemptId);
+  head.onsuccess = () => {
+    for (const key of tracePartKeys(attemptId, head.result).slice(from)) store.delete(key);
+  };
+}
+
+/** A recording written whole, as one record (`PackedTrace`); the parts it was written in before go. */
+export function putRecording(store: IDBObjectStore, attemptId: string, trace: StoredTrace): void {
+  dropParts(store, attemptId, 0);
+  store.put(
+    { packed: packedLines(trace.items), raw: trace.raw } satisfies PackedTrace,
+    tracePrefix + attemptId,
+  );
+}
+
+/**
+ * One part of a recording that grows (`tracePartPrefix`): what came since part `seq - 1`, and the head
+ * that now names `seq + 1` parts. Part 0 starts it again: the parts it was written in before go.
+ */
+export function putRecordingPart(store: IDBObjectStore, attemptId: string, part: RecordingPart): void {
+  const { seq, packed, raw } = part;
+  // A part of the same key put in this transaction is never one that goes: a part from 1 on is put after
+  // the head is read (requests run in order), and part 0 is only overwritten.
+  if (seq === 0) dropParts(store, attemptId, 1);
+  store.put({ packed, raw } satisfies PackedTrace, tracePartKey(attemptId, seq));
+  store.put({ parts: seq + 1 } satisfies TracePartsHead, tracePrefix + attemptId);
+}
+
+/** Deletes `attemptId`'s recording, its parts included. */
+export function deleteRecording(store: IDBObjectStore, attemptId: string): void {
+  dropParts(store, attemptId, 0);
+  store.delete(tracePrefix + attemptId);
 }
 
 /** An attempt's request body, in a record of its own: written once, as it never changes. */

@@ -15,8 +15,8 @@ export interface Base {
 export interface SentTrace {
   trace: AttemptTrace;
   at: number;
-  /** While it still grows: its items as packed (`packedLines`), so that the next write packs only the new ones. */
-  packed?: string;
+  /** When written in parts (`putRecordingPart`): how many, so that the next write adds only what came since. */
+  parts?: number;
 }
 
 /**

@@ -18,8 +18,15 @@ export interface PartKind<T> {
   loads(stores: AppStores): PartLoadsStore;
   prefix: string;
   what: UnreadableRecord['what'];
-  /** A record's value: the part, or why it cannot be used. */
-  read(value: unknown): T | string;
+  /**
+   * Reads `attemptId`'s part in `store`'s transaction, then calls `done` with it (or why it cannot be
+   * used; undefined: not there) and the value of its record (`<prefix><attemptId>`).
+   */
+  read(
+    store: IDBObjectStore,
+    attemptId: string,
+    done: (part: T | string | undefined, value: unknown) => void,
+  ): void;
   /** Whether `attempt` lacks it still (it may have arrived meanwhile). */
   apart(attempt: Attempt): boolean;
   /** `conversation` with the parts of `found` in their attempts (the same object when none is its). */
@@ -31,6 +38,17 @@ export interface PartKind<T> {
    * conversation's next record, as a part made here is); else it is read there again when next asked for.
    */
   keptHere: boolean;
+}
+
+/** `PartKind.read` for a part kept in one record, `<prefix><attemptId>`, its value read by `read`. */
+export function oneRecord<T>(prefix: string, read: (value: unknown) => T | string): PartKind<T>['read'] {
+  return (store, attemptId, done) => {
+    const request = store.get(prefix + attemptId);
+    request.onsuccess = () => {
+      const value: unknown = request.result;
+      done(value === undefined ? undefined : read(value), value);
+    };
+  };
 }
 
 /**
@@ -64,20 +82,15 @@ export function readPartsWhenAsked<T>(
     const unreadable: UnreadableRecord[] = [];
     try {
       await db('readonly', (store) => {
-        for (const id of ids) {
-          const key = kind.prefix + id;
-          const request = store.get(key);
-          request.onsuccess = () => {
-            const value: unknown = request.result;
-            const part = value === undefined ? null : kind.read(value);
-            if (part === null) failed.set(id, 'missing');
+        for (const id of ids)
+          kind.read(store, id, (part, value) => {
+            if (part === undefined) failed.set(id, 'missing');
             else if (typeof part !== 'string') here.set(id, part);
             else {
               failed.set(id, 'unreadable');
-              unreadable.push({ key, what: kind.what, reason: part, value });
+              unreadable.push({ key: kind.prefix + id, what: kind.what, reason: part, value });
             }
-          };
-        }
+          });
         return promisifyRequest(store.transaction);
       });
     } catch {

@@ -4,11 +4,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
 import { emptyRecording } from '../domain/recordings.ts';
 import type { AssistantMessage, Conversation } from '../domain/types.ts';
-import { readTraceRecord, type StoredTrace } from '../formats/records.ts';
+import { packedLines } from '../formats/records.ts';
 import { type AppStores, createAppStores } from '../stores/appStores.ts';
 import { defaultSettings } from '../stores/settingsStore.ts';
 import { loadState } from './load.ts';
 import { startPersisting } from './persistence.ts';
+import { storedRecording } from './recordingReads.ts';
 import { settleInterrupted } from './storedConversation.ts';
 
 /** The stores of the page under test; a reload is a fresh set. */
@@ -281,6 +282,13 @@ describe('a failed save', () => {
 });
 
 describe('recordings', () => {
+  /** Items as a recorder keeps them: the same objects from one snapshot to the next, new ones after. */
+  const recordedItems = Array.from({ length: 20 }, (_, i) => ({
+    t: i,
+    kind: 'event' as const,
+    event: 'message',
+    data: `{"n":${i}}`,
+  }));
   const recorded = (items: number, status: 'streaming' | 'complete') => {
     const conversation = streamingConversation();
     const message = conversation.messages[1] as AssistantMessage;
@@ -288,12 +296,7 @@ describe('recordings', () => {
     const trace = {
       ...attempt.trace,
       bytes: 10 * items,
-      items: Array.from({ length: items }, (_, i) => ({
-        t: i,
-        kind: 'event' as const,
-        event: 'message',
-        data: `{"n":${i}}`,
-      })),
+      items: recordedItems.slice(0, items),
       raw: 'data: {"n":0}\n\n'.repeat(items),
     };
     return {
@@ -374,7 +377,7 @@ describe('recordings', () => {
     expect(storedAttempt.trace.items).toEqual([]);
     expect(storedAttempt.trace.raw).toBe('');
     expect(storedAttempt.trace).toMatchObject({ bytes: 30, outputEvents: 0, endedAt: null });
-    expect(readTraceRecord(await get('trace:att_1', db))).toEqual({
+    expect(await storedRecording(db, 'att_1')).toEqual({
       items: attemptOf(conversation)!.trace.items,
       raw: attemptOf(conversation)!.trace.raw,
     });
@@ -458,7 +461,7 @@ describe('recordings', () => {
     conversations().renameConversation('conv_streaming', 'Renamed');
     await finish();
     expect(traceWrites()).toBe(0);
-    expect((readTraceRecord(await get('trace:att_1', db)) as StoredTrace).items).toHaveLength(3);
+    expect((await storedRecording(db, 'att_1'))?.items).toHaveLength(3);
     expect(((await get('conversation:conv_streaming', db)) as Conversation).title).toBe('Renamed');
   });
 
@@ -472,7 +475,7 @@ describe('recordings', () => {
     put(recorded(6, 'complete'));
     await finish();
     expect(traceWrites()).toBe(2);
-    expect((readTraceRecord(await get('trace:att_1', db)) as StoredTrace).items).toHaveLength(6);
+    expect((await storedRecording(db, 'att_1'))?.items).toHaveLength(6);
   });
 
   it('held back while growing are written when the page goes away', async () => {
@@ -484,7 +487,118 @@ describe('recordings', () => {
     expect(traceWrites()).toBe(1);
     window.dispatchEvent(new Event('pagehide'));
     await finish();
-    expect((readTraceRecord(await get('trace:att_1', db)) as StoredTrace).items).toHaveLength(4);
+    expect((await storedRecording(db, 'att_1'))?.items).toHaveLength(4);
+  });
+
+  /** The `trace-part:` records of the database, by key. */
+  const storedParts = async () =>
+    Object.fromEntries(
+      (await entries(db))
+        .filter(([key]) => String(key).startsWith('trace-part:'))
+        .map(([k, v]) => [String(k), v]),
+    );
+  const lines = (from: number, to: number) => packedLines(recordedItems.slice(from, to));
+
+  it('growing are written in parts, each with what came since the last, and read back joined', async () => {
+    stop = startPersisting(db, stores, 1, 0);
+    put(recorded(2, 'streaming'));
+    await expect.poll(() => get('trace:att_1', db)).toEqual({ parts: 1 });
+    put(recorded(5, 'streaming'));
+    await expect.poll(() => get('trace:att_1', db)).toEqual({ parts: 2 });
+    const conversation = recorded(6, 'complete');
+    put(conversation);
+    await finish();
+    expect(await get('trace:att_1', db)).toEqual({ parts: 3 });
+    const raw = 'data: {"n":0}\n\n';
+    expect(await storedParts()).toEqual({
+      'trace-part:att_1:0': { packed: lines(0, 2), raw: raw.repeat(2) },
+      'trace-part:att_1:1': { packed: lines(2, 5), raw: raw.repeat(3) },
+      'trace-part:att_1:2': { packed: lines(5, 6), raw },
+    });
+
+    // Read when the inspector asks, after a reload: joined into the attempt as it was.
+    resetStores();
+    const loaded = await loadState(db, stores);
+    stop = startPersisting(db, stores, 1, 0, { loaded });
+    stores.recordings.getState().want('att_1');
+    await expect.poll(loads).toEqual({});
+    expect(attemptOf(conversations().conversations.conv_streaming)?.trace).toEqual(
+      attemptOf(conversation)?.trace,
+    );
+  });
+
+  it('written whole after they were written in parts leave no part behind', async () => {
+    stop = startPersisting(db, stores, 1, 0);
+    put(recorded(2, 'streaming'));
+    await expect.poll(() => get('trace:att_1', db)).toEqual({ parts: 1 });
+    put(recorded(4, 'streaming'));
+    await expect.poll(() => get('trace:att_1', db)).toEqual({ parts: 2 });
+    // Not what was written grown (another copy of its items): written again whole.
+    const other = recorded(3, 'complete');
+    const attempt = attemptOf(other)!;
+    const items = attempt.trace.items.map((item) => ({ ...item }));
+    put({
+      ...other,
+      messages: [
+        other.messages[0]!,
+        {
+          ...(other.messages[1] as AssistantMessage),
+          attempts: [{ ...attempt, trace: { ...attempt.trace, items } }],
+        },
+      ],
+    });
+    await finish();
+    expect(await get('trace:att_1', db)).toEqual({ packed: lines(0, 3), raw: attempt.trace.raw });
+    expect(await storedParts()).toEqual({});
+    expect((await storedRecording(db, 'att_1'))?.items).toEqual(items);
+  });
+
+  it('written by an earlier version, whole, are read as they are', async () => {
+    stop = startPersisting(db, stores, 5);
+    const conversation = recorded(3, 'complete');
+    put(conversation);
+    await finish();
+    const { items, raw } = attemptOf(conversation)!.trace;
+    await set('trace:att_1', { items, raw }, db);
+
+    resetStores();
+    stop = startPersisting(db, stores, 5, 2000, { loaded: await loadState(db, stores) });
+    stores.recordings.getState().want('att_1');
+    await expect.poll(loads).toEqual({});
+    expect(attemptOf(conversations().conversations.conv_streaming)?.trace).toEqual(
+      attemptOf(conversation)?.trace,
+    );
+  });
+
+  it('with a part missing are unreadable, and say which part', async () => {
+    stop = startPersisting(db, stores, 1, 0);
+    put(recorded(2, 'streaming'));
+    await expect.poll(() => get('trace:att_1', db)).toEqual({ parts: 1 });
+    put(recorded(3, 'complete'));
+    await finish();
+    await del('trace-part:att_1:1', db);
+
+    resetStores();
+    stop = startPersisting(db, stores, 5, 2000, { loaded: await loadState(db, stores) });
+    stores.recordings.getState().want('att_1');
+    await expect.poll(loads).toEqual({ att_1: 'unreadable' });
+    expect(stores.storage.getState().unreadable.map((r) => [r.key, r.reason, r.value])).toEqual([
+      ['trace:att_1', 'part 1: missing', { parts: 2 }],
+    ]);
+  });
+
+  it('go with their conversation when it is deleted, every part of them', async () => {
+    stop = startPersisting(db, stores, 1, 0);
+    put(recorded(2, 'streaming'));
+    await expect.poll(() => get('trace:att_1', db)).toEqual({ parts: 1 });
+    put(recorded(4, 'complete'));
+    await expect.poll(() => get('trace:att_1', db)).toEqual({ parts: 2 });
+    expect(Object.keys(await storedParts())).toHaveLength(2);
+    conversations().deleteConversation('conv_streaming');
+    await finish();
+    expect(await get('trace:att_1', db)).toBeUndefined();
+    expect(await storedParts()).toEqual({});
+    expect(await get('conversation:conv_streaming', db)).toBeUndefined();
   });
 
   it('go with their conversation when it is deleted', async () => {

@@ -1,7 +1,7 @@
 import { get, type UseStore } from 'idb-keyval';
 import type { Attempt, Conversation, SentRequest } from '../domain/types.ts';
 import { readRequestRecord, requestPrefix, type UnreadableRecord } from '../formats/records.ts';
-import type { PartKind, PartsElsewhere } from './partReads.ts';
+import { oneRecord, type PartKind, type PartsElsewhere } from './partReads.ts';
 import { attemptsOf } from './storedConversation.ts';
 
 /**
@@ -155,7 +155,7 @@ export const bodyParts: PartKind<SentRequest['body']> = {
   loads: (stores) => stores.bodies,
   prefix: requestPrefix,
   what: 'request',
-  read: readBodyRecord,
+  read: oneRecord(requestPrefix, readBodyRecord),
   apart: bodyApart,
   fill: withBodies,
   stored: (known, attempt) => known.storedBodies.add(attempt.id),

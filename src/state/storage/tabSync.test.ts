@@ -4,11 +4,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
 import { emptyRecording } from '../domain/recordings.ts';
 import type { AssistantMessage, Attempt, Conversation } from '../domain/types.ts';
-import { readTraceRecord, type StoredTrace } from '../formats/records.ts';
 import { type AppStores, createAppStores } from '../stores/appStores.ts';
 import type { ChangeFeed, FeedEvent, StoredChange } from './changeFeed.ts';
 import { type LoadedState, loadState } from './load.ts';
 import { startPersisting } from './persistence.ts';
+import { storedRecording } from './recordingReads.ts';
 import { type TabChannel, tabFeed } from './tabSync.ts';
 
 /**
@@ -322,7 +322,7 @@ describe('two tabs', () => {
     // B changes the conversation; A's recording in the database stays A's.
     state(b).renameConversation(id, 'Renamed');
     await settled();
-    expect((readTraceRecord(await get('trace:att_rec', db)) as StoredTrace).items).toHaveLength(3);
+    expect((await storedRecording(db, 'att_rec'))?.items).toHaveLength(3);
     expect(b.posted).toHaveLength(1);
   });
 

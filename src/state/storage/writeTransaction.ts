@@ -5,17 +5,24 @@ import {
   activeKey,
   conversationPrefix,
   deletedPrefix,
+  type RecordingPart,
   readConversationRecord,
   readSettingsRecord,
   recentKey,
   requestPrefix,
   settingsKey,
   type Tombstone,
-  tracePrefix,
   type UnreadableRecord,
 } from '../formats/records.ts';
 import type { Settings } from '../stores/settingsStore.ts';
-import { putRecording, putRequest, setAside, withStored } from './database.ts';
+import {
+  deleteRecording,
+  putRecording,
+  putRecordingPart,
+  putRequest,
+  setAside,
+  withStored,
+} from './database.ts';
 import type { Base, SentTrace } from './knownState.ts';
 import { attemptsOf, recordOf } from './storedConversation.ts';
 import { joinBodies } from './storedRequests.ts';
@@ -24,8 +31,8 @@ import { asStoredSettings } from './storedSettings.ts';
 /** A recording to write, and what is then known as sent. */
 export interface TraceWrite {
   attempt: Attempt;
-  /** Its recording's items, packed (`packedLines`). */
-  packed: string;
+  /** The part of its recording to write (`putRecordingPart`); null: the whole of it, as one record. */
+  part: RecordingPart | null;
   entry: SentTrace;
 }
 
@@ -85,7 +92,9 @@ export async function writeChanges(
       written.setAside.push(setAside(store, key, value, what, reason, now));
     };
     const putTraces = (list: TraceWrite[] | undefined) => {
-      for (const { attempt, packed } of list ?? []) putRecording(store, attempt.id, attempt.trace, packed);
+      for (const { attempt, part } of list ?? [])
+        if (part) putRecordingPart(store, attempt.id, part);
+        else putRecording(store, attempt.id, attempt.trace);
     };
     const putBodies = (content: Conversation) => {
       for (const { id, request } of attemptsOf(content))
@@ -97,7 +106,7 @@ export async function writeChanges(
     const deleteApart = (...copies: (Conversation | null | undefined)[]) => {
       for (const copy of copies)
         for (const attempt of copy ? attemptsOf(copy) : []) {
-          store.delete(tracePrefix + attempt.id);
+          deleteRecording(store, attempt.id);
           store.delete(requestPrefix + attempt.id);
         }
     };

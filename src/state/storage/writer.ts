@@ -1,8 +1,8 @@
 import type { UseStore } from 'idb-keyval';
 import { newestIds, sameIds } from '../domain/recent.ts';
-import { recordingKeptApart } from '../domain/recordings.ts';
+import { recordingKeptApart, recordingLimits } from '../domain/recordings.ts';
 import type { AttemptTrace, Conversation } from '../domain/types.ts';
-import { packedLines } from '../formats/records.ts';
+import { packedLines, type RecordingPart } from '../formats/records.ts';
 import type { AppStores } from '../stores/appStores.ts';
 import { applyStoredConversations, applyStoredSettings } from './applyStored.ts';
 import type { ChangesFromElsewhere } from './changesFromElsewhere.ts';
@@ -26,17 +26,29 @@ export interface WriterParts {
 }
 
 /**
- * `trace`'s items packed: the lines packed for the same recording's last write, and those of the items
- * added since (a recording only grows while it streams; anything else is packed whole).
+ * The part of `trace` to write next, or null to write it whole. A recording that grows is written in parts
+ * (`putRecordingPart`): each write only what came since the last one (a recording only grows while it
+ * streams), the final write too; one that grew otherwise, or has as many parts as it may, starts again
+ * at part 0 with everything.
  */
-function packedSince(previous: SentTrace | undefined, trace: AttemptTrace): string {
-  const before = previous?.trace.items;
-  const count = before?.length ?? 0;
+function nextPart(
+  previous: SentTrace | undefined,
+  trace: AttemptTrace,
+  growing: boolean,
+): RecordingPart | null {
+  const before = previous?.trace;
+  const parts = previous?.parts;
+  const count = before?.items.length ?? 0;
   const grew =
-    previous?.packed !== undefined &&
+    before !== undefined &&
+    parts !== undefined &&
+    parts < recordingLimits.parts &&
     count <= trace.items.length &&
-    (count === 0 || trace.items[count - 1] === before?.[count - 1]);
-  return grew ? previous.packed + packedLines(trace.items, count) : packedLines(trace.items);
+    (count === 0 || trace.items[count - 1] === before.items[count - 1]) &&
+    before.raw.length <= trace.raw.length;
+  if (grew)
+    return { seq: parts, packed: packedLines(trace.items, count), raw: trace.raw.slice(before.raw.length) };
+  return growing ? { seq: 0, packed: packedLines(trace.items), raw: trace.raw } : null;
 }
 
 /**
@@ -57,8 +69,12 @@ export function createWriter({ db, stores, known, journal, elsewhere, traceDelay
       const growing = attempt.turn.status === 'streaming';
       // A recording that still grows is written now and then; the final one always.
       if (!force && previous && growing && now - previous.at < traceDelayMs) continue;
-      const packed = packedSince(previous, attempt.trace);
-      out.push({ attempt, packed, entry: { trace: attempt.trace, at: now, ...(growing && { packed }) } });
+      const part = nextPart(previous, attempt.trace, growing);
+      out.push({
+        attempt,
+        part,
+        entry: { trace: attempt.trace, at: now, ...(part && { parts: part.seq + 1 }) },
+      });
     }
     return out;
   }

@@ -1,8 +1,9 @@
-import { getMany, setMany, type UseStore } from 'idb-keyval';
+import { promisifyRequest, type UseStore } from 'idb-keyval';
 import type { Conversation } from '../domain/types.ts';
-import { tracePrefix } from '../formats/records.ts';
-import { openDatabase } from '../storage/database.ts';
+import type { StoredTrace } from '../formats/records.ts';
+import { openDatabase, putRecording } from '../storage/database.ts';
 import { readStoredConversations } from '../storage/load.ts';
+import { readRecording } from '../storage/recordingReads.ts';
 import { attemptsOf } from '../storage/storedConversation.ts';
 import type { ConversationStore } from '../stores/conversationStore.ts';
 import type { TeamStore } from '../stores/teamStore.ts';
@@ -56,19 +57,24 @@ export class LocalHistory {
       this.options.team.getState().localHistoryIs({ state: 'offered', count: this.found.length });
   }
 
-  /** Adds them: their recordings copied, then the conversations (the sync sends them). */
+  /** Adds them: their readable recordings copied (joined, as one record each), then the conversations (the sync sends them). */
   async add(): Promise<void> {
     const { team, conversations, target } = this.options;
     const count = this.found.length;
     team.getState().localHistoryIs({ state: 'adding', count });
-    const keys = this.found.flatMap(attemptsOf).map((attempt) => tracePrefix + attempt.id);
-    const recordings = await getMany(keys, this.source());
-    await setMany(
-      keys.flatMap((key, i): [string, unknown][] =>
-        recordings[i] === undefined ? [] : [[key, recordings[i]]],
-      ),
-      target(),
-    );
+    const recordings = new Map<string, StoredTrace>();
+    await this.source()('readonly', (store) => {
+      for (const { id } of this.found.flatMap(attemptsOf))
+        readRecording(store, id, (trace) => {
+          if (typeof trace === 'object') recordings.set(id, trace);
+        });
+      return promisifyRequest(store.transaction);
+    });
+    if (recordings.size)
+      await target()('readwrite', (store) => {
+        for (const [id, trace] of recordings) putRecording(store, id, trace);
+        return promisifyRequest(store.transaction);
+      });
     const here = conversations.getState().conversations;
     conversations.getState().takeStored(this.found.filter((c) => !here[c.id]));
     this.remember('added');
