@@ -14,6 +14,7 @@ import { type AppStores, createAppStores } from '../stores/appStores.ts';
 import { defaultSettings } from '../stores/settingsStore.ts';
 import { type BackupDocument, type BackupRefusal, backUp, readBackup, restoreBackup } from './backup.ts';
 import { exportConversationJson } from './conversationExport.ts';
+import { packedLines } from './records.ts';
 
 let dbCount = 0;
 let db: UseStore;
@@ -482,6 +483,34 @@ describe('restore', () => {
     });
     const after = await readEverything(db);
     expect(after.conversations).toEqual(readBackupConversations(file.text));
+  });
+
+  it('holds a recording written in parts joined; restored over one, writes it whole and leaves no part', async () => {
+    await seed([conversation(1)]);
+    const file = await backUp(db, '', 0);
+    const { items: recorded, raw } = answerOf(readBackupConversations(file.text)[0]).attempts[1]!.trace;
+    // The same recording as a tab writes it while it streams: in parts.
+    await set('trace:att_1_2', { parts: 2 }, db);
+    await set(
+      'trace-part:att_1_2:0',
+      { packed: packedLines(recorded.slice(0, 1)), raw: raw.slice(0, 5) },
+      db,
+    );
+    await set('trace-part:att_1_2:1', { packed: packedLines(recorded.slice(1)), raw: raw.slice(5) }, db);
+    expect((await backUp(db, '', 0)).text).toBe(file.text);
+
+    // The database's copy of that answer half: the backup's, further along, is written whole.
+    const stored = (await get('conversation:conv_1', db)) as Conversation & { revision: number };
+    const half = structuredClone(stored);
+    const last = (half.messages[1] as AssistantMessage).attempts[1]!;
+    last.turn = { ...last.turn, status: 'streaming', text: 'Ans' };
+    last.trace = { ...last.trace, bytes: 4, endedAt: null };
+    await set('conversation:conv_1', half, db);
+    const result = await restoreBackup(db, file.text, null);
+    expect(result.ok && result.outcome).toMatchObject({ joined: ['conv_1'], recordingsWritten: 1 });
+    expect(Object.keys(await snapshot()).filter((key) => key.startsWith('trace-part:'))).toEqual([]);
+    expect(await get('trace:att_1_2', db)).toEqual({ packed: packedLines(recorded), raw });
+    expect((await readEverything(db)).conversations).toEqual(readBackupConversations(file.text));
   });
 
   it('tells the open tabs, which show what was restored, settings too, and keep their own key', async () => {
