@@ -108,50 +108,18 @@ export function useFollowStream(key: string | null) {
     observer.observe(content);
   }, [scrollToEnd]);
 
-  const remember = useCallback(
-    (state: SavedScroll) => {
-      if (key !== null) saved.current.set(key, state);
-    },
-    [key],
-  );
+  /** The conversation shown, as of the last commit: where a position is remembered. */
+  const shownKey = useRef(key);
+  const remember = useCallback((state: SavedScroll) => {
+    if (shownKey.current !== null) saved.current.set(shownKey.current, state);
+  }, []);
 
-  // Content or pane size changed (output arrived, an answer rendered, the keyboard opened): follow.
-  useLayoutEffect(() => {
-    const scroller = scrollerRef.current;
-    const content = contentRef.current;
-    if (!scroller || !content || !hasResizeObserver()) return;
-    const observer = new ResizeObserver(() => {
-      if (following.current) scrollToEnd();
-      else if (pending.current) applyAnchor();
-    });
-    observer.observe(content);
-    observer.observe(scroller);
-    resizes.current = observer;
-    return () => {
-      resizes.current = null;
-      observer.disconnect();
-    };
-  }, [scrollToEnd, applyAnchor]);
-
-  // Another conversation: back to where it was left, or to its end.
-  useLayoutEffect(() => {
-    const state = key === null ? undefined : saved.current.get(key);
-    pending.current =
-      state && !state.following && state.anchorId !== null
-        ? { id: state.anchorId, offset: state.anchorOffset, until: performance.now() + 1000 }
-        : null;
-    if (applyAnchor()) {
-      following.current = false;
-      setDetached(true);
-    } else {
-      pending.current = null;
-      following.current = true;
-      toEndAfterLayout();
-      setDetached(false);
-    }
-  }, [key, toEndAfterLayout, applyAnchor]);
-
-  const onScroll = useCallback(() => {
+  /**
+   * What the person's scrolling says, measured from the pane: back at the bottom (following again), moved
+   * up (following no more), and where they are, remembered for this conversation. Reads layout: called
+   * where the browser has laid out already (a ResizeObserver callback), never from the scroll event.
+   */
+  const learnFromScroll = useCallback(() => {
     const el = scrollerRef.current;
     if (!el) return;
     // Our own restoring scroll: nothing to learn from it.
@@ -169,6 +137,66 @@ export function useFollowStream(key: string | null) {
       remember({ following: false, anchorId: anchor?.id ?? null, anchorOffset: anchor?.offset ?? 0 });
     }
   }, [remember]);
+
+  /** The pane scrolled since the last layout: learnt from after the next one. */
+  const scrolled = useRef(false);
+
+  // Content or pane size changed (output arrived, an answer rendered, the keyboard opened): follow. Also
+  // where a scroll is learnt from: the layout is done here, so measuring forces none.
+  useLayoutEffect(() => {
+    const scroller = scrollerRef.current;
+    const content = contentRef.current;
+    if (!scroller || !content || !hasResizeObserver()) return;
+    const observer = new ResizeObserver(() => {
+      if (scrolled.current) {
+        scrolled.current = false;
+        learnFromScroll();
+      }
+      if (following.current) scrollToEnd();
+      else if (pending.current) applyAnchor();
+    });
+    observer.observe(content);
+    observer.observe(scroller);
+    resizes.current = observer;
+    return () => {
+      resizes.current = null;
+      observer.disconnect();
+    };
+  }, [scrollToEnd, applyAnchor, learnFromScroll]);
+
+  // Another conversation: back to where it was left, or to its end.
+  useLayoutEffect(() => {
+    shownKey.current = key;
+    const state = key === null ? undefined : saved.current.get(key);
+    pending.current =
+      state && !state.following && state.anchorId !== null
+        ? { id: state.anchorId, offset: state.anchorOffset, until: performance.now() + 1000 }
+        : null;
+    if (applyAnchor()) {
+      following.current = false;
+      setDetached(true);
+    } else {
+      pending.current = null;
+      following.current = true;
+      toEndAfterLayout();
+      setDetached(false);
+    }
+  }, [key, toEndAfterLayout, applyAnchor]);
+
+  /**
+   * The scroll event reads no layout (a stream keeps it stale: each read would lay out the conversation
+   * in the scroll's task): it asks for an observation after the next layout, and is learnt from there
+   * (`learnFromScroll`). At once where there is no ResizeObserver.
+   */
+  const onScroll = useCallback(() => {
+    const observer = resizes.current;
+    const content = contentRef.current;
+    if (!observer || !content) return learnFromScroll();
+    if (scrolled.current) return;
+    scrolled.current = true;
+    observer.unobserve(content);
+    observer.observe(content);
+  }, [learnFromScroll]);
 
   /** Intent to scroll up stops following at once, before the scroll itself arrives. */
   const stopFollowing = useCallback(() => {

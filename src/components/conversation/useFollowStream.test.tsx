@@ -1,0 +1,103 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useFollowStream } from './useFollowStream.ts';
+
+/**
+ * A ResizeObserver that reports when the test says the browser has laid out (`layout`): each target
+ * observed since the last report, as a real one reports a new observation after the next layout.
+ */
+class LayoutObserver {
+  static current: LayoutObserver | null = null;
+  private readonly due = new Set<Element>();
+  constructor(private readonly callback: ResizeObserverCallback) {
+    LayoutObserver.current = this;
+  }
+  observe(target: Element) {
+    this.due.add(target);
+  }
+  unobserve(target: Element) {
+    this.due.delete(target);
+  }
+  disconnect() {
+    this.due.clear();
+  }
+  /** The browser laid out: the observations due are reported. */
+  static layout() {
+    const observer = LayoutObserver.current;
+    if (!observer?.due.size) return;
+    const entries = [...observer.due].map((target) => ({ target }) as ResizeObserverEntry);
+    observer.due.clear();
+    act(() => observer.callback(entries, observer as unknown as ResizeObserver));
+  }
+}
+
+function Pane() {
+  const { scrollerRef, contentRef, detached } = useFollowStream('conv_1');
+  return (
+    <>
+      <div ref={scrollerRef} data-testid="pane">
+        <div ref={contentRef}>
+          <p data-message-id="m1">Question</p>
+          <p data-message-id="m2">Answer</p>
+        </div>
+      </div>
+      {detached && <button type="button">Jump to latest</button>}
+    </>
+  );
+}
+
+/** Reads of the pane's layout (each forces one where the page changed since the last). */
+let layoutReads: string[] = [];
+
+beforeEach(() => {
+  vi.stubGlobal('ResizeObserver', LayoutObserver);
+  layoutReads = [];
+  const measured = (name: string, value: number) =>
+    vi.spyOn(HTMLElement.prototype, name as 'scrollHeight', 'get').mockImplementation(() => {
+      layoutReads.push(name);
+      return value;
+    });
+  measured('scrollHeight', 5_000);
+  measured('clientHeight', 500);
+  measured('offsetTop', 0);
+  measured('offsetHeight', 2_500);
+});
+afterEach(() => {
+  cleanup();
+  LayoutObserver.current = null;
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const jump = () => screen.queryByRole('button', { name: 'Jump to latest' });
+
+describe('useFollowStream', () => {
+  it('reads no layout in the scroll event: it learns where the person scrolled after the next layout', () => {
+    render(<Pane />);
+    const pane = screen.getByTestId('pane');
+    LayoutObserver.layout();
+    expect(pane.scrollTop).toBe(5_000);
+
+    // The person scrolls up: the event only asks for a measurement after the next layout.
+    layoutReads = [];
+    pane.scrollTop = 1_000;
+    act(() => pane.dispatchEvent(new Event('scroll')));
+    act(() => pane.dispatchEvent(new Event('scroll')));
+    expect(layoutReads).toEqual([]);
+    expect(jump()).toBeNull();
+    LayoutObserver.layout();
+    expect(layoutReads).toContain('scrollHeight');
+    expect(jump()).not.toBeNull();
+    // No longer following: the view stays where the person left it.
+    expect(pane.scrollTop).toBe(1_000);
+
+    // Back at the end by hand: following again, after the next layout too.
+    layoutReads = [];
+    pane.scrollTop = 4_500;
+    act(() => pane.dispatchEvent(new Event('scroll')));
+    expect(layoutReads).toEqual([]);
+    expect(jump()).not.toBeNull();
+    LayoutObserver.layout();
+    expect(jump()).toBeNull();
+  });
+});
