@@ -102,8 +102,11 @@ export function packedLines(items: readonly TraceItem[], from = 0): string {
   return lines;
 }
 
+/** A recording as its records are read into it. */
+type Joined = { items: TraceItem[]; raw: string };
+
 /** A packed recording or part (`PackedTrace`): its lines read and checked into `items`, appended to `raw`. */
-function unpack(value: unknown, into: StoredTrace & { items: TraceItem[] }): string | undefined {
+function unpack(value: unknown, into: Joined): string | undefined {
   const read = check(packedTraceRecord, value, 'record');
   if (!read.ok) return read.reason;
   const { packed, raw } = read.value;
@@ -176,7 +179,7 @@ export function readRecentRecord(value: unknown): string[] | null {
  */
 export function readTraceRecord(value: unknown): StoredTrace | string {
   if (isPlain(value) && Object.hasOwn(value, 'packed')) {
-    const trace: StoredTrace & { items: TraceItem[] } = { items: [], raw: '' };
+    const trace: Joined = { items: [], raw: '' };
     return unpack(value, trace) ?? trace;
   }
   const read = check(traceRecord, value, 'record');
@@ -192,7 +195,7 @@ export function joinRecording(head: unknown, parts: readonly unknown[]): StoredT
   if (!isPlain(head) || !Object.hasOwn(head, 'parts')) return readTraceRecord(head);
   const read = check(tracePartsHead, head, 'record');
   if (!read.ok) return read.reason;
-  const trace: StoredTrace & { items: TraceItem[] } = { items: [], raw: '' };
+  const trace: Joined = { items: [], raw: '' };
   for (let seq = 0; seq < read.value.parts; seq++) {
     if (parts[seq] === undefined) return `part ${seq}: missing`;
     const wrong = unpack(parts[seq], trace);

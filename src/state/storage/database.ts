@@ -121,8 +121,8 @@ export function putRecording(store: IDBObjectStore, attemptId: string, trace: St
  */
 export function putRecordingPart(store: IDBObjectStore, attemptId: string, part: RecordingPart): void {
   const { seq, packed, raw } = part;
-  // A part of the same key put in this transaction is never one that goes: a part from 1 on is put after
-  // the head is read (requests run in order), and part 0 is only overwritten.
+  // Part 0 starts it again: the parts from 1 on that the stored head names go (it is read before this
+  // call's puts, as requests run in order), and part 0 itself is overwritten.
   if (seq === 0) dropParts(store, attemptId, 1);
   store.put({ packed, raw } satisfies PackedTrace, tracePartKey(attemptId, seq));
   store.put({ parts: seq + 1 } satisfies TracePartsHead, tracePrefix + attemptId);
