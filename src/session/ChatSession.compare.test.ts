@@ -85,4 +85,24 @@ describe('compare', () => {
     const attempts = active().messages.map((m) => (m.role === 'assistant' ? m.attempts.length : 0));
     expect(attempts).toEqual([0, 1, 2]);
   });
+
+  it('stops every column of the conversation at once', async () => {
+    columns(['chat', 'a'], ['chat', 'b']);
+    app.setFetch(
+      vi.fn<typeof fetch>(
+        async () =>
+          new Response(new ReadableStream({ start() {} }), {
+            headers: { 'content-type': 'text/event-stream' },
+          }),
+      ),
+    );
+    const done = app.session.compare('Which?');
+    await vi.waitFor(() => expect(Object.keys(app.stores.answers.getState().answers)).toHaveLength(2));
+    app.session.stopAnswers(active().id);
+    await done;
+    const statuses = active().messages.flatMap((m) =>
+      m.role === 'assistant' ? [m.attempts.at(-1)?.turn.status] : [],
+    );
+    expect(statuses).toEqual(['aborted', 'aborted']);
+  });
 });

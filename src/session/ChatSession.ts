@@ -425,6 +425,12 @@ export class ChatSession {
     this.streams.get(messageId)?.stop('stopped');
   }
 
+  /** Stops every answer of the conversation in flight (compared columns stream side by side). */
+  stopAnswers(conversationId: string): void {
+    for (const stream of this.streams.values())
+      if (stream.conversationId === conversationId) stream.stop('stopped');
+  }
+
   /**
    * Applies what a streaming answer has received since the last frame now, instead of at the next one: an
    * export or the inspector's figures then cover every byte received so far.

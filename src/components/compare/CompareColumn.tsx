@@ -1,0 +1,133 @@
+import { traceFigures } from '../../core/index.ts';
+import { useServices } from '../../hooks/appContext.tsx';
+import { useAnswer } from '../../hooks/useStores.ts';
+import { useI18n } from '../../i18n/I18nProvider.tsx';
+import { shownBranch } from '../../state/domain/branches.ts';
+import type { AssistantMessage, Conversation } from '../../state/domain/types.ts';
+import { withAnswer } from '../../state/stores/answers.ts';
+import type { CompareColumn } from '../../state/stores/compareStore.ts';
+import { currentAttempt } from '../../state/stores/conversationStore.ts';
+import { AssistantTurn } from '../conversation/AssistantTurn.tsx';
+import { ModelField } from '../header/ModelSelect.tsx';
+import { ProtocolField } from '../header/ProtocolSelect.tsx';
+import { ReasoningField } from '../header/ReasoningSelect.tsx';
+import { type FigureId, Figures } from '../inspector/Figures.tsx';
+
+/** Beside the answer's own tokens and cost: how fast it came, and its longest silence. */
+const columnFigures: readonly FigureId[] = ['time-to-first-token', 'output-rate', 'longest-silence'];
+
+/** An answer here has no versions to switch between and no tool results to send. */
+const nothing = () => {};
+
+export interface CompareColumnProps {
+  column: CompareColumn;
+  /** Its place, from 1: its name. */
+  n: number;
+  removable: boolean;
+  conversation: Conversation | null;
+  /** Its answer in the latest round, if it has one. */
+  answerId: string | null;
+  onInspect(messageId: string): void;
+}
+
+export function CompareColumnView({
+  column,
+  n,
+  removable,
+  conversation,
+  answerId,
+  onInspect,
+}: CompareColumnProps) {
+  const { t } = useI18n();
+  const { stores } = useServices();
+  const compare = stores.compare.getState();
+  const set = (patch: Parameters<typeof compare.setColumn>[1]) => compare.setColumn(column.id, patch);
+  const { protocol, model, reasoning } = column.choices;
+  const message = answerId ? conversation?.messages.find((m) => m.id === answerId) : undefined;
+  return (
+    <fieldset className="compare-column">
+      <legend className="compare-column-name">{t('compare.column', { n })}</legend>
+      <div className="compare-fields">
+        <ProtocolField className="compare-field" value={protocol} onChange={(p) => set({ protocol: p })} />
+        <ModelField
+          className="compare-field"
+          protocol={protocol}
+          value={model}
+          onChange={(m) => set({ model: m })}
+        />
+        <ReasoningField
+          className="compare-field"
+          protocol={protocol}
+          value={reasoning}
+          onChange={(l) => set({ reasoning: l })}
+        />
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={!removable}
+          onClick={() => compare.removeColumn(column.id)}
+        >
+          {t('compare.removeColumn')}
+        </button>
+      </div>
+      {conversation && message?.role === 'assistant' ? (
+        <ColumnAnswer conversation={conversation} message={message} onInspect={onInspect} />
+      ) : (
+        <p className="compare-empty">{t('compare.noAnswer')}</p>
+      )}
+    </fieldset>
+  );
+}
+
+/** A column's answer with its figures, its own banners and Retry, and the choice to keep it. */
+function ColumnAnswer({
+  conversation,
+  message,
+  onInspect,
+}: {
+  conversation: Conversation;
+  message: AssistantMessage;
+  onInspect(messageId: string): void;
+}) {
+  const { t } = useI18n();
+  const { session, stores } = useServices();
+  const answer = useAnswer(message.id);
+  const attempt = currentAttempt(withAnswer(message, answer));
+  const kept = shownBranch(conversation).some((m) => m.id === message.id);
+  const figures =
+    attempt &&
+    traceFigures(attempt.trace, attempt.turn.usage?.outputTokens ?? null, attempt.trace.outputEvents);
+  return (
+    <div className="compare-answer">
+      <AssistantTurn
+        message={message}
+        toolResults={{}}
+        canAnswerTools={false}
+        canRegenerate={false}
+        version={null}
+        onRetry={(id) => void session.retry(conversation.id, id)}
+        onSelectVersion={nothing}
+        onStop={(id) => session.stop(id)}
+        onToolResult={nothing}
+        onInspect={onInspect}
+      />
+      {figures ? <Figures figures={figures} only={columnFigures} /> : null}
+      {kept ? (
+        <p className="compare-kept">{t('compare.kept')}</p>
+      ) : (
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={answer !== undefined}
+          onClick={() => {
+            session.keep(message.id);
+            // Back to the conversation, which now continues from this answer.
+            stores.compare.getState().hide();
+          }}
+        >
+          {t('compare.keep')}
+        </button>
+      )}
+    </div>
+  );
+}
