@@ -99,6 +99,25 @@ function ColumnAnswer({
     traceFigures(attempt.trace, attempt.turn.usage?.outputTokens ?? null, attempt.trace.outputEvents);
   return (
     <div className="compare-answer">
+      <div className="compare-summary">
+        {figures ? <Figures figures={figures} only={columnFigures} /> : null}
+        {kept ? (
+          <p className="compare-kept">{t('compare.kept')}</p>
+        ) : (
+          <button
+            type="button"
+            className="btn btn-small"
+            disabled={answer !== undefined}
+            onClick={() => {
+              session.keep(message.id);
+              // Back to the conversation, which now continues from this answer.
+              stores.compare.getState().hide();
+            }}
+          >
+            {t('compare.keep')}
+          </button>
+        )}
+      </div>
       <AssistantTurn
         message={message}
         toolResults={{}}
@@ -111,23 +130,6 @@ function ColumnAnswer({
         onToolResult={nothing}
         onInspect={onInspect}
       />
-      {figures ? <Figures figures={figures} only={columnFigures} /> : null}
-      {kept ? (
-        <p className="compare-kept">{t('compare.kept')}</p>
-      ) : (
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={answer !== undefined}
-          onClick={() => {
-            session.keep(message.id);
-            // Back to the conversation, which now continues from this answer.
-            stores.compare.getState().hide();
-          }}
-        >
-          {t('compare.keep')}
-        </button>
-      )}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import type { TraceFigures } from '../../core/index.ts';
 import type { MessageKey } from '../../i18n/catalogs/en.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
+import './figures.css';
 
 /** Milliseconds as the inspector shows them: whole below 10 s (ungrouped, as the event list's), then tenths of seconds. */
 function inspectorMs({ t, format }: Pick<I18n, 't' | 'format'>, value: number | null): string {
