@@ -34,12 +34,14 @@ async function ask(page: Page, text: string): Promise<void> {
   await box.press('Enter');
 }
 
-const ended = (col: Locator) =>
-  expect(answerIn(col)).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
+const ended = (col: Locator, timeout = 30_000) =>
+  expect(answerIn(col)).toHaveAttribute('aria-busy', 'false', { timeout });
 
 test('three protocols side by side: one request each, each answer streams with its figures; one kept as the answer', async ({
   page,
 }) => {
+  // sim-long streams a few thousand tokens: on a loaded machine that takes a minute or more.
+  test.setTimeout(240_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await openApp(page);
   await compare(page, [
@@ -59,7 +61,7 @@ test('three protocols side by side: one request each, each answer streams with i
 
   for (const n of [1, 2, 3]) {
     const col = column(page, n);
-    await ended(col);
+    await ended(col, 150_000);
     await expect(answerIn(col).getByTestId('turn-text')).toContainText(/\w+/);
     await expect(col.getByTestId('figure-time-to-first-token')).toHaveText(/^\d+ ms$|s$/);
     await expect(col.getByTestId('figure-output-rate')).toHaveText(/tok\/s/);
