@@ -47,28 +47,31 @@ export function CompareColumnView({
   return (
     <fieldset className="compare-column">
       <legend className="compare-column-name">{t('compare.column', { n })}</legend>
+      {/* Beside the column's name: an icon, so the fields below keep the column's whole width. */}
+      <button
+        type="button"
+        className="btn btn-small compare-remove"
+        aria-label={t('compare.removeColumn')}
+        title={t('compare.removeColumn')}
+        disabled={!removable}
+        onClick={() => compare.removeColumn(column.id)}
+      >
+        <span aria-hidden="true">×</span>
+      </button>
       <div className="compare-fields">
         <ProtocolField className="compare-field" value={protocol} onChange={(p) => set({ protocol: p })} />
-        <ModelField
-          className="compare-field"
-          protocol={protocol}
-          value={model}
-          onChange={(m) => set({ model: m })}
-        />
         <ReasoningField
           className="compare-field"
           protocol={protocol}
           value={reasoning}
           onChange={(l) => set({ reasoning: l })}
         />
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={!removable}
-          onClick={() => compare.removeColumn(column.id)}
-        >
-          {t('compare.removeColumn')}
-        </button>
+        <ModelField
+          className="compare-field compare-field-model"
+          protocol={protocol}
+          value={model}
+          onChange={(m) => set({ model: m })}
+        />
       </div>
       {conversation && message?.role === 'assistant' ? (
         <ColumnAnswer conversation={conversation} message={message} onInspect={onInspect} />
