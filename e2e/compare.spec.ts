@@ -85,14 +85,19 @@ test('three protocols side by side: one request each, each answer streams with i
   // The conversation goes on with the kept column's protocol.
   await expect(page.getByRole('combobox', { name: 'Protocol' })).toHaveValue('responses');
 
-  // Every column's answer stays: the others are versions beside it, and the inspector opens each.
-  await kept.getByRole('button', { name: 'Previous version' }).click();
+  // Every column's answer stays: in Compare, each in its column, and in the conversation, as versions.
+  const compareButton = page.getByRole('button', { name: 'Compare', exact: true });
+  await compareButton.click();
+  await expect(column(page, 2)).toContainText("The conversation's answer");
+  for (const n of [1, 3]) {
+    await expect(answerIn(column(page, n)).getByTestId('turn-text')).toContainText(/\w+/);
+    await expect(column(page, n).getByRole('button', { name: 'Keep this answer' })).toBeEnabled();
+  }
+  await compareButton.click();
+  await turns(page).first().getByRole('button', { name: 'Previous version' }).click();
   await expect(turns(page).first()).toHaveAccessibleName('Answer from sim-echo via Chat Completions');
   await turns(page).first().getByRole('button', { name: 'Inspect' }).click();
   await expect(page.getByTestId('figure-time-to-first-token').first()).toBeVisible();
-  await page.getByRole('button', { name: 'Compare', exact: true }).click();
-  await expect(column(page, 2)).toContainText("The conversation's answer");
-  await expect(answerIn(column(page, 3)).getByTestId('turn-text')).toContainText(/\w+/);
 });
 
 test('a fault in one column shows only there, and its own Retry works', async ({ page }) => {

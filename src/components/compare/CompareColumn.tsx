@@ -47,17 +47,6 @@ export function CompareColumnView({
   return (
     <fieldset className="compare-column">
       <legend className="compare-column-name">{t('compare.column', { n })}</legend>
-      {/* Beside the column's name: an icon, so the fields below keep the column's whole width. */}
-      <button
-        type="button"
-        className="btn btn-small compare-remove"
-        aria-label={t('compare.removeColumn')}
-        title={t('compare.removeColumn')}
-        disabled={!removable}
-        onClick={() => compare.removeColumn(column.id)}
-      >
-        <span aria-hidden="true">×</span>
-      </button>
       <div className="compare-fields">
         <ProtocolField className="compare-field" value={protocol} onChange={(p) => set({ protocol: p })} />
         <ReasoningField
@@ -66,6 +55,17 @@ export function CompareColumnView({
           value={reasoning}
           onChange={(l) => set({ reasoning: l })}
         />
+        {/* An icon: the protocol and the reasoning level keep the row's room. */}
+        <button
+          type="button"
+          className="btn btn-small compare-remove"
+          aria-label={t('compare.removeColumn')}
+          title={t('compare.removeColumn')}
+          disabled={!removable}
+          onClick={() => compare.removeColumn(column.id)}
+        >
+          <span aria-hidden="true">×</span>
+        </button>
         <ModelField
           className="compare-field compare-field-model"
           protocol={protocol}

@@ -16,7 +16,7 @@ export function CompareButton() {
   return (
     <button
       type="button"
-      className="btn toolbar-icon"
+      className="btn toolbar-icon compare-toggle"
       aria-label={t('compare.button')}
       title={t('compare.button.title')}
       aria-pressed={open}
