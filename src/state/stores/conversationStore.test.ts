@@ -323,7 +323,9 @@ describe('versions', () => {
     store().addUserMessage(id, 'Compare');
     const question = conversation(id).messages[0]!.id;
     const first = store().addAnswerBranch(id, question, 'chat', 'a')!;
-    const second = store().addAnswerBranch(id, question, 'messages', 'b', undefined, { thinkingPaused: true })!;
+    const second = store().addAnswerBranch(id, question, 'messages', 'b', undefined, {
+      thinkingPaused: true,
+    })!;
     const third = store().addAnswerBranch(id, question, 'responses', 'c')!;
     expect(conversation(id).messages.find((m) => m.id === second)).toMatchObject({
       role: 'assistant',
