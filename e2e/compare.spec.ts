@@ -66,6 +66,7 @@ test('three protocols side by side: one request each, each answer streams with i
     await expect(col.getByTestId('figure-time-to-first-token')).toHaveText(/^\d+ ms$|s$/);
     await expect(col.getByTestId('figure-output-rate')).toHaveText(/tok\/s/);
     await expect(col.getByTestId('figure-longest-silence')).toBeVisible();
+    await expect(col.getByTestId('figure-cost')).toHaveText(/\$0\.\d+/);
     await expect(answerIn(col).getByTestId('turn-usage')).toHaveText(/[1-9][\d,]* in/);
     await expect(answerIn(col).getByTestId('turn-cost')).toBeVisible();
   }

@@ -1,20 +1,23 @@
 import { traceFigures } from '../../core/index.ts';
 import { useServices } from '../../hooks/appContext.tsx';
+import { usePrices } from '../../hooks/usePrices.ts';
 import { useAnswer } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { shownBranch } from '../../state/domain/branches.ts';
+import { costOfAttempt } from '../../state/domain/cost.ts';
 import type { AssistantMessage, Conversation } from '../../state/domain/types.ts';
 import { withAnswer } from '../../state/stores/answers.ts';
 import type { CompareColumn } from '../../state/stores/compareStore.ts';
 import { currentAttempt } from '../../state/stores/conversationStore.ts';
 import { AssistantTurn } from '../conversation/AssistantTurn.tsx';
+import { attemptFigure } from '../cost/costWords.ts';
 import { ModelField } from '../header/ModelSelect.tsx';
 import { ProtocolField } from '../header/ProtocolSelect.tsx';
 import { ReasoningField } from '../header/ReasoningSelect.tsx';
 import { type FigureId, Figures } from '../inspector/Figures.tsx';
 
-/** Beside the answer's own tokens and cost: how fast it came, and its longest silence. */
-const columnFigures: readonly FigureId[] = ['time-to-first-token', 'output-rate', 'longest-silence'];
+/** How fast the answer came, its longest silence and what it cost (its tokens below it, as every answer's). */
+const columnFigures: readonly FigureId[] = ['time-to-first-token', 'output-rate', 'longest-silence', 'cost'];
 
 /** An answer here has no versions to switch between and no tool results to send. */
 const nothing = () => {};
@@ -92,7 +95,9 @@ function ColumnAnswer({
   message: AssistantMessage;
   onInspect(messageId: string): void;
 }) {
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
+  const prices = usePrices();
   const { session, stores } = useServices();
   const answer = useAnswer(message.id);
   const attempt = currentAttempt(withAnswer(message, answer));
@@ -103,7 +108,13 @@ function ColumnAnswer({
   return (
     <div className="compare-answer">
       <div className="compare-summary">
-        {figures ? <Figures figures={figures} only={columnFigures} /> : null}
+        {figures && attempt ? (
+          <Figures
+            figures={figures}
+            cost={attemptFigure(i18n, costOfAttempt(attempt, message.model, prices))}
+            only={columnFigures}
+          />
+        ) : null}
         {kept ? (
           <p className="compare-kept">{t('compare.kept')}</p>
         ) : (
