@@ -1,6 +1,7 @@
 import { type ComponentType, lazy, useCallback, useId, useRef, useState } from 'react';
 import { MissingConversationBanner } from '../components/banners/MissingConversationBanner.tsx';
 import { StorageWarning } from '../components/banners/StorageWarning.tsx';
+import { ComparePanel } from '../components/compare/ComparePanel.tsx';
 import { Composer } from '../components/composer/Composer.tsx';
 import { ConversationView } from '../components/conversation/ConversationView.tsx';
 import { Toolbar } from '../components/header/Toolbar.tsx';
@@ -11,7 +12,7 @@ import { ConversationList } from '../components/sidebar/ConversationList.tsx';
 import { useServices } from '../hooks/appContext.tsx';
 import { useChoices } from '../hooks/useChoices.ts';
 import { useProtocolStream } from '../hooks/useProtocolStream.ts';
-import { useAnswers, useConversations } from '../hooks/useStores.ts';
+import { useAnswers, useCompare, useConversations } from '../hooks/useStores.ts';
 import { useI18n } from '../i18n/I18nProvider.tsx';
 import type { AttachmentRef } from '../state/domain/types.ts';
 import { answerIn } from '../state/stores/answers.ts';
@@ -63,10 +64,17 @@ export function App({ team = null }: { team?: TeamViews | null }) {
   const appRef = useRef<HTMLDivElement>(null);
   useVisualViewportHeight(appRef);
   // The markdown renderer is fetched when the first answer is about to need it, not at startup.
-  const renderer = markdownRenderer(useServices().markdown);
+  const { markdown, session } = useServices();
+  const renderer = markdownRenderer(markdown);
+  // While Compare is open, the message box asks every column at once.
+  const comparing = useCompare((s) => s.open);
   const send = (text: string, attachments?: readonly AttachmentRef[]) => {
     void renderer.load();
-    return stream.send(text, attachments);
+    return comparing ? session.compare(text, attachments) : stream.send(text, attachments);
+  };
+  const stop = () => {
+    if (comparing && conversation) session.stopAnswers(conversation.id);
+    else if (streamingMessageId) stream.stop(streamingMessageId);
   };
 
   // Answers are memoized and keep the callbacks they first got: those read the current protocol's
@@ -139,23 +147,27 @@ export function App({ team = null }: { team?: TeamViews | null }) {
           <MissingConversationBanner />
           {team ? <team.Banners /> : null}
         </div>
-        <ConversationView
-          conversation={conversation}
-          onRetry={onRetry}
-          onRegenerate={onRegenerate}
-          onEdit={onEdit}
-          onSelectVersion={onSelectVersion}
-          onStop={onStop}
-          onToolResult={onToolResult}
-          onExample={send}
-          onInspect={onInspect}
-        />
+        {comparing ? (
+          <ComparePanel conversation={conversation} onInspect={onInspect} />
+        ) : (
+          <ConversationView
+            conversation={conversation}
+            onRetry={onRetry}
+            onRegenerate={onRegenerate}
+            onEdit={onEdit}
+            onSelectVersion={onSelectVersion}
+            onStop={onStop}
+            onToolResult={onToolResult}
+            onExample={send}
+            onInspect={onInspect}
+          />
+        )}
         <StorageWarning />
         <Composer
           draftKey={conversation?.id ?? 'new'}
           streaming={streamingMessageId !== null}
           onSend={send}
-          onStop={() => streamingMessageId && stream.stop(streamingMessageId)}
+          onStop={stop}
           // The renderer is fetched as the first message is typed, ready when its answer begins.
           onTyping={renderer.load}
           gauge={{ conversation }}

@@ -22,17 +22,15 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('useModels', () => {
   it("fetches through the session's fetch, never the global one", async () => {
-    const { result } = renderHook(() => useModels(), { wrapper: app.wrapper });
+    const { result } = renderHook(() => useModels('chat'), { wrapper: app.wrapper });
     await waitFor(() => expect(result.current.data).toEqual([{ id: 'sim-echo', description: 'Echo' }]));
     expect(sessionFetch).toHaveBeenCalledWith('/v1/models', { headers: {} });
     expect(globalFetch).not.toHaveBeenCalled();
   });
 
   it("sends the protocol's own credentials, and its direct-browser header to another origin", async () => {
-    app.stores.settings
-      .getState()
-      .update({ protocol: 'messages', apiKey: 'sk-ant', baseUrl: 'https://gw.example/v1' });
-    const { result } = renderHook(() => useModels(), { wrapper: app.wrapper });
+    app.stores.settings.getState().update({ apiKey: 'sk-ant', baseUrl: 'https://gw.example/v1' });
+    const { result } = renderHook(() => useModels('messages'), { wrapper: app.wrapper });
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     expect(sessionFetch).toHaveBeenCalledWith('https://gw.example/v1/models', {
       headers: { 'x-api-key': 'sk-ant', 'anthropic-dangerous-direct-browser-access': 'true' },

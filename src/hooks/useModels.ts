@@ -1,10 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { adapters, type ModelInfo, modelListRequest, type ProtocolAdapter } from '../core/index.ts';
+import {
+  adapters,
+  type ModelInfo,
+  modelListRequest,
+  type Protocol,
+  type ProtocolAdapter,
+} from '../core/index.ts';
 import type { ChatSession } from '../session/ChatSession.ts';
 import { gatewayBase, isCrossOrigin } from '../session/gateway.ts';
 import { isUsableBaseUrl } from '../state/stores/settingsStore.ts';
 import { useServices } from './appContext.tsx';
-import { useChoices } from './useChoices.ts';
 import { useSettings } from './useStores.ts';
 
 /** Why the model list could not be had, for the UI to put in words (a network failure stays a TypeError). */
@@ -57,12 +62,12 @@ async function fetchModels(
 
 /**
  * The gateway's `GET /v1/models`, cached per gateway, credential family and key, with the credentials of
- * the protocol in use (protocols of one family send the same, so switching between them does not refetch).
+ * `protocol` (protocols of one family send the same, so switching between them does not refetch).
  */
-export function useModels() {
+export function useModels(protocol: Protocol) {
   const baseUrl = useSettings((s) => s.settings.baseUrl);
   const apiKey = useSettings((s) => s.settings.apiKey);
-  const adapter = adapters[useChoices().protocol];
+  const adapter = adapters[protocol];
   const base = gatewayBase({ baseUrl });
   const { session } = useServices();
   return useQuery({

@@ -1,6 +1,7 @@
 import { useStore } from 'zustand';
 import type { PartLoads } from '../state/domain/partLoads.ts';
 import type { AnswerSnapshot, AnswersState } from '../state/stores/answers.ts';
+import type { CompareState } from '../state/stores/compareStore.ts';
 import type { ConversationState } from '../state/stores/conversationStore.ts';
 import type { SettingsState } from '../state/stores/settingsStore.ts';
 import type { StorageStatus } from '../state/stores/storageStatus.ts';
@@ -43,4 +44,9 @@ export function useBodyLoads<T>(selector: (state: PartLoads) => T): T {
 /** Team mode: who is signed in, and how this page stands with the server. */
 export function useTeam<T>(selector: (state: TeamState) => T): T {
   return useStore(useServices().stores.team, selector);
+}
+
+/** The comparison's columns and latest round. */
+export function useCompare<T>(selector: (state: CompareState) => T): T {
+  return useStore(useServices().stores.compare, selector);
 }

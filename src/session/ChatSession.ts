@@ -13,6 +13,7 @@ import { newId } from '../state/domain/ids.ts';
 import { loadParts } from '../state/domain/partLoads.ts';
 import { emptyRecording } from '../state/domain/recordings.ts';
 import type {
+  AnswerSource,
   AssistantMessage,
   AttachmentRef,
   Attempt,
@@ -177,29 +178,81 @@ export class ChatSession {
     if (!conversation) return Promise.resolve();
     const { model, reasoning } = choicesFor(conversation.choices, this.stores.settings.getState().settings);
     conversations.setChoices(conversationId, { protocol, model, reasoning });
-    // A conversation keeps the system prompt it was started with, whatever the default becomes.
+    return this.answer(
+      conversationId,
+      { protocol, model, reasoning },
+      shownBranch(conversation),
+      (notes, source) => conversations.addAssistantMessage(conversationId, protocol, model, source, notes),
+    );
+  }
+
+  /**
+   * One prompt to every column of the comparison at once: the person's message after the last one shown,
+   * and each column's answer a branch beside the others (the first one shown until another is kept),
+   * streamed side by side, each with its own faults and Retry. The round goes to the compare store.
+   */
+  compare(text: string, attachments: readonly AttachmentRef[] = []): Promise<void> {
+    const store = this.stores.conversations.getState();
+    const conversationId = store.activeId ?? store.newConversation();
+    store.addUserMessage(conversationId, text, [...attachments]);
+    const conversation = this.stores.conversations.getState().conversations[conversationId];
+    const history = conversation ? shownBranch(conversation) : [];
+    const promptId = history.at(-1)?.id;
+    if (!promptId) return Promise.resolve();
+    const answers: Record<string, { messageId: string; choices: ConversationChoices }> = {};
+    const streams = this.stores.compare.getState().columns.map(({ id, choices }) =>
+      this.answer(conversationId, choices, history, (notes, source) => {
+        const messageId = this.stores.conversations
+          .getState()
+          .addAnswerBranch(conversationId, promptId, choices.protocol, choices.model, source, notes);
+        if (messageId) answers[id] = { messageId, choices };
+        return messageId;
+      }),
+    );
+    this.stores.compare.getState().startRound({ conversationId, promptId, answers });
+    return Promise.all(streams).then(() => {});
+  }
+
+  /**
+   * Keeps a compared answer as the conversation's answer (its branch shown, like a version chosen), and the
+   * conversation goes on with the protocol, model and reasoning level that asked it.
+   */
+  keep(messageId: string): void {
+    const round = this.stores.compare.getState().round;
+    const kept = round && Object.values(round.answers).find((a) => a.messageId === messageId);
+    if (!round || !kept) return;
+    const conversations = this.stores.conversations.getState();
+    conversations.selectVersion(round.conversationId, messageId);
+    conversations.setChoices(round.conversationId, kept.choices);
+  }
+
+  /**
+   * The one way an answer is asked for: the request for `history` with `choices` built and streamed into the
+   * message `add` places. The conversation keeps the system prompt and parameters it was started with.
+   */
+  private answer(
+    conversationId: string,
+    choices: ConversationChoices,
+    history: ChatMessage[],
+    add: (notes: AnswerNotes, source: AnswerSource) => string | null,
+  ): Promise<void> {
+    const conversations = this.stores.conversations.getState();
+    const conversation = conversations.conversations[conversationId];
     const settings = this.stores.settings.getState().settings;
     const system = systemPromptOf(conversation, settings.systemPrompt);
     conversations.setSystemPrompt(conversationId, system);
-    // So are its parameters.
     const parameters = parametersOf(conversation, settings);
     conversations.setParameters(conversationId, parameters);
-    const history = shownBranch(conversation);
-    const built = this.build(conversationId, history, { protocol, model, reasoning }, system, parameters);
+    const { protocol } = choices;
+    const built = this.build(conversationId, history, choices, system, parameters);
     const leftOut = reasoningLeftOut(history, protocol);
     const notes: AnswerNotes = {
       ...(leftOut.length > 0 && { reasoningLeftOut: leftOut }),
       ...(built.thinkingPaused && { thinkingPaused: true }),
     };
     const source = this.gateway(protocol, built.request);
-    const messageId = conversations.addAssistantMessage(
-      conversationId,
-      protocol,
-      model,
-      source.source,
-      notes,
-    );
-    return this.sendBuilt(conversationId, messageId, protocol, built, source);
+    const messageId = add(notes, source.source);
+    return messageId ? this.sendBuilt(conversationId, messageId, protocol, built, source) : Promise.resolve();
   }
 
   /**
@@ -370,6 +423,12 @@ export class ChatSession {
 
   stop(messageId: string): void {
     this.streams.get(messageId)?.stop('stopped');
+  }
+
+  /** Stops every answer of the conversation in flight (compared columns stream side by side). */
+  stopAnswers(conversationId: string): void {
+    for (const stream of this.streams.values())
+      if (stream.conversationId === conversationId) stream.stop('stopped');
   }
 
   /**

@@ -48,7 +48,8 @@ export interface AssistantTurnProps {
   deferMarkdown?: boolean;
   /** Each takes the id of the message it acts on. */
   onRetry(messageId: string): void;
-  onRegenerate(messageId: string): void;
+  /** Not given: no Regenerate (a compared column's answer). */
+  onRegenerate?(messageId: string): void;
   onSelectVersion(messageId: string): void;
   onStop(messageId: string): void;
   onToolResult(toolCallId: string, name: string, content: string): void;
@@ -158,13 +159,13 @@ function AssistantTurnView(props: AssistantTurnProps) {
           {turn.text ? (
             <CopyButton text={turn.text} label={t('answer.copy')} className="btn btn-small" />
           ) : null}
-          {turn.status === 'complete' && message.source.kind === 'gateway' ? (
+          {turn.status === 'complete' && message.source.kind === 'gateway' && props.onRegenerate ? (
             // The same request again, as a new version beside this one: both stay, and both are billed.
             <button
               type="button"
               className="btn btn-small"
               disabled={!props.canRegenerate}
-              onClick={() => props.onRegenerate(message.id)}
+              onClick={() => props.onRegenerate?.(message.id)}
             >
               {t('answer.regenerate')}
             </button>

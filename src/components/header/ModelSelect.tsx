@@ -1,7 +1,9 @@
+import type { Protocol } from '../../core/index.ts';
 import { useChoices, useChoose } from '../../hooks/useChoices.ts';
 import { ModelListError, useModels } from '../../hooks/useModels.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
+import type { FieldProps } from './ProtocolSelect.tsx';
 
 /** Why the list is missing, in words: ours by their reason, anything else (the network's) as it came. */
 function problem({ t }: I18n, error: Error): string {
@@ -17,17 +19,20 @@ function problem({ t }: I18n, error: Error): string {
   }
 }
 
-/** Models from the gateway's `GET /v1/models`; on the simulator these include the fault scenarios. */
-export function ModelSelect() {
-  const { model } = useChoices();
-  const choose = useChoose();
+/** Models from the gateway's `GET /v1/models` with `protocol`'s credentials; on the simulator these include the fault scenarios. */
+export function ModelField({
+  protocol,
+  value: model,
+  onChange,
+  className = 'toolbar-field toolbar-field-grow',
+}: FieldProps<string> & { protocol: Protocol }) {
   const i18n = useI18n();
   const { t } = i18n;
-  const { data, isPending, isError, error, refetch } = useModels();
+  const { data, isPending, isError, error, refetch } = useModels(protocol);
   const models = data ?? [];
   const current = models.find((m) => m.id === model);
   return (
-    <label className="toolbar-field toolbar-field-grow">
+    <label className={className}>
       <span className="toolbar-field-name">{t('model.label')}</span>
       <select
         className="select"
@@ -35,7 +40,7 @@ export function ModelSelect() {
         value={model}
         title={current?.description ?? model}
         aria-busy={isPending}
-        onChange={(e) => choose({ model: e.target.value })}
+        onChange={(e) => onChange(e.target.value)}
       >
         {/* The chosen model stays selectable even when the list is loading, failed, or lacks it. */}
         {!current ? <option value={model}>{isPending ? t('model.loading', { model }) : model}</option> : null}
@@ -55,4 +60,10 @@ export function ModelSelect() {
       ) : null}
     </label>
   );
+}
+
+export function ModelSelect() {
+  const { protocol, model } = useChoices();
+  const choose = useChoose();
+  return <ModelField protocol={protocol} value={model} onChange={(m) => choose({ model: m })} />;
 }

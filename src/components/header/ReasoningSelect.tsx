@@ -3,6 +3,7 @@ import { useChoices, useChoose } from '../../hooks/useChoices.ts';
 import { useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
+import type { FieldProps } from './ProtocolSelect.tsx';
 
 /** What the level sends on the protocol in use, for the tooltip. */
 function explain({ t }: I18n, level: ReasoningLevel, protocol: Protocol, budget: number): string {
@@ -15,19 +16,28 @@ function explain({ t }: I18n, level: ReasoningLevel, protocol: Protocol, budget:
  * thinking budget from Settings). Each conversation remembers its level, like protocol and model.
  */
 export function ReasoningSelect() {
-  const { reasoning: level, protocol } = useChoices();
-  const budget = useSettings((s) => (level === 'off' ? 0 : s.settings.thinkingBudgets[level]));
+  const { reasoning, protocol } = useChoices();
   const choose = useChoose();
+  return <ReasoningField protocol={protocol} value={reasoning} onChange={(l) => choose({ reasoning: l })} />;
+}
+
+export function ReasoningField({
+  protocol,
+  value: level,
+  onChange,
+  className = 'toolbar-field toolbar-field-compact',
+}: FieldProps<ReasoningLevel> & { protocol: Protocol }) {
+  const budget = useSettings((s) => (level === 'off' ? 0 : s.settings.thinkingBudgets[level]));
   const i18n = useI18n();
   return (
-    <label className="toolbar-field toolbar-field-compact">
+    <label className={className}>
       <span className="toolbar-field-name">{i18n.t('reasoning.label')}</span>
       <select
         className="select"
         aria-label={i18n.t('reasoning.label')}
         value={level}
         title={explain(i18n, level, protocol, budget)}
-        onChange={(e) => choose({ reasoning: e.target.value as ReasoningLevel })}
+        onChange={(e) => onChange(e.target.value as ReasoningLevel)}
       >
         {reasoningLevels.map((l) => (
           <option key={l} value={l}>

@@ -6,6 +6,7 @@ import type { Conversation } from '../../state/domain/types.ts';
 import { conversationUsage } from '../../state/stores/conversationStore.ts';
 import { costFigure } from '../cost/costWords.ts';
 import { LineIcon } from '../shared/LineIcon.tsx';
+import { CompareButton } from './CompareButton.tsx';
 import { ModelSelect } from './ModelSelect.tsx';
 import { ParametersButton } from './ParametersButton.tsx';
 import { ProtocolSelect } from './ProtocolSelect.tsx';
@@ -65,6 +66,7 @@ export function Toolbar({
       <ReasoningSelect />
       <SystemPromptButton conversation={conversation} />
       <ParametersButton conversation={conversation} />
+      <CompareButton />
       <span className="toolbar-spacer" />
       {usage ? (
         <span

@@ -30,6 +30,20 @@ export const en = {
   'reasoning.explain.responses': '{protocol}: reasoning effort "{level}" with its summary streamed',
   'reasoning.explain.messages': '{protocol}: thinking with a budget of {budget, number} tokens (Settings)',
 
+  // Compare: models side by side (src/components/compare/)
+  'compare.button': 'Compare',
+  'compare.button.title': 'Compare models side by side: one message to every column',
+  'compare.region': 'Compare',
+  'compare.column': 'Column {n, number}',
+  'compare.addColumn': 'Add column',
+  'compare.removeColumn': 'Remove column',
+  'compare.hint':
+    'Your next message goes to every column at once. Each answer stays in the conversation as a version; the one you keep is the one it continues from.',
+  'compare.prompt': 'Prompt: {text}',
+  'compare.noAnswer': 'No answer in this column yet.',
+  'compare.keep': 'Keep this answer',
+  'compare.kept': "The conversation's answer",
+
   // Words used in many places
   'load.failed':
     'This part of the app could not be loaded: the connection may be down, or a newer version of the app was put online. Reload the page to get it; what you typed and your conversations are kept.',

@@ -27,6 +27,20 @@ export const es: Catalog = {
   'reasoning.explain.messages':
     '{protocol}: razonamiento con un presupuesto de {budget, number} tokens (Ajustes)',
 
+  // Compare: models side by side (src/components/compare/)
+  'compare.button': 'Comparar',
+  'compare.button.title': 'Comparar modelos lado a lado: un mensaje para todas las columnas',
+  'compare.region': 'Comparar',
+  'compare.column': 'Columna {n, number}',
+  'compare.addColumn': 'Añadir columna',
+  'compare.removeColumn': 'Quitar columna',
+  'compare.hint':
+    'Tu próximo mensaje va a todas las columnas a la vez. Cada respuesta queda en la conversación como una versión; la que conserves es desde la que continúa.',
+  'compare.prompt': 'Prompt: {text}',
+  'compare.noAnswer': 'Aún no hay respuesta en esta columna.',
+  'compare.keep': 'Conservar esta respuesta',
+  'compare.kept': 'La respuesta de la conversación',
+
   'load.failed':
     'No se pudo cargar esta parte de la aplicación: puede que no haya conexión o que se haya publicado una versión nueva. Recarga la página para obtenerla; lo que escribiste y tus conversaciones se conservan.',
   'action.retry': 'Reintentar',

@@ -26,6 +26,20 @@ export const ja: Catalog = {
   'reasoning.explain.responses': '{protocol}：推論の強度 "{level}"（要約をストリーミング）',
   'reasoning.explain.messages': '{protocol}：{budget, number} トークンの予算で思考（設定）',
 
+  // Compare: models side by side (src/components/compare/)
+  'compare.button': '比較',
+  'compare.button.title': 'モデルを並べて比較：1 つのメッセージをすべての列へ',
+  'compare.region': '比較',
+  'compare.column': '列 {n, number}',
+  'compare.addColumn': '列を追加',
+  'compare.removeColumn': '列を削除',
+  'compare.hint':
+    '次のメッセージはすべての列に同時に送られます。各回答はバージョンとして会話に残り、残した回答から会話が続きます。',
+  'compare.prompt': 'プロンプト：{text}',
+  'compare.noAnswer': 'この列にはまだ回答がありません。',
+  'compare.keep': 'この回答を残す',
+  'compare.kept': '会話の回答',
+
   'load.failed':
     'アプリのこの部分を読み込めませんでした。接続が切れているか、新しいバージョンが公開された可能性があります。ページを再読み込みしてください。入力中の内容と会話は保持されます。',
   'action.retry': '再試行',

@@ -26,6 +26,20 @@ export const zhCN: Catalog = {
   'reasoning.explain.responses': '{protocol}：推理强度 "{level}"，并实时显示推理摘要',
   'reasoning.explain.messages': '{protocol}：按 {budget, number} token 的预算思考（见设置）',
 
+  // Compare: models side by side (src/components/compare/)
+  'compare.button': '对比',
+  'compare.button.title': '并排对比模型：一条消息发送到每一列',
+  'compare.region': '对比',
+  'compare.column': '第 {n, number} 列',
+  'compare.addColumn': '添加列',
+  'compare.removeColumn': '移除列',
+  'compare.hint':
+    '你的下一条消息会同时发送到每一列。每个回答都作为一个版本保留在对话中；你保留的那个回答就是对话继续的起点。',
+  'compare.prompt': '提示词：{text}',
+  'compare.noAnswer': '这一列还没有回答。',
+  'compare.keep': '保留这个回答',
+  'compare.kept': '对话的回答',
+
   'load.failed':
     '无法加载应用的这一部分：可能是网络已断开，或应用已发布新版本。请重新加载页面；你输入的内容和对话都会保留。',
   'action.retry': '重试',

@@ -1,5 +1,6 @@
 import { createPartLoadsStore, type PartLoadsStore } from '../domain/partLoads.ts';
 import { type AnswersStore, createAnswersStore } from './answers.ts';
+import { type CompareStore, createCompareStore } from './compareStore.ts';
 import { type ConversationStore, createConversationStore } from './conversationStore.ts';
 import { createSettingsStore, type SettingsStore } from './settingsStore.ts';
 import { createStorageStatusStore, type StorageStatusStore } from './storageStatus.ts';
@@ -18,6 +19,8 @@ export interface AppStores {
   bodies: PartLoadsStore;
   /** Team mode: who is signed in, and how this page stands with the server. */
   team: TeamStore;
+  /** The comparison's columns and latest round (this page only). */
+  compare: CompareStore;
 }
 
 export function createAppStores(): AppStores {
@@ -29,5 +32,6 @@ export function createAppStores(): AppStores {
     recordings: createPartLoadsStore(),
     bodies: createPartLoadsStore(),
     team: createTeamStore(),
+    compare: createCompareStore(),
   };
 }

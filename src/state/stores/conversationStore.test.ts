@@ -318,6 +318,31 @@ describe('versions', () => {
     expect(store().addAnswerVersion(id, question)).toBeNull();
   });
 
+  it('adds answers as branches beside each other without changing the one shown (compared models)', () => {
+    const id = store().newConversation();
+    store().addUserMessage(id, 'Compare');
+    const question = conversation(id).messages[0]!.id;
+    const first = store().addAnswerBranch(id, question, 'chat', 'a')!;
+    const second = store().addAnswerBranch(id, question, 'messages', 'b', undefined, {
+      thinkingPaused: true,
+    })!;
+    const third = store().addAnswerBranch(id, question, 'responses', 'c')!;
+    expect(conversation(id).messages.find((m) => m.id === second)).toMatchObject({
+      role: 'assistant',
+      protocol: 'messages',
+      model: 'b',
+      source: { kind: 'gateway' },
+      thinkingPaused: true,
+      attempts: [],
+      parentId: question,
+    });
+    // The first one stays the conversation's answer until another is chosen.
+    expect(shownIds(id)).toEqual([question, first]);
+    store().selectVersion(id, third);
+    expect(shownIds(id)).toEqual([question, third]);
+    expect(store().addAnswerBranch(id, 'msg_unknown', 'chat', 'a')).toBeNull();
+  });
+
   it('changes nothing when the version chosen is shown already, or unknown', () => {
     const { id, question } = asked('Hello');
     const before = conversation(id);

@@ -113,6 +113,18 @@ export interface ConversationState {
    * and notes), shown from now on. Returns its id (null: no such answer).
    */
   addAnswerVersion(conversationId: string, messageId: string): string | null;
+  /**
+   * An answer to the message `parentId` as a branch beside the answers it has (a compared model's): the branch
+   * shown stays as it was (the first answer there is shown). Returns its id (null: no such message).
+   */
+  addAnswerBranch(
+    conversationId: string,
+    parentId: string,
+    protocol: Protocol,
+    model: string,
+    source?: AnswerSource,
+    notes?: AnswerNotes,
+  ): string | null;
   /** Shows `messageId` at its fork, and from there the branch through it. */
   selectVersion(conversationId: string, messageId: string): void;
   addAttempt(conversationId: string, messageId: string, attempt: Attempt): void;
@@ -164,6 +176,17 @@ function place(conversation: Conversation, message: ChatMessage): Conversation {
   return retitled(conversation, { ...next, selected: chooseVersion(next, message.id) });
 }
 
+/**
+ * `conversation` with `message` added beside its fork's other children, the one shown there kept chosen
+ * (none yet: `message` is the one shown).
+ */
+function placeBeside(conversation: Conversation, message: ChatMessage): Conversation {
+  const placed = { ...conversation, messages: withParents(conversation.messages) };
+  const shown = shownBranch(placed).find((m) => m.parentId === (message.parentId ?? null));
+  const selected = shown ? chooseVersion(placed, shown.id) : placed.selected;
+  return touch({ ...placed, ...(selected && { selected }) }, [...placed.messages, message]);
+}
+
 /** A message as its caller gives it: the store names, dates and places it. */
 type NewMessage<M extends ChatMessage = ChatMessage> = M extends unknown
   ? Omit<M, 'id' | 'createdAt' | 'parentId'>
@@ -195,15 +218,19 @@ export function createConversationStore(): ConversationStore {
         ),
       );
 
-    /** Adds `message` (a new id, dated now) under the parent `parentIn` names, chosen at its fork; returns its id. */
+    /**
+     * Adds `message` (a new id, dated now) under the parent `parentIn` names, chosen at its fork (or, by
+     * `placeBeside`, not); returns its id.
+     */
     const add = (
       conversationId: string,
       parentIn: (c: Conversation) => string | null,
       message: NewMessage,
+      placing = place,
     ): string => {
       const id = newId('msg');
       patch(conversationId, (c) =>
-        place(c, { ...message, id, createdAt: Date.now(), parentId: parentIn(c) }),
+        placing(c, { ...message, id, createdAt: Date.now(), parentId: parentIn(c) }),
       );
       return id;
     };
@@ -332,6 +359,16 @@ export function createConversationStore(): ConversationStore {
           ...(reasoningLeftOut && { reasoningLeftOut }),
           ...(thinkingPaused && { thinkingPaused }),
         });
+      },
+
+      addAnswerBranch(conversationId, parentId, protocol, model, source = gatewaySource, notes = {}) {
+        if (!get().conversations[conversationId]?.messages.some((m) => m.id === parentId)) return null;
+        return add(
+          conversationId,
+          () => parentId,
+          { role: 'assistant', protocol, model, source, attempts: [], ...notes },
+          placeBeside,
+        );
       },
 
       selectVersion(conversationId, messageId) {
