@@ -29,7 +29,6 @@ export function chartFigures(i18n: I18n, report: UsageReport): ChartFigures {
       input: t('usagePage.col.input'),
       output: t('usagePage.col.output'),
       cost: t('usagePage.csv.cost'),
-      tokens: t('usagePage.chart.tokens'),
     },
     locale,
     count: format.count,

@@ -11,7 +11,7 @@ export interface ChartFigures {
   output: number[];
   /** Dollars; null where nobody knows the price (no bar, never a $0 one). */
   cost: (number | null)[];
-  words: { input: string; output: string; cost: string; tokens: string };
+  words: { input: string; output: string; cost: string };
   locale: string;
   count(n: number): string;
   usd(dollars: number): string;
@@ -36,12 +36,12 @@ function colours(canvas: HTMLCanvasElement) {
  */
 export function drawChart(canvas: HTMLCanvasElement, figures: ChartFigures): Chart {
   const c = colours(canvas);
-  const axis = (format: (n: number) => string, position: 'left' | 'right', title: string) => ({
+  // No axis titles: the legend names what each bar is, and a phone has no room for them.
+  const axis = (format: (n: number) => string, position: 'left' | 'right') => ({
     position,
     beginAtZero: true,
     stacked: true,
-    title: { display: true, text: title, color: c.text },
-    ticks: { color: c.text, callback: (value: string | number) => format(Number(value)) },
+    ticks: { color: c.text, maxTicksLimit: 6, callback: (value: string | number) => format(Number(value)) },
     grid: { color: c.grid, drawOnChartArea: position === 'left' },
   });
   return new Chart(canvas, {
@@ -78,9 +78,10 @@ export function drawChart(canvas: HTMLCanvasElement, figures: ChartFigures): Cha
       maintainAspectRatio: false,
       locale: figures.locale,
       scales: {
-        x: { stacked: true, ticks: { color: c.text }, grid: { color: c.grid } },
-        tokens: axis(figures.count, 'left', figures.words.tokens),
-        cost: axis(figures.usd, 'right', figures.words.cost),
+        // Every bar named, slanted if need be: skipping names would leave bars nobody can tell apart.
+        x: { stacked: true, ticks: { color: c.text, autoSkip: false }, grid: { color: c.grid } },
+        tokens: axis(figures.count, 'left'),
+        cost: axis(figures.usd, 'right'),
       },
       plugins: {
         legend: { labels: { color: c.text } },

@@ -648,7 +648,6 @@ export const en = {
     '{grouping, select, day {Usage per day} model {Usage per model} other {Usage per protocol}}{whose, select, everyone {, everyone’s} other {}}',
   'usagePage.chart':
     'Bar chart of tokens in, tokens out and cost {grouping, select, day {per day} model {per model} other {per protocol}}; the table below holds the same figures.',
-  'usagePage.chart.tokens': 'Tokens',
   'usagePage.chart.failed': 'The chart could not be loaded; the table below holds the figures.',
   'usagePage.csv.cost': 'Cost (USD)',
   'usagePage.csv.note': 'Note',

@@ -648,7 +648,6 @@ export const es: Catalog = {
     '{grouping, select, day {Uso por día} model {Uso por modelo} other {Uso por protocolo}}{whose, select, everyone {, de todos} other {}}',
   'usagePage.chart':
     'Gráfico de barras de tokens de entrada, tokens de salida y coste {grouping, select, day {por día} model {por modelo} other {por protocolo}}; la tabla de abajo tiene las mismas cifras.',
-  'usagePage.chart.tokens': 'Tokens',
   'usagePage.chart.failed': 'No se pudo cargar el gráfico; la tabla de abajo tiene las cifras.',
   'usagePage.csv.cost': 'Coste (USD)',
   'usagePage.csv.note': 'Nota',

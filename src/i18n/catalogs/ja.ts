@@ -639,7 +639,6 @@ export const ja: Catalog = {
     '{grouping, select, day {日ごとの使用量} model {モデルごとの使用量} other {プロトコルごとの使用量}}{whose, select, everyone {（全員）} other {}}',
   'usagePage.chart':
     '{grouping, select, day {日ごと} model {モデルごと} other {プロトコルごと}}の入力トークン、出力トークン、コストの棒グラフ。下の表に同じ数値があります。',
-  'usagePage.chart.tokens': 'トークン',
   'usagePage.chart.failed': 'グラフを読み込めませんでした。数値は下の表にあります。',
   'usagePage.csv.cost': 'コスト（USD）',
   'usagePage.csv.note': '注記',

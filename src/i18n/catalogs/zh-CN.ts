@@ -595,7 +595,6 @@ export const zhCN: Catalog = {
     '{grouping, select, day {每天的用量} model {每个模型的用量} other {每个协议的用量}}{whose, select, everyone {（所有人）} other {}}',
   'usagePage.chart':
     '{grouping, select, day {按天} model {按模型} other {按协议}}显示输入 token、输出 token 和费用的柱状图；下表包含相同的数字。',
-  'usagePage.chart.tokens': 'Token',
   'usagePage.chart.failed': '无法加载图表；数字见下表。',
   'usagePage.csv.cost': '费用（USD）',
   'usagePage.csv.note': '备注',
