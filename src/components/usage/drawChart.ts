@@ -36,6 +36,9 @@ function colours(canvas: HTMLCanvasElement) {
  */
 export function drawChart(canvas: HTMLCanvasElement, figures: ChartFigures): Chart {
   const c = colours(canvas);
+  // The dollar axis's ticks without the currency (the legend names it, USD): a phone's axis has room for
+  // `0,0005`, not for `0,00050 US$`.
+  const dollars = new Intl.NumberFormat(figures.locale, { maximumSignificantDigits: 2 });
   // No axis titles: the legend names what each bar is, and a phone has no room for them.
   const axis = (format: (n: number) => string, position: 'left' | 'right') => ({
     position,
@@ -81,7 +84,7 @@ export function drawChart(canvas: HTMLCanvasElement, figures: ChartFigures): Cha
         // Every bar named, slanted if need be: skipping names would leave bars nobody can tell apart.
         x: { stacked: true, ticks: { color: c.text, autoSkip: false }, grid: { color: c.grid } },
         tokens: axis(figures.count, 'left'),
-        cost: axis(figures.usd, 'right'),
+        cost: axis((n) => dollars.format(n), 'right'),
       },
       plugins: {
         legend: { labels: { color: c.text } },
