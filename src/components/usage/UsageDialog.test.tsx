@@ -63,13 +63,11 @@ describe('Usage and cost, team mode: the server’s figures', () => {
   it('an administrator sees their own, then everyone’s, priced by the table; no price is never $0', async () => {
     const requests = serve();
     const stores = createAppStores();
-    stores.team
-      .getState()
-      .signedIn({
-        mode: 'team',
-        auth: 'header',
-        person: { email: 'ana@example.com', name: 'Ana', admin: true },
-      });
+    stores.team.getState().signedIn({
+      mode: 'team',
+      auth: 'header',
+      person: { email: 'ana@example.com', name: 'Ana', admin: true },
+    });
     createTestApp({ stores }).render(<UsageDialog onClose={() => {}} />);
     const user = userEvent.setup();
     const dialog = screen.getByRole('dialog', { name: 'Usage and cost' });

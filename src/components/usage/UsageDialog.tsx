@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import type { CostSum } from '../../core/index.ts';
 import { usePrices } from '../../hooks/usePrices.ts';
-import { useConversations, useTeam } from '../../hooks/useStores.ts';
+import { useConversations, useStorageStatus, useTeam } from '../../hooks/useStores.ts';
 import { lastDays, type UsageScope, useUsage } from '../../hooks/useUsage.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
@@ -21,6 +21,7 @@ import { costFigure } from '../cost/costWords.ts';
 import { problemText, usagePeriods } from '../settings/UsageSection.tsx';
 import { downloadText } from '../shared/download.ts';
 import { ModalDialog } from '../shared/ModalDialog.tsx';
+import { withStillReading } from '../sidebar/searchSummary.ts';
 import { rowName, UsageChart } from './UsageChart.tsx';
 import './usagePage.css';
 
@@ -71,13 +72,23 @@ export function UsageDialog({ onClose }: { onClose(): void }) {
 }
 
 function LocalUsage({ grouping }: { grouping: UsageGrouping }) {
+  const i18n = useI18n();
   const prices = usePrices();
+  // A long history is read after the first screen: until then, the figures grow as it comes in.
+  const unread = useStorageStatus((s) => s.unread);
   const conversations = useConversations((s) => s.conversations);
   const entries = useMemo(
     () => attemptEntries(Object.values(conversations), prices, localDay),
     [conversations, prices],
   );
-  return <Report entries={entries} grouping={grouping} everyone={false} />;
+  return (
+    <>
+      <p role="status" className="usage-page-note">
+        {withStillReading(i18n, '', unread).trim()}
+      </p>
+      <Report entries={entries} grouping={grouping} everyone={false} />
+    </>
+  );
 }
 
 /** Team mode: the server's figures over the period chosen; an administrator may choose everyone's. */
