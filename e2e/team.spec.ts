@@ -334,4 +334,20 @@ test('usage: each person sees what the server counted of their own answers, an a
   await expect(rowsOf('omar@example.test').nth(1).getByRole('cell')).toHaveText(oneAnswer(omarAsked));
   expect(await violations(admin, '.usage')).toEqual([]);
   await usage.screenshot({ path: `${artifactsDir}/team-usage-everyone-phone-dark.png` });
+
+  // The usage page shows the server's figures too: everyone's, per protocol; these servers have no price
+  // table (their gateway is a plain simulator), so no dollars, and never $0.
+  await admin.getByRole('dialog', { name: 'Settings' }).getByRole('button', { name: 'Close' }).click();
+  await admin.getByRole('button', { name: 'Conversations' }).click();
+  await admin.getByRole('button', { name: 'Usage and cost' }).click();
+  const usagePage = admin.getByRole('dialog', { name: 'Usage and cost' });
+  await usagePage.getByRole('combobox', { name: 'Whose usage' }).selectOption({ label: 'Everyone' });
+  await usagePage.getByRole('radio', { name: 'Per protocol' }).check();
+  const perProtocol = usagePage.getByRole('table', { name: 'Usage per protocol, everyone’s' });
+  for (const { protocol, input, cached, output } of [inesAsked, omarAsked]) {
+    const row = perProtocol
+      .getByRole('row')
+      .filter({ has: admin.getByRole('rowheader', { name: protocol }) });
+    await expect(row.getByRole('cell')).toHaveText([input, cached, output, '0', 'price unknown']);
+  }
 });

@@ -9,8 +9,12 @@ import { SettingsDialog } from './SettingsDialog.tsx';
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-/** A row as the server sends it (`server/db/usage.ts`): what the page reads, and reasoning and cache writes. */
-const totals = (row: Omit<UsageRow, 'person'>) => ({ cacheWriteTokens: 0, reasoningTokens: 7, ...row });
+/** A row as the server sends it (`server/db/usage.ts`). */
+const totals = (row: Omit<UsageRow, 'person' | 'cacheWriteTokens' | 'reasoningTokens'>): UsageRow => ({
+  cacheWriteTokens: 0,
+  reasoningTokens: 7,
+  ...row,
+});
 
 const ownTotals = [
   totals({

@@ -9,7 +9,7 @@ import { type DayRange, UsageError, type UsageProblem, type UsageRow } from '../
 import './usage.css';
 
 /** The ranges a person picks from, in days up to today (UTC); the first is where the section starts. */
-const presets = [7, 30] as const;
+export const usagePeriods = [7, 30] as const;
 
 const isProtocol = (value: string): value is Protocol => (protocols as readonly string[]).includes(value);
 
@@ -24,7 +24,7 @@ export function UsageSection() {
 
 function Usage({ admin }: { admin: boolean }) {
   const { t } = useI18n();
-  const [days, setDays] = useState<number>(presets[0]);
+  const [days, setDays] = useState<number>(usagePeriods[0]);
   const [scope, setScope] = useState<UsageScope>('own');
   const range = lastDays(days, Date.now());
   const usage = useUsage(admin ? scope : 'own', range);
@@ -37,7 +37,7 @@ function Usage({ admin }: { admin: boolean }) {
         <label className="field">
           <span>{t('usage.period')}</span>
           <select className="select" value={days} onChange={(e) => setDays(Number(e.target.value))}>
-            {presets.map((n) => (
+            {usagePeriods.map((n) => (
               <option key={n} value={n}>
                 {t('usage.lastDays', { days: n })}
               </option>
@@ -78,7 +78,8 @@ function Usage({ admin }: { admin: boolean }) {
   );
 }
 
-function problemText(t: I18n['t'], error: Error): string {
+/** Why usage could not be had, in words. */
+export function problemText(t: I18n['t'], error: Error): string {
   const problem: UsageProblem =
     error instanceof UsageError ? error.problem : { kind: 'unreachable', reason: error.message };
   switch (problem.kind) {

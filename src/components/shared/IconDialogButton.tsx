@@ -14,10 +14,19 @@ interface IconDialogButtonProps {
   dialog(close: () => void): ReactNode;
   /** Over the whole page, for a button inside a part whose stacking would cover its dialog. */
   overPage?: boolean;
+  /** The name shown in words beside the icon, where there is room for them. */
+  words?: boolean;
 }
 
 /** An icon button that opens a dialog, with the dialog's loading and load failure handled once. */
-export function IconDialogButton({ label, title, icon, dialog, overPage = false }: IconDialogButtonProps) {
+export function IconDialogButton({
+  label,
+  title,
+  icon,
+  dialog,
+  overPage = false,
+  words = false,
+}: IconDialogButtonProps) {
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
   const shown = open ? <LoadBoundary onClose={close}>{dialog(close)}</LoadBoundary> : null;
@@ -25,13 +34,14 @@ export function IconDialogButton({ label, title, icon, dialog, overPage = false 
     <>
       <button
         type="button"
-        className="btn toolbar-icon"
+        className={words ? 'btn icon-words' : 'btn toolbar-icon'}
         aria-haspopup="dialog"
-        aria-label={label}
+        aria-label={words ? undefined : label}
         title={title}
         onClick={() => setOpen(true)}
       >
         <LineIcon d={icon} />
+        {words ? label : null}
       </button>
       {shown && overPage ? createPortal(shown, document.body) : shown}
     </>

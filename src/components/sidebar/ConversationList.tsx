@@ -6,6 +6,7 @@ import type { Conversation } from '../../state/domain/types.ts';
 import { answeringConversations } from '../../state/stores/answers.ts';
 import { conversationUsage } from '../../state/stores/conversationStore.ts';
 import { PresetsButton } from '../presets/PresetsButton.tsx';
+import { UsageButton } from '../usage/UsageButton.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
 import { LIST_PAGE, rowsToRender } from './listWindow.ts';
 import { MoreConversations } from './MoreConversations.tsx';
@@ -305,7 +306,10 @@ export const ConversationList = memo(function ConversationList({
           <MoreConversations remaining={order.length - rendered} onMore={showMore} />
         ) : null}
       </ul>
-      {AccountPanel ? <AccountPanel /> : null}
+      <div className="sidebar-foot">
+        <UsageButton />
+        {AccountPanel ? <AccountPanel /> : null}
+      </div>
     </nav>
   );
 });

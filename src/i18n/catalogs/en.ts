@@ -630,6 +630,30 @@ export const en = {
   'usage.attempts': 'Attempts',
   'usage.interrupted': 'Interrupted',
   'usage.total': 'Total',
+  // The usage page (src/components/usage/)
+  'usagePage.title': 'Usage and cost',
+  'usagePage.help.local':
+    'Every attempt this browser keeps, failed ones included, on the day it started. Tokens in include the cached ones, tokens out the reasoning ones.',
+  'usagePage.help.team':
+    'What the server counted from the answers it relayed, per day (UTC), priced with the price table: a gateway’s own figure and the long-prompt prices are not known there. Tokens in include the cached ones, tokens out the reasoning ones.',
+  'usagePage.groupBy': 'Group',
+  'usagePage.group': '{grouping, select, day {Per day} model {Per model} other {Per protocol}}',
+  'usagePage.col.key': '{grouping, select, day {Day} model {Model} other {Protocol}}',
+  'usagePage.col.input': 'Tokens in',
+  'usagePage.col.cached': 'Cached',
+  'usagePage.col.output': 'Tokens out',
+  'usagePage.col.reasoning': 'Reasoning',
+  'usagePage.col.cost': 'Cost',
+  'usagePage.caption':
+    '{grouping, select, day {Usage per day} model {Usage per model} other {Usage per protocol}}{whose, select, everyone {, everyone’s} other {}}',
+  'usagePage.chart':
+    'Bar chart of tokens in, tokens out and cost {grouping, select, day {per day} model {per model} other {per protocol}}; the table below holds the same figures.',
+  'usagePage.chart.failed': 'The chart could not be loaded; the table below holds the figures.',
+  'usagePage.csv.cost': 'Cost (USD)',
+  'usagePage.csv.note': 'Note',
+  'usagePage.csv.partial': 'at least: some attempts have no price or no usage',
+  'usagePage.export': 'Export CSV',
+  'usagePage.empty': 'No usage yet.',
   // What answers cost (src/components/cost/)
   'cost.figure':
     '{certainty, select, partial {at least {amount}} other {{amount}}}{gateway, select, all { (the gateway’s figure)} some { (partly the gateway’s figure)} other {}}{attempts, plural, =1 {} other { over # attempts}}',

@@ -630,6 +630,30 @@ export const es: Catalog = {
   'usage.attempts': 'Intentos',
   'usage.interrupted': 'Interrumpidos',
   'usage.total': 'Total',
+  // La página de uso (src/components/usage/)
+  'usagePage.title': 'Uso y coste',
+  'usagePage.help.local':
+    'Cada intento que guarda este navegador, también los fallidos, en el día en que empezó. Los tokens de entrada incluyen los de caché; los de salida, los de razonamiento.',
+  'usagePage.help.team':
+    'Lo que contó el servidor de las respuestas que retransmitió, por día (UTC), con los precios de la tabla: allí no se conocen la cifra propia de la pasarela ni los precios de prompts largos. Los tokens de entrada incluyen los de caché; los de salida, los de razonamiento.',
+  'usagePage.groupBy': 'Agrupar',
+  'usagePage.group': '{grouping, select, day {Por día} model {Por modelo} other {Por protocolo}}',
+  'usagePage.col.key': '{grouping, select, day {Día} model {Modelo} other {Protocolo}}',
+  'usagePage.col.input': 'Tokens de entrada',
+  'usagePage.col.cached': 'En caché',
+  'usagePage.col.output': 'Tokens de salida',
+  'usagePage.col.reasoning': 'Razonamiento',
+  'usagePage.col.cost': 'Coste',
+  'usagePage.caption':
+    '{grouping, select, day {Uso por día} model {Uso por modelo} other {Uso por protocolo}}{whose, select, everyone {, de todos} other {}}',
+  'usagePage.chart':
+    'Gráfico de barras de tokens de entrada, tokens de salida y coste {grouping, select, day {por día} model {por modelo} other {por protocolo}}; la tabla de abajo tiene las mismas cifras.',
+  'usagePage.chart.failed': 'No se pudo cargar el gráfico; la tabla de abajo tiene las cifras.',
+  'usagePage.csv.cost': 'Coste (USD)',
+  'usagePage.csv.note': 'Nota',
+  'usagePage.csv.partial': 'al menos: algunos intentos no tienen precio o uso',
+  'usagePage.export': 'Exportar CSV',
+  'usagePage.empty': 'Todavía no hay uso.',
   // What answers cost (src/components/cost/)
   'cost.figure':
     '{certainty, select, partial {al menos {amount}} other {{amount}}}{gateway, select, all { (cifra de la pasarela)} some { (en parte cifra de la pasarela)} other {}}{attempts, plural, =1 {} other { en # intentos}}',

@@ -621,6 +621,30 @@ export const ja: Catalog = {
   'usage.attempts': '試行',
   'usage.interrupted': '中断',
   'usage.total': '合計',
+  // 使用量ページ (src/components/usage/)
+  'usagePage.title': '使用量とコスト',
+  'usagePage.help.local':
+    'このブラウザーに保存されたすべての試行（失敗したものも含む）を、開始した日ごとに集計します。入力トークンにはキャッシュ済みトークンが、出力トークンには推論トークンが含まれます。',
+  'usagePage.help.team':
+    'サーバーが中継した回答から数えた使用量を、日ごと（UTC）に価格表の価格で計算しています。ゲートウェイ自身の金額と長いプロンプトの価格はサーバーにはわかりません。入力トークンにはキャッシュ済みトークンが、出力トークンには推論トークンが含まれます。',
+  'usagePage.groupBy': '集計単位',
+  'usagePage.group': '{grouping, select, day {日ごと} model {モデルごと} other {プロトコルごと}}',
+  'usagePage.col.key': '{grouping, select, day {日付} model {モデル} other {プロトコル}}',
+  'usagePage.col.input': '入力トークン',
+  'usagePage.col.cached': 'キャッシュ済み',
+  'usagePage.col.output': '出力トークン',
+  'usagePage.col.reasoning': '推論',
+  'usagePage.col.cost': 'コスト',
+  'usagePage.caption':
+    '{grouping, select, day {日ごとの使用量} model {モデルごとの使用量} other {プロトコルごとの使用量}}{whose, select, everyone {（全員）} other {}}',
+  'usagePage.chart':
+    '{grouping, select, day {日ごと} model {モデルごと} other {プロトコルごと}}の入力トークン、出力トークン、コストの棒グラフ。下の表に同じ数値があります。',
+  'usagePage.chart.failed': 'グラフを読み込めませんでした。数値は下の表にあります。',
+  'usagePage.csv.cost': 'コスト（USD）',
+  'usagePage.csv.note': '注記',
+  'usagePage.csv.partial': '最低額：価格または使用量のない試行があります',
+  'usagePage.export': 'CSV を書き出す',
+  'usagePage.empty': 'まだ使用量はありません。',
   // What answers cost (src/components/cost/)
   'cost.figure':
     '{certainty, select, partial {{amount} 以上} other {{amount}}}{gateway, select, all {（ゲートウェイの金額）} some {（一部ゲートウェイの金額）} other {}}{attempts, plural, =1 {} other {（# 回の試行）}}',

@@ -577,6 +577,30 @@ export const zhCN: Catalog = {
   'usage.attempts': '尝试次数',
   'usage.interrupted': '已中断',
   'usage.total': '合计',
+  // 用量页面 (src/components/usage/)
+  'usagePage.title': '用量与费用',
+  'usagePage.help.local':
+    '此浏览器保存的每次尝试（包括失败的），按开始的日期统计。输入 token 包含缓存的 token，输出 token 包含推理 token。',
+  'usagePage.help.team':
+    '服务器根据其转发的回答统计的用量，按天（UTC）汇总，并按价格表计价：服务器不知道网关自己的金额和长提示词的价格。输入 token 包含缓存的 token，输出 token 包含推理 token。',
+  'usagePage.groupBy': '分组',
+  'usagePage.group': '{grouping, select, day {按天} model {按模型} other {按协议}}',
+  'usagePage.col.key': '{grouping, select, day {日期} model {模型} other {协议}}',
+  'usagePage.col.input': '输入 token',
+  'usagePage.col.cached': '缓存',
+  'usagePage.col.output': '输出 token',
+  'usagePage.col.reasoning': '推理',
+  'usagePage.col.cost': '费用',
+  'usagePage.caption':
+    '{grouping, select, day {每天的用量} model {每个模型的用量} other {每个协议的用量}}{whose, select, everyone {（所有人）} other {}}',
+  'usagePage.chart':
+    '{grouping, select, day {按天} model {按模型} other {按协议}}显示输入 token、输出 token 和费用的柱状图；下表包含相同的数字。',
+  'usagePage.chart.failed': '无法加载图表；数字见下表。',
+  'usagePage.csv.cost': '费用（USD）',
+  'usagePage.csv.note': '备注',
+  'usagePage.csv.partial': '至少：部分尝试没有价格或用量',
+  'usagePage.export': '导出 CSV',
+  'usagePage.empty': '还没有用量。',
   // What answers cost (src/components/cost/)
   'cost.figure':
     '{certainty, select, partial {至少 {amount}} other {{amount}}}{gateway, select, all {（网关给出的金额）} some {（部分为网关给出的金额）} other {}}{attempts, plural, =1 {} other {（共 # 次尝试）}}',

@@ -16,7 +16,6 @@ export interface DayRange {
 
 const count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 
-// Only what the page shows is read; the rest of a row (reasoning, cache writes) is left out.
 const totalsRow = v.object({
   day: v.pipe(v.string(), v.isoDate()),
   model: v.string(),
@@ -28,6 +27,8 @@ const totalsRow = v.object({
   inputTokens: count,
   outputTokens: count,
   cachedTokens: count,
+  cacheWriteTokens: count,
+  reasoningTokens: count,
 });
 const ownTotals = v.object({ totals: v.array(totalsRow) });
 const everyonesTotals = v.object({
