@@ -1,5 +1,6 @@
 import type { SamplingParameters } from './parameters.ts';
 import type { ReasoningOptions, ReasoningState } from './reasoning.ts';
+import type { OutputSchema, ToolChoice } from './tools/toolFields.ts';
 import type { ToolCall } from './turn.ts';
 
 /** A conversation in neutral form: what every protocol's request builder starts from. */
@@ -41,6 +42,10 @@ export interface TurnRequest extends SamplingParameters {
   system?: string;
   messages: ConversationMessage[];
   tools?: ToolDefinition[];
+  /** Absent: the protocol's default (the model decides). */
+  toolChoice?: ToolChoice;
+  /** The answer must be JSON matching this schema (structured output). */
+  outputSchema?: OutputSchema;
   /** Ask the model to reason (absent: no reasoning parameter is sent). */
   reasoning?: ReasoningOptions;
 }

@@ -114,3 +114,13 @@ export {
   startWatch,
 } from './watchdog.ts';
 export { yieldToEventLoop } from './yieldToEventLoop.ts';
+export { fillTemplate, maxAutomaticRounds } from './tools/resultTemplate.ts';
+export {
+  type ReadSchema,
+  type SchemaChecker,
+  type SchemaProblem,
+  schemaChecker,
+  type Violation,
+} from './tools/schemaCheck.ts';
+export { type StructuredAnswer, structuredAnswerOf } from './tools/structuredAnswer.ts';
+export { type OutputSchema, structuredOutputTool, type ToolChoice } from './tools/toolFields.ts';

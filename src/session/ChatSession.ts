@@ -1,6 +1,8 @@
 import {
   buildRequest,
   emptyTurn,
+  fillTemplate,
+  maxAutomaticRounds,
   notSentCode,
   type Protocol,
   type RequestProblem,
@@ -20,6 +22,7 @@ import type {
   ChatMessage,
   ConversationChoices,
   SentRequest,
+  ToolSetup,
 } from '../state/domain/types.ts';
 import { type AttachmentBlobs, attachmentUses, memoryAttachments } from '../state/storage/attachmentBlobs.ts';
 import { attemptsOf } from '../state/storage/storedConversation.ts';
@@ -32,6 +35,7 @@ import {
   reasoningLeftOut,
   systemPromptOf,
   toConversationMessages,
+  toolSetupOf,
 } from '../state/stores/conversationStore.ts';
 import { type AnswerLocks, answerLockName, pageLocks } from './answerLocks.ts';
 import { AnswerStream } from './answerStream.ts';
@@ -172,18 +176,24 @@ export class ChatSession {
    * Builds the request for the conversation as shown and streams the answer into a new message. The
    * conversation remembers the protocol, model and reasoning level it was sent with.
    */
-  continueConversation(conversationId: string, protocol: Protocol): Promise<void> {
+  async continueConversation(conversationId: string, protocol: Protocol): Promise<void> {
     const conversations = this.stores.conversations.getState();
     const conversation = conversations.conversations[conversationId];
-    if (!conversation) return Promise.resolve();
+    if (!conversation) return;
     const { model, reasoning } = choicesFor(conversation.choices, this.stores.settings.getState().settings);
     conversations.setChoices(conversationId, { protocol, model, reasoning });
-    return this.answer(
+    const added: { id?: string } = {};
+    await this.answer(
       conversationId,
       { protocol, model, reasoning },
       shownBranch(conversation),
-      (notes, source) => conversations.addAssistantMessage(conversationId, protocol, model, source, notes),
+      (notes, source) => {
+        added.id = conversations.addAssistantMessage(conversationId, protocol, model, source, notes);
+        return added.id;
+      },
     );
+    // A compared round's answers are the person's to keep first: only a conversation's own goes on by itself.
+    if (added.id) return this.answerByTemplates(conversationId, added.id, protocol);
   }
 
   /**
@@ -243,8 +253,11 @@ export class ChatSession {
     conversations.setSystemPrompt(conversationId, system);
     const parameters = parametersOf(conversation, settings);
     conversations.setParameters(conversationId, parameters);
+    // So are its tools.
+    const tools = toolSetupOf(conversation, settings);
+    conversations.setToolSetup(conversationId, tools);
     const { protocol } = choices;
-    const built = this.build(conversationId, history, choices, system, parameters);
+    const built = this.build(conversationId, history, choices, system, parameters, tools);
     const leftOut = reasoningLeftOut(history, protocol);
     const notes: AnswerNotes = {
       ...(leftOut.length > 0 && { reasoningLeftOut: leftOut }),
@@ -256,8 +269,9 @@ export class ChatSession {
   }
 
   /**
-   * The request for the history `messages` of `conversationId`, with `choices` (protocol, model, reasoning level), the system
-   * prompt, the conversation's parameters (the protocol takes those it has) and the settings of this moment.
+   * The request for the history `messages` of `conversationId`, with `choices` (protocol, model, reasoning
+   * level), the system prompt, the conversation's parameters (the protocol takes those it has) and tools,
+   * and the settings of this moment.
    */
   private build(
     conversationId: string,
@@ -265,6 +279,7 @@ export class ChatSession {
     choices: ConversationChoices,
     system: string,
     parameters: SamplingParameters,
+    tools: ToolSetup,
   ): BuiltRequest {
     const settings = this.stores.settings.getState().settings;
     const { protocol, model, reasoning: level } = choices;
@@ -274,7 +289,9 @@ export class ChatSession {
       model,
       system: system || undefined,
       messages: toConversationMessages(messages, protocol),
-      tools: settings.offerTools ? settings.tools : undefined,
+      tools: tools.tools.length > 0 ? tools.tools : undefined,
+      toolChoice: tools.choice,
+      outputSchema: tools.output,
       reasoning:
         level === 'off' ? undefined : { effort: level, budgetTokens: settings.thinkingBudgets[level] },
     };
@@ -373,6 +390,7 @@ export class ChatSession {
         { protocol: message.protocol, model: message.model, reasoning },
         systemPromptOf(conversation, settings.systemPrompt),
         parametersOf(conversation, settings),
+        toolSetupOf(conversation, settings),
       );
       return this.sendBuilt(
         conversationId,
@@ -460,6 +478,46 @@ export class ChatSession {
     const calls = owner?.role === 'assistant' ? (owner.attempts.at(-1)?.turn.toolCalls ?? []) : [];
     const allAnswered = calls.every((c) => answered.has(c.id));
     return allAnswered ? this.continueConversation(conversationId, protocol) : Promise.resolve();
+  }
+
+  /**
+   * Answers the tool calls `messageId` ended with by their tools' result templates, and the conversation
+   * goes on; not when a call's tool has no template (the person answers it), nor after `maxAutomaticRounds`
+   * answers in a row were answered so (the answer then says so, and the person decides).
+   */
+  private async answerByTemplates(
+    conversationId: string,
+    messageId: string,
+    protocol: Protocol,
+  ): Promise<void> {
+    const conversation = this.stores.conversations.getState().conversations[conversationId];
+    const branch = conversation ? shownBranch(conversation) : [];
+    const message = branch.at(-1);
+    const turn =
+      message?.id === messageId && message.role === 'assistant' ? message.attempts.at(-1)?.turn : undefined;
+    if (!conversation || turn?.status !== 'complete' || turn.toolCalls.length === 0) return;
+    const { tools } = toolSetupOf(conversation, this.stores.settings.getState().settings);
+    const templates = turn.toolCalls.map((call) => tools.find((t) => t.name === call.name)?.resultTemplate);
+    if (templates.some((template) => template === undefined)) return;
+    // Rounds since the person last spoke whose results the templates wrote.
+    const since = branch.slice(branch.findLastIndex((m) => m.role === 'user') + 1);
+    const rounds = since.filter(
+      (m, i) => m.role === 'tool' && m.automatic && since[i - 1]?.role === 'assistant',
+    ).length;
+    const conversations = this.stores.conversations.getState();
+    if (rounds >= maxAutomaticRounds) {
+      conversations.noteAutomaticLimit(conversationId, messageId);
+      return;
+    }
+    for (const [i, call] of turn.toolCalls.entries())
+      conversations.addToolResult(
+        conversationId,
+        call.id,
+        call.name,
+        fillTemplate(templates[i]!, call.arguments),
+        true,
+      );
+    return this.continueConversation(conversationId, protocol);
   }
 
   /**

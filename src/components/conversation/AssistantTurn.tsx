@@ -1,5 +1,12 @@
 import { memo, useContext, useEffect, useRef, useState } from 'react';
-import { adapters, argumentsComplete, type Turn } from '../../core/index.ts';
+import {
+  adapters,
+  argumentsComplete,
+  maxAutomaticRounds,
+  structuredAnswerOf,
+  structuredOutputTool,
+  type Turn,
+} from '../../core/index.ts';
 import { usePrices } from '../../hooks/usePrices.ts';
 import { useAnswer, useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
@@ -21,6 +28,7 @@ import { LazyMarkdown } from '../markdown/LazyMarkdown.tsx';
 import { CopyButton } from '../shared/CopyButton.tsx';
 import { ReasoningNote } from '../turn/ReasoningNote.tsx';
 import { ReasoningSection } from '../turn/ReasoningSection.tsx';
+import { StructuredAnswerView } from '../turn/StructuredAnswerView.tsx';
 import { ToolCallCard } from '../turn/ToolCallCard.tsx';
 import { UsageLine } from '../turn/UsageLine.tsx';
 import { RenderQueueContext } from './renderQueueContext.ts';
@@ -133,6 +141,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
   const label = adapters[message.protocol].label;
   const banner = bannerFor(attempt, answer, { source: message.source, silentModelMs });
   const status = statusOf(turn);
+  const structured = turn.status === 'complete' ? structuredAnswerOf(attempt.request.body, turn) : null;
 
   return (
     <article
@@ -206,20 +215,27 @@ function AssistantTurnView(props: AssistantTurnProps) {
         </div>
       ) : null}
       {turn.refusal ? <p className="refusal">{t('answer.refusal', { refusal: turn.refusal })}</p> : null}
-      {turn.toolCalls.map((call) => (
-        <ToolCallCard
-          key={call.id || call.name}
-          call={call}
-          streaming={streaming}
-          result={toolResults[call.id]}
-          onSubmitResult={
-            // A call cut off mid-arguments cannot be run: no result to send for it.
-            canAnswerTools && turn.status === 'complete' && argumentsComplete(call.arguments)
-              ? (content) => onToolResult(call.id, call.name, content)
-              : undefined
-          }
-        />
-      ))}
+      {structured ? <StructuredAnswerView answer={structured} /> : null}
+      {turn.toolCalls.map((call) =>
+        // Anthropic's forced answer tool is the structured answer above, not a call to answer.
+        structured && call.name === structuredOutputTool ? null : (
+          <ToolCallCard
+            key={call.id || call.name}
+            call={call}
+            streaming={streaming}
+            result={toolResults[call.id]}
+            onSubmitResult={
+              // A call cut off mid-arguments cannot be run: no result to send for it.
+              canAnswerTools && turn.status === 'complete' && argumentsComplete(call.arguments)
+                ? (content) => onToolResult(call.id, call.name, content)
+                : undefined
+            }
+          />
+        ),
+      )}
+      {message.automaticLimit ? (
+        <p className="tool-warning">{t('tools.auto.limit', { max: maxAutomaticRounds })}</p>
+      ) : null}
       {isWaitingForOutput(attempt, answer) ? (
         <p className="typing" role="status" aria-label={t('answer.waiting')}>
           <span aria-hidden="true" />

@@ -15,6 +15,7 @@ import type { I18n } from '../../i18n/i18n.tsx';
 import type { Conversation } from '../../state/domain/types.ts';
 import { defaultParameters, parametersOf } from '../../state/stores/conversationStore.ts';
 import { ModalDialog } from '../shared/ModalDialog.tsx';
+import { ToolsDialog } from '../tools/ToolsDialog.tsx';
 import {
   draftOf,
   type FieldError,
@@ -75,6 +76,7 @@ export function ParametersDialog({
     () => new Set(Object.keys(errors) as FieldName[]),
   );
   const [refused, setRefused] = useState(false);
+  const [toolsOpen, setToolsOpen] = useState(false);
   const titleId = useId();
   const ids = useId();
   const form = useRef<HTMLFormElement>(null);
@@ -108,6 +110,9 @@ export function ParametersDialog({
 
   const stopMax = support.stop?.max;
   const stopError = errorOf('stop');
+  // In place of this dialog, its fields kept as typed for when it comes back.
+  if (toolsOpen)
+    return <ToolsDialog conversationId={conversation?.id ?? null} onClose={() => setToolsOpen(false)} />;
   return (
     <ModalDialog labelledBy={titleId} className="parameters-dialog" onClose={onClose}>
       <form
@@ -251,6 +256,9 @@ export function ParametersDialog({
             }}
           >
             {t('params.reset')}
+          </button>
+          <button type="button" className="btn" onClick={() => setToolsOpen(true)}>
+            {t('tools.open')}
           </button>
           <span className="parameters-spacer" />
           <button type="button" className="btn" onClick={onClose}>

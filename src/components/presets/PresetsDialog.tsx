@@ -7,7 +7,7 @@ import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { newId } from '../../state/domain/ids.ts';
 import { withoutPreset, withPreset } from '../../state/domain/presets.ts';
 import type { Conversation, Preset } from '../../state/domain/types.ts';
-import { parametersOf, systemPromptOf } from '../../state/stores/conversationStore.ts';
+import { parametersOf, systemPromptOf, toolSetupOf } from '../../state/stores/conversationStore.ts';
 import { ModalDialog } from '../shared/ModalDialog.tsx';
 import '../header/parameters.css';
 
@@ -50,6 +50,7 @@ export function PresetsDialog({
       choices,
       systemPrompt: systemPromptOf(conversation ?? undefined, current.systemPrompt),
       parameters: parametersOf(conversation ?? undefined, current),
+      toolSetup: toolSetupOf(conversation ?? undefined, current),
     };
     settings().update({ presets: withPreset(current.presets, preset) });
     setNote({ kind: 'saved', name: preset.name });
@@ -63,6 +64,7 @@ export function PresetsDialog({
     const id = conversations.newConversation();
     conversations.setSystemPrompt(id, preset.systemPrompt);
     conversations.setParameters(id, preset.parameters);
+    if (preset.toolSetup) conversations.setToolSetup(id, preset.toolSetup);
     onClose();
     onStarted?.();
   };

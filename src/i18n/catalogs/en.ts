@@ -331,6 +331,58 @@ export const en = {
   'tool.resultFor': 'Result for {name}',
   'tool.send': 'Send result',
   'tool.resultSent': 'Result sent',
+  // The Tools dialog (from Parameters) and structured answers
+  'tools.open': 'Tools…',
+  'tools.title': 'Tools',
+  'tools.note':
+    'Offered to the model with every request of this chat, in the shape {api} takes. A change applies to this chat at once.',
+  'tools.chat': 'This chat’s tools',
+  'tools.none': 'No tools: the model can only answer in text.',
+  'tools.answeredBy':
+    '{template, select, yes {Its calls are answered by its result template.} other {You answer its calls.}}',
+  'tools.keep': 'Save {name} to the library',
+  'tools.remove': 'Remove {name}',
+  'tools.choice': 'Tool choice',
+  'tools.choice.option':
+    '{kind, select, auto {Auto: the model decides} required {Required: it must call a tool} none {None: no tool calls} other {Only {name}}}',
+  'tools.add': 'Add tool',
+  'tools.name': 'Name',
+  'tools.description': 'Description',
+  'tools.parameters': 'Parameters (JSON Schema)',
+  'tools.template': 'Result template (optional)',
+  'tools.template.hint':
+    'When the model calls this tool, this goes back as the result at once, each {example} replaced by that argument. Empty: you answer each call.',
+  'tools.error.name':
+    '{problem, select, missing {A tool needs a name.} pattern {Only letters, digits, _ and -, at most 64 of them.} other {This chat has a tool of that name already.}}',
+  'tools.error.json': 'This is not valid JSON.',
+  'tools.error.jsonAt': 'This is not valid JSON: line {line, number}, column {column, number}.',
+  'tools.error.notObject': 'A schema here is a JSON object, not a list or a single value.',
+  'tools.error.schema':
+    'This is not a valid JSON Schema (draft 2020-12) at {path}: it breaks the meta-schema’s “{keyword}” rule there.',
+  'tools.error.refused': 'Nothing was saved: correct the fields marked.',
+  'tools.library': 'Saved tools',
+  'tools.library.empty': 'None yet. A tool saved to the library can be used in any chat.',
+  'tools.use': 'Use {name}',
+  'tools.delete': 'Delete {name} from the library',
+  'tools.output': 'Structured output',
+  'tools.output.schema': 'Answer schema (JSON Schema)',
+  'tools.output.state':
+    '{set, select, yes {Answers must match this schema ({api} is asked for it); each is checked when it ends.} other {Not set: answers are free text.}}',
+  'tools.output.use': 'Use schema',
+  'tools.output.stop': 'Stop using the schema',
+  'tools.done': 'Done',
+  'tools.auto.limit':
+    'Not answered automatically: {max, number} answers in a row were answered by result templates. Answer these calls yourself.',
+  'structured.region': 'Structured answer',
+  'structured.state':
+    '{state, select, notJson {The answer is not JSON, so it cannot match its schema.} checking {Checking the answer against its schema…} breaks {{count, plural, one {The answer breaks its schema in # place.} other {The answer breaks its schema in # places.}}} other {The answer matches its schema.}}',
+  'structured.violations': 'Where the answer breaks its schema',
+  'structured.violation': '{path}: breaks “{keyword}”',
+  'structured.mark': 'breaks “{keyword}”',
+  'structured.tree': 'The answer as a tree',
+  'structured.root': 'answer',
+  'structured.kind':
+    '{array, select, yes {{count, plural, one {list of # item} other {list of # items}}} other {{count, plural, one {object with # field} other {object with # fields}}}}',
 
   // The conversation, the message box and attachments
   'answer.label': 'Answer from {model} via {protocol}',

@@ -324,6 +324,59 @@ export const es: Catalog = {
   'tool.resultFor': 'Resultado de {name}',
   'tool.send': 'Enviar resultado',
   'tool.resultSent': 'Resultado enviado',
+  // The Tools dialog (from Parameters) and structured answers
+  'tools.open': 'Herramientas…',
+  'tools.title': 'Herramientas',
+  'tools.note':
+    'Se ofrecen al modelo con cada solicitud de este chat, en la forma que acepta {api}. Cada cambio se aplica a este chat al instante.',
+  'tools.chat': 'Herramientas de este chat',
+  'tools.none': 'Sin herramientas: el modelo solo puede responder con texto.',
+  'tools.answeredBy':
+    '{template, select, yes {Sus llamadas se responden con su plantilla de resultado.} other {Tú respondes a sus llamadas.}}',
+  'tools.keep': 'Guardar {name} en la biblioteca',
+  'tools.remove': 'Quitar {name}',
+  'tools.choice': 'Elección de herramienta',
+  'tools.choice.option':
+    '{kind, select, auto {Automática: decide el modelo} required {Obligatoria: debe llamar a una herramienta} none {Ninguna: sin llamadas a herramientas} other {Solo {name}}}',
+  'tools.add': 'Añadir herramienta',
+  'tools.name': 'Nombre',
+  'tools.description': 'Descripción',
+  'tools.parameters': 'Parámetros (JSON Schema)',
+  'tools.template': 'Plantilla de resultado (opcional)',
+  'tools.template.hint':
+    'Cuando el modelo llama a esta herramienta, esto se devuelve al instante como resultado, con cada {example} sustituido por ese argumento. Vacía: respondes tú a cada llamada.',
+  'tools.error.name':
+    '{problem, select, missing {Una herramienta necesita un nombre.} pattern {Solo letras, dígitos, _ y -, como mucho 64.} other {Este chat ya tiene una herramienta con ese nombre.}}',
+  'tools.error.json': 'No es JSON válido.',
+  'tools.error.jsonAt': 'No es JSON válido: línea {line, number}, columna {column, number}.',
+  'tools.error.notObject': 'Aquí un esquema es un objeto JSON, no una lista ni un valor suelto.',
+  'tools.error.schema':
+    'No es un JSON Schema válido (borrador 2020-12) en {path}: incumple ahí la regla «{keyword}» del metaesquema.',
+  'tools.error.refused': 'No se guardó nada: corrige los campos marcados.',
+  'tools.library': 'Herramientas guardadas',
+  'tools.library.empty':
+    'Ninguna todavía. Una herramienta guardada en la biblioteca se puede usar en cualquier chat.',
+  'tools.use': 'Usar {name}',
+  'tools.delete': 'Eliminar {name} de la biblioteca',
+  'tools.output': 'Salida estructurada',
+  'tools.output.schema': 'Esquema de la respuesta (JSON Schema)',
+  'tools.output.state':
+    '{set, select, yes {Las respuestas deben cumplir este esquema (se le pide a {api}); cada una se comprueba al terminar.} other {Sin esquema: las respuestas son texto libre.}}',
+  'tools.output.use': 'Usar esquema',
+  'tools.output.stop': 'Dejar de usar el esquema',
+  'tools.done': 'Listo',
+  'tools.auto.limit':
+    'No se respondió automáticamente: {max, number} respuestas seguidas se respondieron con plantillas de resultado. Responde tú a estas llamadas.',
+  'structured.region': 'Respuesta estructurada',
+  'structured.state':
+    '{state, select, notJson {La respuesta no es JSON, así que no puede cumplir su esquema.} checking {Comprobando la respuesta con su esquema…} breaks {{count, plural, one {La respuesta incumple su esquema en # lugar.} other {La respuesta incumple su esquema en # lugares.}}} other {La respuesta cumple su esquema.}}',
+  'structured.violations': 'Dónde incumple la respuesta su esquema',
+  'structured.violation': '{path}: incumple «{keyword}»',
+  'structured.mark': 'incumple «{keyword}»',
+  'structured.tree': 'La respuesta como árbol',
+  'structured.root': 'respuesta',
+  'structured.kind':
+    '{array, select, yes {{count, plural, one {lista de # elemento} other {lista de # elementos}}} other {{count, plural, one {objeto con # campo} other {objeto con # campos}}}}',
 
   // The conversation, the message box and attachments
   'answer.label': 'Respuesta de {model} vía {protocol}',

@@ -319,6 +319,58 @@ export const ja: Catalog = {
   'tool.resultFor': '{name} の結果',
   'tool.send': '結果を送信',
   'tool.resultSent': '結果を送信済み',
+  // The Tools dialog (from Parameters) and structured answers
+  'tools.open': 'ツール…',
+  'tools.title': 'ツール',
+  'tools.note':
+    'このチャットのすべてのリクエストで、{api} の形式でモデルに提供されます。変更はすぐにこのチャットに反映されます。',
+  'tools.chat': 'このチャットのツール',
+  'tools.none': 'ツールはありません。モデルはテキストでのみ回答できます。',
+  'tools.answeredBy':
+    '{template, select, yes {呼び出しには結果テンプレートで応答します。} other {呼び出しにはあなたが応答します。}}',
+  'tools.keep': '{name} をライブラリに保存',
+  'tools.remove': '{name} を削除',
+  'tools.choice': 'ツールの選択',
+  'tools.choice.option':
+    '{kind, select, auto {自動：モデルが決める} required {必須：必ずツールを呼び出す} none {なし：ツールを呼び出さない} other {{name} のみ}}',
+  'tools.add': 'ツールを追加',
+  'tools.name': '名前',
+  'tools.description': '説明',
+  'tools.parameters': 'パラメーター（JSON Schema）',
+  'tools.template': '結果テンプレート（任意）',
+  'tools.template.hint':
+    'モデルがこのツールを呼び出すと、これがすぐに結果として返されます。{example} はその引数に置き換わります。空欄：呼び出しごとにあなたが応答します。',
+  'tools.error.name':
+    '{problem, select, missing {ツールには名前が必要です。} pattern {英字、数字、_ と - のみ、64 文字までです。} other {このチャットには同じ名前のツールがすでにあります。}}',
+  'tools.error.json': '有効な JSON ではありません。',
+  'tools.error.jsonAt': '有効な JSON ではありません：{line, number} 行目、{column, number} 文字目。',
+  'tools.error.notObject': 'ここでのスキーマは JSON オブジェクトです。リストや単独の値ではありません。',
+  'tools.error.schema':
+    '{path} が有効な JSON Schema（ドラフト 2020-12）ではありません：メタスキーマの「{keyword}」規則に反しています。',
+  'tools.error.refused': '保存されませんでした。印の付いた項目を直してください。',
+  'tools.library': '保存したツール',
+  'tools.library.empty': 'まだありません。ライブラリに保存したツールはどのチャットでも使えます。',
+  'tools.use': '{name} を使う',
+  'tools.delete': '{name} をライブラリから削除',
+  'tools.output': '構造化出力',
+  'tools.output.schema': '回答のスキーマ（JSON Schema）',
+  'tools.output.state':
+    '{set, select, yes {回答はこのスキーマに従う必要があります（{api} に指定します）。各回答は終了時に検査されます。} other {未設定：回答は自由なテキストです。}}',
+  'tools.output.use': 'スキーマを使う',
+  'tools.output.stop': 'スキーマの使用をやめる',
+  'tools.done': '完了',
+  'tools.auto.limit':
+    '自動では応答しませんでした：{max, number} 回続けて結果テンプレートで応答したためです。これらの呼び出しにはあなたが応答してください。',
+  'structured.region': '構造化された回答',
+  'structured.state':
+    '{state, select, notJson {回答が JSON ではないため、スキーマに従えません。} checking {回答をスキーマと照合しています…} breaks {{count, plural, other {回答は # か所でスキーマに反しています。}}} other {回答はスキーマに従っています。}}',
+  'structured.violations': '回答がスキーマに反している箇所',
+  'structured.violation': '{path}：「{keyword}」に違反',
+  'structured.mark': '「{keyword}」に違反',
+  'structured.tree': 'ツリー表示の回答',
+  'structured.root': '回答',
+  'structured.kind':
+    '{array, select, yes {{count, plural, other {# 項目のリスト}}} other {{count, plural, other {# フィールドのオブジェクト}}}}',
 
   // The conversation, the message box and attachments
   'answer.label': '{model} の回答（{protocol}）',

@@ -1,4 +1,13 @@
-import type { HttpError, Protocol, ReasoningLevel, SamplingParameters, Turn } from '../../core/index.ts';
+import type {
+  HttpError,
+  OutputSchema,
+  Protocol,
+  ReasoningLevel,
+  SamplingParameters,
+  ToolChoice,
+  ToolDefinition,
+  Turn,
+} from '../../core/index.ts';
 
 /** One SSE item of an attempt as recorded for the inspector: offsets are ms from the request start. */
 export interface TraceItem {
@@ -111,6 +120,8 @@ export interface AssistantMessage extends Placed {
    * assistant turn thinks all the way or not at all, so its request went without thinking.
    */
   thinkingPaused?: boolean;
+  /** Its tool calls were left to the person: the calls before it had been answered by templates too often. */
+  automaticLimit?: boolean;
 }
 
 export interface ToolResultMessage extends Placed {
@@ -120,6 +131,8 @@ export interface ToolResultMessage extends Placed {
   name: string;
   content: string;
   createdAt: number;
+  /** Written by its tool's result template, not by the person. */
+  automatic?: boolean;
 }
 
 export type ChatMessage = UserMessage | AssistantMessage | ToolResultMessage;
@@ -129,6 +142,19 @@ export interface ConversationChoices {
   protocol: Protocol;
   model: string;
   reasoning: ReasoningLevel;
+}
+
+/** A tool a person defined: offered as defined; with a template, its calls are answered with it (`fillTemplate`). */
+export interface SavedTool extends ToolDefinition {
+  resultTemplate?: string;
+}
+
+/** The tools a conversation offers, how the model may use them, and the schema its answers must match. */
+export interface ToolSetup {
+  tools: SavedTool[];
+  /** Absent: the protocol's default. */
+  choice?: ToolChoice;
+  output?: OutputSchema;
 }
 
 /**
@@ -142,6 +168,8 @@ export interface Preset {
   choices: ConversationChoices;
   systemPrompt: string;
   parameters: SamplingParameters;
+  /** Absent in presets saved before tools were kept: the defaults then. */
+  toolSetup?: ToolSetup;
 }
 
 export interface Conversation {
@@ -169,4 +197,6 @@ export interface Conversation {
    * before they were kept: the defaults then.
    */
   parameters?: SamplingParameters;
+  /** Its tools (`ToolSetup`), kept like `parameters`: from the defaults in Settings at its first request. */
+  toolSetup?: ToolSetup;
 }

@@ -269,6 +269,36 @@ export const parameters = v.fallback(
   undefined,
 );
 
+const aSchema = v.pipe(
+  anObject,
+  v.transform((schema) => schema as Record<string, unknown>),
+);
+
+/** A tool as kept (a conversation's, a preset's, the library's); one without a name cannot be offered. */
+export const savedTool = onlyFields({
+  name: v.pipe(aString, v.nonEmpty()),
+  description: v.optional(aString),
+  parameters: aSchema,
+  resultTemplate: v.optional(aString),
+});
+
+/** A conversation's or preset's tools; a setup that cannot be read is left out (the defaults then). */
+export const toolSetup = v.fallback(
+  v.optional(
+    onlyFields({
+      tools: aList(savedTool),
+      choice: v.optional(
+        v.union([
+          v.object({ kind: v.picklist(['auto', 'required', 'none']) }),
+          v.object({ kind: v.literal('tool'), name: v.pipe(aString, v.nonEmpty()) }),
+        ]),
+      ),
+      output: v.optional(onlyFields({ name: v.pipe(aString, v.nonEmpty()), schema: aSchema })),
+    }),
+  ),
+  undefined,
+);
+
 /** One `conversation:<id>` record (its id is checked against its key, its messages' parents by `records.ts`). */
 export const conversationRecord = v.pipe(
   fields({
@@ -282,6 +312,7 @@ export const conversationRecord = v.pipe(
     systemPrompt: v.optional(aString),
     choices,
     parameters,
+    toolSetup,
     /** Read apart (`recordRevision`): even a record that cannot be read has one. */
     revision: v.optional(v.unknown()),
   }),

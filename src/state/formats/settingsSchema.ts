@@ -10,7 +10,7 @@ import {
 } from '../../core/index.ts';
 import type { Preset } from '../domain/types.ts';
 import type { Settings } from '../stores/settingsStore.ts';
-import { parameters } from './recordSchemas.ts';
+import { parameters, savedTool, toolSetup } from './recordSchemas.ts';
 import { aList, aNumber, anObject, aString, fields, onlyFields } from './validation.ts';
 
 /**
@@ -40,6 +40,7 @@ const preset = v.pipe(
     }),
     systemPrompt: aString,
     parameters,
+    toolSetup,
   }),
   v.transform((read): Preset => ({ ...read, parameters: read.parameters ?? {} })),
 );
@@ -72,6 +73,7 @@ export const settingFields = {
       v.transform((tool) => tool as ToolDefinition),
     ),
   ),
+  toolLibrary: aList(savedTool),
   stallSilentSeconds: aNumber,
   stallDeadSeconds: aNumber,
   autoRetry: aBoolean,

@@ -20,6 +20,7 @@ import type {
   ChatMessage,
   Conversation,
   ConversationChoices,
+  ToolSetup,
 } from '../domain/types.ts';
 import { sumUsage, type UsageTotals } from '../domain/usage.ts';
 import type { Settings } from './settingsStore.ts';
@@ -106,8 +107,18 @@ export interface ConversationState {
   setSystemPrompt(conversationId: string, systemPrompt: string): void;
   /** The sampling parameters the conversation's requests send from now on (its order in the list stays). */
   setParameters(conversationId: string, parameters: SamplingParameters): void;
-  /** A tool result, after the last message shown. */
-  addToolResult(conversationId: string, toolCallId: string, name: string, content: string): void;
+  /** The tools the conversation's requests offer from now on (its order in the list stays). */
+  setToolSetup(conversationId: string, setup: ToolSetup): void;
+  /** A tool result, after the last message shown; `automatic`: written by the tool's result template. */
+  addToolResult(
+    conversationId: string,
+    toolCallId: string,
+    name: string,
+    content: string,
+    automatic?: boolean,
+  ): void;
+  /** The answer's tool calls are left to the person: too many answers in a row were answered by templates. */
+  noteAutomaticLimit(conversationId: string, messageId: string): void;
   /**
    * Regenerate: a new, empty answer beside `messageId` to the same request (same protocol, model, source
    * and notes), shown from now on. Returns its id (null: no such answer).
@@ -395,8 +406,24 @@ export function createConversationStore(): ConversationStore {
         );
       },
 
-      addToolResult(conversationId, toolCallId, name, content) {
-        add(conversationId, nextParentId, { role: 'tool', toolCallId, name, content });
+      setToolSetup(conversationId, toolSetup) {
+        patch(conversationId, (c) =>
+          c.toolSetup && sameContent(c.toolSetup, toolSetup) ? c : { ...c, toolSetup },
+        );
+      },
+
+      addToolResult(conversationId, toolCallId, name, content, automatic) {
+        add(conversationId, nextParentId, {
+          role: 'tool',
+          toolCallId,
+          name,
+          content,
+          ...(automatic && { automatic }),
+        });
+      },
+
+      noteAutomaticLimit(conversationId, messageId) {
+        patchAssistant(conversationId, messageId, (m) => ({ ...m, automaticLimit: true }));
       },
 
       addAttempt(conversationId, messageId, attempt) {
@@ -505,6 +532,17 @@ export function parametersOf(
   settings: Pick<Settings, 'temperature' | 'maxOutputTokens'>,
 ): SamplingParameters {
   return conversation?.parameters ?? defaultParameters(settings);
+}
+
+/**
+ * The tools `conversation` offers: its own, or Settings' (those it offers every new chat) while it has
+ * none (before its first request, and in records from before they were kept).
+ */
+export function toolSetupOf(
+  conversation: Conversation | undefined,
+  settings: Pick<Settings, 'offerTools' | 'tools'>,
+): ToolSetup {
+  return conversation?.toolSetup ?? { tools: settings.offerTools ? settings.tools : [] };
 }
 
 /**

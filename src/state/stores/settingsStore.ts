@@ -7,7 +7,7 @@ import {
   type ReasoningLevel,
   type ToolDefinition,
 } from '../../core/index.ts';
-import type { Preset } from '../domain/types.ts';
+import type { Preset, SavedTool } from '../domain/types.ts';
 import { thinkingBudget } from '../formats/settingsSchema.ts';
 
 export interface Settings {
@@ -33,6 +33,8 @@ export interface Settings {
   /** Offer `tools` to the model, so tool calls can be tried (the simulator's `sim-tools` answers with one). */
   offerTools: boolean;
   tools: ToolDefinition[];
+  /** Tools a person saved to use again in any conversation (the Tools dialog's library). */
+  toolLibrary: SavedTool[];
   /** Seconds without output (keepalives still arriving) before the stall banner shows. */
   stallSilentSeconds: number;
   /** Seconds without any byte before the connection is called dead. */
@@ -77,6 +79,7 @@ export const defaultSettings: Settings = {
   temperature: null,
   offerTools: true,
   tools: demoTools,
+  toolLibrary: [],
   stallSilentSeconds: 20,
   stallDeadSeconds: 25,
   autoRetry: true,

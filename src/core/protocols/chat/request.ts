@@ -6,6 +6,7 @@ import {
   withAnsweredToolCalls,
 } from '../../conversation.ts';
 import { type ParameterSupport, parameterFields } from '../../parameters.ts';
+import { chatToolFields } from '../../tools/toolFields.ts';
 import { promptCacheKey } from '../promptCache.ts';
 
 /** Chat Completions' sampling parameters and their documented ranges (the SDK's `ChatCompletionCreateParams`). */
@@ -62,12 +63,7 @@ export function buildChatBody(request: TurnRequest): Record<string, unknown> {
     // Without it Chat streams no usage at all.
     stream_options: { include_usage: true },
     messages,
-    ...(request.tools?.length && {
-      tools: request.tools.map((tool) => ({
-        type: 'function',
-        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-      })),
-    }),
+    ...chatToolFields(request),
     ...parameterFields(chatParameters, request),
     ...promptCacheKey(request),
     ...(request.reasoning && { reasoning_effort: request.reasoning.effort }),

@@ -6,6 +6,7 @@ import {
   withAnsweredToolCalls,
 } from '../../conversation.ts';
 import { type ParameterSupport, parameterFields } from '../../parameters.ts';
+import { messagesToolFields } from '../../tools/toolFields.ts';
 import type { BuiltBody } from '../adapter.ts';
 import { messagesCacheFields } from '../promptCache.ts';
 import { messagesThinking, thinkingBlocksOf } from './reasoning.ts';
@@ -83,13 +84,7 @@ export function buildMessagesBody(request: TurnRequest): BuiltBody {
     stream: true,
     ...(request.system && { system: request.system }),
     messages,
-    ...(request.tools?.length && {
-      tools: request.tools.map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        input_schema: tool.parameters,
-      })),
-    }),
+    ...messagesToolFields(request),
     ...(budget !== null && { thinking: { type: 'enabled', budget_tokens: budget } }),
     ...parameterFields(messagesParameters, request),
   };

@@ -6,6 +6,7 @@ import {
   withAnsweredToolCalls,
 } from '../../conversation.ts';
 import { type ParameterSupport, parameterFields } from '../../parameters.ts';
+import { responsesToolFields } from '../../tools/toolFields.ts';
 import { promptCacheKey } from '../promptCache.ts';
 import { reasoningItemsOf } from './reasoning.ts';
 
@@ -61,14 +62,7 @@ export function buildResponsesBody(request: TurnRequest): Record<string, unknown
     store: false,
     ...(request.system && { instructions: request.system }),
     input,
-    ...(request.tools?.length && {
-      tools: request.tools.map((tool) => ({
-        type: 'function',
-        name: tool.name,
-        description: tool.description,
-        parameters: tool.parameters,
-      })),
-    }),
+    ...responsesToolFields(request),
     ...parameterFields(responsesParameters, request),
     ...promptCacheKey(request),
     // Without `summary` no reasoning text streams at all; without `include`, a stateless request gets no
