@@ -11,6 +11,8 @@ export interface Conversation {
   tools: ToolSpec[];
   /** `tool_choice` asks for a tool call whatever the scenario. */
   toolRequired: boolean;
+  /** Structured output (OpenAI's protocols): the answer's JSON Schema; Anthropic's comes as a forced tool. */
+  outputSchema?: unknown;
   lastTurn: LastTurn;
   inputTokens: number;
   /**

@@ -10,7 +10,7 @@ import {
   uncached,
 } from './script.ts';
 import { splitFragments, splitTokens } from './tokens.ts';
-import { sampleFromSchema } from './tool-args.ts';
+import { BREAK_SCHEMA, brokenSample, sampleFromSchema } from './tool-args.ts';
 
 type Fault = 'none' | 'stall' | 'interrupt' | 'drop' | 'rate_limit' | 'flaky';
 
@@ -152,6 +152,12 @@ function thinking(conv: Conversation, scenario: Scenario, userText: string): Ste
   return budgetTokens === undefined ? steps : steps.slice(0, budgetTokens);
 }
 
+/** A value for `schema`; one that breaks it in one place when the question asks for that. */
+function structured(schema: unknown, userText: string): unknown {
+  const sample = sampleFromSchema(schema, oneLine(userText, 60) || 'example');
+  return userText.includes(BREAK_SCHEMA) ? brokenSample(sample) : sample;
+}
+
 /** The model's complete output for this turn, before limits and faults. */
 function answer(conv: Conversation, scenario: Scenario): { steps: Step[]; reason: FinishReason } {
   const turn = conv.lastTurn;
@@ -160,9 +166,14 @@ function answer(conv: Conversation, scenario: Scenario): { steps: Step[]; reason
   if (turn.kind === 'tool_results') {
     return { steps: [...steps, ...pieces('text', toolResultAnswer(turn.results))], reason: 'stop' };
   }
+  // Asked for a structured answer (and no tool call required): JSON from the schema, as strict mode makes it.
+  if (conv.outputSchema !== undefined && !conv.toolRequired) {
+    steps.push(...pieces('text', JSON.stringify(structured(conv.outputSchema, userText))));
+    return { steps, reason: 'stop' };
+  }
   const tool = scenario.callsTools || conv.toolRequired ? conv.tools[0] : undefined;
   if (tool) {
-    const args = JSON.stringify(sampleFromSchema(tool.schema, oneLine(userText, 60) || 'example'));
+    const args = JSON.stringify(structured(tool.schema, userText));
     steps.push(...pieces('text', toolPreamble(tool.name)), { kind: 'tool_call', name: tool.name });
     steps.push(...splitFragments(args).map((piece): Step => ({ kind: 'tool_args', piece })));
     return { steps, reason: 'tool_calls' };

@@ -90,3 +90,14 @@ export function sampleFromSchema(schema: unknown, hint: string, key = ''): unkno
       return sampleString(key, schema, hint);
   }
 }
+
+/** The phrase that makes a structured answer break its schema, so a client's check can be seen to fail. */
+export const BREAK_SCHEMA = 'break the schema';
+
+/** `sample` with its first field (or itself) of the wrong type: an answer that breaks its schema in one place. */
+export function brokenSample(sample: unknown): unknown {
+  const wrong = (value: unknown) => (typeof value === 'string' ? 42 : 'not what the schema says');
+  if (!isSchema(sample)) return wrong(sample);
+  const [first] = Object.keys(sample);
+  return first === undefined ? wrong(sample) : { ...sample, [first]: wrong(sample[first]) };
+}

@@ -24,6 +24,7 @@ import { checkChatSampling } from '../sampling.ts';
 import type { Block, Encoder, FinishReason, Transcript } from '../script.ts';
 import type { SseEvent } from '../sse-writer.ts';
 import { estimateTokens } from '../tokens.ts';
+import { checkChatTools } from '../tool-shapes.ts';
 import type { Protocol } from './protocol.ts';
 
 /** OpenAI Chat Completions: `POST /v1/chat/completions` (docs/protocols.md §4). */
@@ -133,6 +134,8 @@ function parse(body: unknown): Parsed {
   }
   const sampling = checkChatSampling(body);
   if (sampling) return sampling;
+  const shapes = checkChatTools(body);
+  if (shapes) return shapes;
   const cacheKey = readPromptCacheKey(body);
   if (typeof cacheKey !== 'boolean') return cacheKey;
   const tools = parseTools(body);
@@ -145,6 +148,10 @@ function parse(body: unknown): Parsed {
       maxOutputTokens: isPositiveInteger(limit) ? limit : undefined,
       tools,
       toolRequired: body.tool_choice === 'required' || isObject(body.tool_choice),
+      outputSchema:
+        isObject(body.response_format) && isObject(body.response_format.json_schema)
+          ? body.response_format.json_schema.schema
+          : undefined,
       lastTurn: lastTurn(messages as Json[]),
       inputTokens: promptTokens(messages),
       cachedTokens: cacheKey ? cachedTokens(messages, (m) => m.role === 'assistant', promptTokens) : null,

@@ -28,6 +28,7 @@ import {
 import { seal, verifySeal } from '../sealing.ts';
 import type { SseEvent } from '../sse-writer.ts';
 import { estimateTokens } from '../tokens.ts';
+import { checkMessagesTools } from '../tool-shapes.ts';
 import { type Protocol, typedEvent } from './protocol.ts';
 
 /** Anthropic Messages: `POST /v1/messages` (docs/protocols.md §6). */
@@ -188,6 +189,8 @@ function parse(body: unknown): Parsed {
       return invalid(`messages.${i}.role: Input should be 'user' or 'assistant'`);
     }
   }
+  const shapes = checkMessagesTools(body);
+  if (shapes) return shapes;
   const sampling = checkMessagesSampling(body);
   if (sampling) return sampling;
   const reasoning = readThinking(body, body.max_tokens);

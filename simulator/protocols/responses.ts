@@ -27,6 +27,7 @@ import type { Block, Encoder, FinishReason, Transcript } from '../script.ts';
 import { seal, verifySeal } from '../sealing.ts';
 import type { SseEvent } from '../sse-writer.ts';
 import { estimateTokens } from '../tokens.ts';
+import { checkResponsesTools } from '../tool-shapes.ts';
 import { type Protocol, type ProviderMemory, typedEvent } from './protocol.ts';
 
 /** OpenAI Responses: `POST /v1/responses` (docs/protocols.md §5). */
@@ -228,6 +229,8 @@ function parse(body: unknown, memory: ProviderMemory): Parsed {
     }
     items.push(item);
   }
+  const shapes = checkResponsesTools(body);
+  if (shapes) return shapes;
   const sampling = checkResponsesSampling(body);
   if (sampling) return sampling;
   const limit = isPositiveInteger(body.max_output_tokens) ? body.max_output_tokens : undefined;
@@ -247,6 +250,10 @@ function parse(body: unknown, memory: ProviderMemory): Parsed {
       maxOutputTokens: limit,
       tools: parseTools(body),
       toolRequired: body.tool_choice === 'required' || isObject(body.tool_choice),
+      outputSchema:
+        isObject(body.text) && isObject(body.text.format) && body.text.format.type === 'json_schema'
+          ? body.text.format.schema
+          : undefined,
       lastTurn: lastTurn(items),
       inputTokens: promptTokens(input),
       cachedTokens: cacheKey ? cachedTokens(items, fromModel, promptTokens) : null,
