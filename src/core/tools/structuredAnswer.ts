@@ -16,22 +16,29 @@ function objectAt(value: unknown, key: string): Record<string, unknown> | undefi
     : undefined;
 }
 
-/** The schema a sent body asked for, read back from the body itself (so it is the one that went out). */
-function askedSchema(body: Record<string, unknown>): Record<string, unknown> | undefined {
-  const chat = objectAt(body.response_format, 'json_schema');
-  if (chat) return objectAt(chat, 'schema');
+/**
+ * The schema a sent body asked for, read back from the body itself (so it is the one that went out);
+ * `forced`: through Anthropic's forced tool, whose input is the answer.
+ */
+function askedSchema(
+  body: Record<string, unknown>,
+): { schema: Record<string, unknown>; forced: boolean } | undefined {
+  const chat = objectAt(objectAt(body, 'response_format'), 'json_schema');
   const format = objectAt(objectAt(body, 'text'), 'format');
-  if (format?.type === 'json_schema') return objectAt(format, 'schema');
+  const openai = chat ?? (format?.type === 'json_schema' ? format : undefined);
+  const schema = objectAt(openai, 'schema');
+  if (schema) return { schema, forced: false };
   const choice = objectAt(body, 'tool_choice');
   if (choice?.type !== 'tool' || choice.name !== structuredOutputTool || !Array.isArray(body.tools)) return;
   const tool: unknown = body.tools.find((t) => objectAt({ t }, 't')?.name === structuredOutputTool);
-  return objectAt(tool, 'input_schema');
+  const input = objectAt(tool, 'input_schema');
+  return input && { schema: input, forced: true };
 }
 
 /** The structured answer of a turn whose request asked for one; null when it asked for none. */
 export function structuredAnswerOf(body: Record<string, unknown>, turn: Turn): StructuredAnswer | null {
-  const schema = askedSchema(body);
-  if (!schema) return null;
-  const forced = turn.toolCalls.find((call) => call.name === structuredOutputTool);
-  return { schema, text: forced ? forced.arguments : turn.text };
+  const asked = askedSchema(body);
+  if (!asked) return null;
+  const call = asked.forced ? turn.toolCalls.find((c) => c.name === structuredOutputTool) : undefined;
+  return { schema: asked.schema, text: call ? call.arguments : turn.text };
 }
