@@ -92,6 +92,16 @@ export {
 export { automaticRetryDelayMs, maxAutomaticRetries } from './retryPolicy.ts';
 export { createSseParser, type SseParser, SseParserStream } from './sse/parser.ts';
 export type { SseComment, SseEvent, SseItem } from './sse/types.ts';
+export { fillTemplate, maxAutomaticRounds } from './tools/resultTemplate.ts';
+export {
+  type ReadSchema,
+  type SchemaChecker,
+  type SchemaProblem,
+  schemaChecker,
+  type Violation,
+} from './tools/schemaCheck.ts';
+export { type StructuredAnswer, structuredAnswerOf } from './tools/structuredAnswer.ts';
+export { type OutputSchema, structuredOutputTool, type ToolChoice } from './tools/toolFields.ts';
 export { silenceBeforeEnd, type TraceFigures, type TraceInput, traceFigures } from './traceFigures.ts';
 export type {
   FinishReason,
@@ -114,13 +124,3 @@ export {
   startWatch,
 } from './watchdog.ts';
 export { yieldToEventLoop } from './yieldToEventLoop.ts';
-export { fillTemplate, maxAutomaticRounds } from './tools/resultTemplate.ts';
-export {
-  type ReadSchema,
-  type SchemaChecker,
-  type SchemaProblem,
-  schemaChecker,
-  type Violation,
-} from './tools/schemaCheck.ts';
-export { type StructuredAnswer, structuredAnswerOf } from './tools/structuredAnswer.ts';
-export { type OutputSchema, structuredOutputTool, type ToolChoice } from './tools/toolFields.ts';
