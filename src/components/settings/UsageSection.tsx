@@ -1,15 +1,11 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { adapters, type Protocol, protocols } from '../../core/index.ts';
 import { useTeam } from '../../hooks/useStores.ts';
-import { lastDays, type UsageScope, useUsage } from '../../hooks/useUsage.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
-import type { I18n } from '../../i18n/i18n.tsx';
 import { personOf } from '../../state/stores/teamStore.ts';
-import { type DayRange, UsageError, type UsageProblem, type UsageRow } from '../../state/team/usageApi.ts';
+import type { DayRange, UsageRow } from '../../state/team/usageApi.ts';
+import { TeamUsageQuery } from '../usage/TeamUsageQuery.tsx';
 import './usage.css';
-
-/** The ranges a person picks from, in days up to today (UTC); the first is where the section starts. */
-export const usagePeriods = [7, 30] as const;
 
 const isProtocol = (value: string): value is Protocol => (protocols as readonly string[]).includes(value);
 
@@ -24,72 +20,21 @@ export function UsageSection() {
 
 function Usage({ admin }: { admin: boolean }) {
   const { t } = useI18n();
-  const [days, setDays] = useState<number>(usagePeriods[0]);
-  const [scope, setScope] = useState<UsageScope>('own');
-  const range = lastDays(days, Date.now());
-  const usage = useUsage(admin ? scope : 'own', range);
-
   return (
     <fieldset className="usage">
       <legend>{t('usage.legend')}</legend>
       <p className="field-help">{t('usage.help')}</p>
-      <div className="row">
-        <label className="field">
-          <span>{t('usage.period')}</span>
-          <select className="select" value={days} onChange={(e) => setDays(Number(e.target.value))}>
-            {usagePeriods.map((n) => (
-              <option key={n} value={n}>
-                {t('usage.lastDays', { days: n })}
-              </option>
-            ))}
-          </select>
-        </label>
-        {admin ? (
-          <label className="field">
-            <span>{t('usage.whose')}</span>
-            <select
-              className="select"
-              value={scope}
-              onChange={(e) => setScope(e.target.value === 'everyone' ? 'everyone' : 'own')}
-            >
-              <option value="own">{t('usage.whose.own')}</option>
-              <option value="everyone">{t('usage.whose.everyone')}</option>
-            </select>
-          </label>
-        ) : null}
-      </div>
-      {usage.isPending ? (
-        <p role="status">{t('usage.loading')}</p>
-      ) : usage.isError ? (
-        <div className="usage-problem">
-          <p role="alert" className="field-error">
-            {problemText(t, usage.error)}
-          </p>
-          <button type="button" className="btn btn-small" onClick={() => void usage.refetch()}>
-            {t('action.retry')}
-          </button>
-        </div>
-      ) : usage.data.length === 0 ? (
-        <p>{t('usage.empty')}</p>
-      ) : (
-        <UsageTable rows={usage.data} range={range} everyone={admin && scope === 'everyone'} />
-      )}
+      <TeamUsageQuery admin={admin} choicesClassName="row">
+        {(rows, range, everyone) =>
+          rows.length === 0 ? (
+            <p>{t('usage.empty')}</p>
+          ) : (
+            <UsageTable rows={rows} range={range} everyone={everyone} />
+          )
+        }
+      </TeamUsageQuery>
     </fieldset>
   );
-}
-
-/** Why usage could not be had, in words. */
-export function problemText(t: I18n['t'], error: Error): string {
-  const problem: UsageProblem =
-    error instanceof UsageError ? error.problem : { kind: 'unreachable', reason: error.message };
-  switch (problem.kind) {
-    case 'signed-out':
-      return t('usage.signedOut');
-    case 'malformed':
-      return t('usage.malformed');
-    default:
-      return t('usage.failed', { reason: problem.reason });
-  }
 }
 
 const figures = ['inputTokens', 'outputTokens', 'cachedTokens', 'attempts', 'interrupted'] as const;

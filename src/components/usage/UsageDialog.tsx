@@ -2,7 +2,6 @@ import { useId, useMemo, useState } from 'react';
 import type { CostSum } from '../../core/index.ts';
 import { usePrices } from '../../hooks/usePrices.ts';
 import { useConversations, useStorageStatus, useTeam } from '../../hooks/useStores.ts';
-import { lastDays, type UsageScope, useUsage } from '../../hooks/useUsage.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
 import {
@@ -17,11 +16,12 @@ import {
 } from '../../state/domain/usageReport.ts';
 import { usageCsv } from '../../state/formats/usageCsv.ts';
 import { personOf } from '../../state/stores/teamStore.ts';
+import type { UsageRow } from '../../state/team/usageApi.ts';
 import { costFigure } from '../cost/costWords.ts';
-import { problemText, usagePeriods } from '../settings/UsageSection.tsx';
 import { downloadText } from '../shared/download.ts';
 import { ModalDialog } from '../shared/ModalDialog.tsx';
 import { withStillReading } from '../sidebar/searchSummary.ts';
+import { TeamUsageQuery } from './TeamUsageQuery.tsx';
 import { rowName, UsageChart } from './UsageChart.tsx';
 import './usagePage.css';
 
@@ -93,55 +93,26 @@ function LocalUsage({ grouping }: { grouping: UsageGrouping }) {
 
 /** Team mode: the server's figures over the period chosen; an administrator may choose everyone's. */
 function TeamUsage({ grouping, admin }: { grouping: UsageGrouping; admin: boolean }) {
-  const { t } = useI18n();
-  const prices = usePrices();
-  const [days, setDays] = useState<number>(usagePeriods[0]);
-  const [scope, setScope] = useState<UsageScope>('own');
-  const usage = useUsage(admin ? scope : 'own', lastDays(days, Date.now()));
-  const entries = useMemo(() => (usage.data ? serverEntries(usage.data, prices) : []), [usage.data, prices]);
   return (
-    <>
-      <div className="usage-page-choices">
-        <label className="field">
-          <span>{t('usage.period')}</span>
-          <select className="select" value={days} onChange={(e) => setDays(Number(e.target.value))}>
-            {usagePeriods.map((n) => (
-              <option key={n} value={n}>
-                {t('usage.lastDays', { days: n })}
-              </option>
-            ))}
-          </select>
-        </label>
-        {admin ? (
-          <label className="field">
-            <span>{t('usage.whose')}</span>
-            <select
-              className="select"
-              value={scope}
-              onChange={(e) => setScope(e.target.value === 'everyone' ? 'everyone' : 'own')}
-            >
-              <option value="own">{t('usage.whose.own')}</option>
-              <option value="everyone">{t('usage.whose.everyone')}</option>
-            </select>
-          </label>
-        ) : null}
-      </div>
-      {usage.isPending ? (
-        <p role="status">{t('usage.loading')}</p>
-      ) : usage.isError ? (
-        <div className="usage-problem">
-          <p role="alert" className="field-error">
-            {problemText(t, usage.error)}
-          </p>
-          <button type="button" className="btn btn-small" onClick={() => void usage.refetch()}>
-            {t('action.retry')}
-          </button>
-        </div>
-      ) : (
-        <Report entries={entries} grouping={grouping} everyone={admin && scope === 'everyone'} />
-      )}
-    </>
+    <TeamUsageQuery admin={admin} choicesClassName="usage-page-choices">
+      {(rows, _range, everyone) => <ServerReport rows={rows} grouping={grouping} everyone={everyone} />}
+    </TeamUsageQuery>
   );
+}
+
+/** The server's daily sums, priced with the table. */
+function ServerReport({
+  rows,
+  grouping,
+  everyone,
+}: {
+  rows: UsageRow[];
+  grouping: UsageGrouping;
+  everyone: boolean;
+}) {
+  const prices = usePrices();
+  const entries = useMemo(() => serverEntries(rows, prices), [rows, prices]);
+  return <Report entries={entries} grouping={grouping} everyone={everyone} />;
 }
 
 function Report({
