@@ -47,6 +47,8 @@ export type RequestProblem =
   | { code: 'limit_not_above_budget'; values: { limit: number; effort: ReasoningEffort; budget: number } }
   | { code: 'temperature_while_thinking'; values: { temperature: number } }
   | { code: 'top_p_while_thinking'; values: { topP: number; min: number } }
+  /** A tool call the model is made to make: `structured` is the answer schema's tool. */
+  | { code: 'forced_tool_while_thinking'; values: { forced: 'required' | 'tool' | 'structured' } }
   | {
       code: 'parameter_out_of_range';
       values: {

@@ -319,6 +319,40 @@ describe('requestProblem', () => {
     ).toEqual({ code: 'temperature_while_thinking', values: { temperature: 0.7 } });
   });
 
+  it.each<[string, Partial<TurnRequest>, 'required' | 'tool' | 'structured']>([
+    ['Required', { tools: [weather], toolChoice: { kind: 'required' } }, 'required'],
+    ['one named tool', { tools: [weather], toolChoice: { kind: 'tool', name: 'get_weather' } }, 'tool'],
+    ['an answer schema (a forced tool)', { outputSchema: { name: 'answer', schema: {} } }, 'structured'],
+  ])('refuses a forced tool call while thinking: %s', (_, fields, forced) => {
+    const request: TurnRequest = { model: 'm', messages: [], reasoning: high, ...fields };
+    expect(requestProblem('messages', request)).toEqual({
+      code: 'forced_tool_while_thinking',
+      values: { forced },
+    });
+    expect(requestProblem('messages', { ...request, reasoning: undefined })).toBeNull();
+  });
+
+  it('lets the model decide, or call none, while thinking; a forced choice without tools forces nothing', () => {
+    for (const kind of ['auto', 'none'] as const)
+      expect(
+        requestProblem('messages', {
+          model: 'm',
+          messages: [],
+          reasoning: high,
+          tools: [weather],
+          toolChoice: { kind },
+        }),
+      ).toBeNull();
+    expect(
+      requestProblem('messages', {
+        model: 'm',
+        messages: [],
+        reasoning: high,
+        toolChoice: { kind: 'required' },
+      }),
+    ).toBeNull();
+  });
+
   it('refuses a budget under 1,024 tokens', () => {
     expect(
       requestProblem('messages', {

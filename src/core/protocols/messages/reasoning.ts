@@ -94,5 +94,16 @@ export function messagesRequestProblem(request: TurnRequest): RequestProblem | n
     return { code: 'temperature_while_thinking', values: { temperature: request.temperature } };
   if (request.topP !== undefined && request.topP < minTopPWhileThinking)
     return { code: 'top_p_while_thinking', values: { topP: request.topP, min: minTopPWhileThinking } };
+  // Thinking takes only `auto` or `none`: a forced call (structured output is one, `messagesToolFields`) is refused.
+  const forced = forcedToolCall(request);
+  if (forced !== null) return { code: 'forced_tool_while_thinking', values: { forced } };
   return null;
+}
+
+/** The tool call a request makes the model make, if any: the answer schema's, or one its tool choice forces. */
+function forcedToolCall(request: TurnRequest): 'required' | 'tool' | 'structured' | null {
+  if (request.outputSchema) return 'structured';
+  if (!request.tools?.length) return null;
+  const kind = request.toolChoice?.kind;
+  return kind === 'required' || kind === 'tool' ? kind : null;
 }
