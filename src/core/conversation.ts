@@ -1,6 +1,6 @@
 import type { SamplingParameters } from './parameters.ts';
 import type { ReasoningOptions, ReasoningState } from './reasoning.ts';
-import type { OutputSchema, ToolChoice } from './tools/toolFields.ts';
+import { type OutputSchema, structuredOutputTool, type ToolChoice } from './tools/toolFields.ts';
 import type { ToolCall } from './turn.ts';
 
 /** A conversation in neutral form: what every protocol's request builder starts from. */
@@ -61,7 +61,9 @@ export interface HttpRequestSpec {
 
 /**
  * Every protocol rejects a tool call that has no result after it. A call the person never answered
- * (they typed a new message instead) is dropped from the history rather than failing the request.
+ * (they typed a new message instead) is dropped from the history rather than failing the request. A
+ * structured answer made as Anthropic's forced `structured_output` call is never answered either: its
+ * arguments are the answer, and they stay in the history as its text, for any protocol.
  */
 export function withAnsweredToolCalls(messages: ConversationMessage[]): ConversationMessage[] {
   const answered = new Set<string>();
@@ -69,7 +71,12 @@ export function withAnsweredToolCalls(messages: ConversationMessage[]): Conversa
   return messages.map((m) => {
     if (m.role !== 'assistant' || !m.toolCalls?.length) return m;
     const toolCalls = m.toolCalls.filter((call) => answered.has(call.id));
-    return toolCalls.length === m.toolCalls.length ? m : { ...m, toolCalls };
+    if (toolCalls.length === m.toolCalls.length) return m;
+    const structured = m.toolCalls
+      .filter((call) => call.name === structuredOutputTool && !answered.has(call.id))
+      .map((call) => call.arguments);
+    const text = [m.text, ...structured].filter((part) => part !== '').join('\n\n');
+    return { ...m, text, toolCalls };
   });
 }
 

@@ -171,6 +171,20 @@ describe("buildRequest('messages')", () => {
       },
     ]);
   });
+
+  it('keeps a structured answer (the forced structured_output call) in the history as its text', () => {
+    const answer = '{"city":"Paris","days":[3]}';
+    const messages: ConversationMessage[] = [
+      { role: 'user', text: 'Weather?' },
+      { role: 'assistant', text: '', toolCalls: [{ id: 's', name: 'structured_output', arguments: answer }] },
+      { role: 'user', text: 'And tomorrow?' },
+    ];
+    expect(body({ messages }).messages).toEqual([
+      { role: 'user', content: [textBlock('Weather?')] },
+      { role: 'assistant', content: [{ type: 'text', text: answer }] },
+      { role: 'user', content: [textBlock('And tomorrow?')] },
+    ]);
+  });
 });
 
 describe("authHeaders('messages')", () => {
