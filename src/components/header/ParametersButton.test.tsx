@@ -56,6 +56,17 @@ describe('ParametersButton', () => {
     expect(screen.getByRole('button', { name: 'Parameters' })).toHaveFocus();
   });
 
+  it('keeps the fields as typed while the tools are open, and focus comes back to Tools… after', async () => {
+    const user = await open();
+    await user.clear(field('Temperature'));
+    await user.type(field('Temperature'), '0.7');
+    await user.click(screen.getByRole('button', { name: 'Tools…' }));
+    const done = await screen.findByRole('button', { name: 'Done' });
+    await user.click(done);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Tools…' })).toHaveFocus());
+    expect(field('Temperature')).toHaveValue('0.7');
+  });
+
   it('refuses a value out of the protocol’s range with a clear message, and keeps nothing', async () => {
     const id = conversations().newConversation();
     conversations().setParameters(id, { temperature: 0.5 });

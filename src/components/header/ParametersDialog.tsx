@@ -81,6 +81,13 @@ export function ParametersDialog({
   const ids = useId();
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => form.current?.querySelector<HTMLElement>('input:not(:disabled)')?.focus(), []);
+  // Back from the tools, focus is where the person left: on the button that opened them.
+  const toolsButton = useRef<HTMLButtonElement>(null);
+  const wasInTools = useRef(false);
+  useEffect(() => {
+    if (toolsOpen) wasInTools.current = true;
+    else if (wasInTools.current) toolsButton.current?.focus();
+  }, [toolsOpen]);
 
   const errorOf = (name: FieldName) => (shown.has(name) ? errors[name] : undefined);
   const show = (name: FieldName) => setShown((s) => new Set(s).add(name));
@@ -257,7 +264,7 @@ export function ParametersDialog({
           >
             {t('params.reset')}
           </button>
-          <button type="button" className="btn" onClick={() => setToolsOpen(true)}>
+          <button type="button" className="btn" ref={toolsButton} onClick={() => setToolsOpen(true)}>
             {t('tools.open')}
           </button>
           <span className="parameters-spacer" />
