@@ -186,8 +186,12 @@ class Pacer {
   private asked: number;
   /** When the chunk being read arrived. */
   private at: number;
-  /** Whether the first output has been handed over (reading then goes on in larger slices). */
-  outputShown = false;
+  /**
+   * Whether the first output has been handed over (reading then goes on in larger slices). Without
+   * `onUpdate` nobody is shown it, so there is nothing to yield for: a server's or a script's reading
+   * starts in larger slices at once and yields only when its work slice is used up.
+   */
+  outputShown: boolean;
   /** The turn last handed to `onUpdate`. */
   private reported: Turn;
 
@@ -202,6 +206,7 @@ class Pacer {
     this.asked = this.workingSince;
     this.at = this.workingSince;
     this.reported = sink.turn;
+    this.outputShown = onUpdate === undefined;
   }
 
   /** A chunk came: the time it came; a read that waited starts the work slice again. */

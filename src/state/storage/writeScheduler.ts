@@ -1,8 +1,9 @@
+import { yieldToEventLoop } from '../../core/yieldToEventLoop.ts';
 import type { Conversation } from '../domain/types.ts';
 
 /**
  * When writes run: one at a time, a run asked for while one runs making it go round again (`force`
- * carried over). A change that adds or removes something is written at once (in a microtask, so that
+ * carried over). A change that adds or removes something is written at once (in a task of its own, so that
  * the changes of one action go together); a streaming answer at most every `delayMs`.
  */
 export class WriteScheduler {
@@ -57,13 +58,17 @@ export class WriteScheduler {
     if (!this.isStopped) this.timer ??= setTimeout(() => this.run(), delayMs);
   }
 
-  /** A change that adds or removes something: written at once. */
+  /**
+   * A change that adds or removes something: written at once, in a task of its own, so that the changes of
+   * one action go together and the write (an answer's last recording part, cloned into IndexedDB) never
+   * lengthens the task that renders the change (in a microtask, the two made one long task).
+   */
   runSoon(): void {
     if (this.soon || this.isStopped) return;
     this.soon = true;
-    queueMicrotask(() => {
+    void yieldToEventLoop().then(() => {
       this.soon = false;
-      void this.run();
+      if (!this.isStopped) void this.run();
     });
   }
 
