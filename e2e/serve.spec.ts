@@ -218,3 +218,24 @@ test('direct-to-gateway mode works towards an allowed gateway; CSP blocks any ot
     .poll(async () => (await violations()).map((v) => [v.directive, new URL(v.blocked).origin]))
     .toContainEqual(['connect-src', blockedBase]);
 });
+
+test('who is here is asked once, while the page’s scripts still load (the first screen waits for it)', async ({
+  page,
+}) => {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/me') asked.push(request.url());
+  });
+  await openApp(page);
+  const timing = await page.evaluate(() => {
+    const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const me = entries.find((e) => new URL(e.name).pathname === '/api/me');
+    const entry = entries.find((e) => e.initiatorType === 'script' && /\/assets\/index-[^/]+\.js$/.test(e.name));
+    return { meStart: me?.startTime ?? null, scriptEnd: entry?.responseEnd ?? null };
+  });
+  // One request: the app's own fetch took the preloaded answer instead of asking again.
+  expect(asked).toHaveLength(1);
+  expect(timing.meStart).not.toBeNull();
+  expect(timing.scriptEnd).not.toBeNull();
+  expect(timing.meStart!).toBeLessThan(timing.scriptEnd!);
+});
