@@ -21,11 +21,18 @@ class LayoutObserver {
   disconnect() {
     this.due.clear();
   }
-  /** The browser laid out: the observations due are reported. */
-  static layout() {
+  /** The browser laid out (the content `height` pixels tall): the observations due are reported. */
+  static layout(height = 5_000) {
     const observer = LayoutObserver.current;
     if (!observer?.due.size) return;
-    const entries = [...observer.due].map((target) => ({ target }) as ResizeObserverEntry);
+    const entries = [...observer.due].map(
+      (target) =>
+        ({
+          target,
+          contentRect: { height },
+          borderBoxSize: [{ blockSize: height }],
+        }) as unknown as ResizeObserverEntry,
+    );
     observer.due.clear();
     act(() => observer.callback(entries, observer as unknown as ResizeObserver));
   }
@@ -99,5 +106,37 @@ describe('useFollowStream', () => {
     expect(jump()).not.toBeNull();
     LayoutObserver.layout();
     expect(jump()).toBeNull();
+  });
+
+  it('back at the end by hand while output arrives before the next layout: following again', () => {
+    render(<Pane />);
+    const pane = screen.getByTestId('pane');
+    LayoutObserver.layout();
+    pane.scrollTop = 1_000;
+    act(() => pane.dispatchEvent(new Event('scroll')));
+    LayoutObserver.layout();
+    expect(jump()).not.toBeNull();
+
+    // Scrolled to the end (5,000 tall, 500 shown); 300 pixels of output come before the layout.
+    pane.scrollTop = 4_500;
+    act(() => pane.dispatchEvent(new Event('scroll')));
+    vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockImplementation(() => 5_300);
+    LayoutObserver.layout(5_300);
+    expect(jump()).toBeNull();
+  });
+
+  it('short of the end, output arriving meanwhile does not count as reaching it', () => {
+    render(<Pane />);
+    const pane = screen.getByTestId('pane');
+    LayoutObserver.layout();
+    pane.scrollTop = 1_000;
+    act(() => pane.dispatchEvent(new Event('scroll')));
+    LayoutObserver.layout();
+
+    pane.scrollTop = 4_000;
+    act(() => pane.dispatchEvent(new Event('scroll')));
+    vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockImplementation(() => 5_300);
+    LayoutObserver.layout(5_300);
+    expect(jump()).not.toBeNull();
   });
 });

@@ -119,27 +119,34 @@ export function useFollowStream(key: string | null) {
    * up (following no more), and where they are, remembered for this conversation. Reads layout: called
    * where the browser has laid out already (a ResizeObserver callback), never from the scroll event.
    */
-  const learnFromScroll = useCallback(() => {
-    const el = scrollerRef.current;
-    if (!el) return;
-    // Our own restoring scroll: nothing to learn from it.
-    if (pending.current && Math.abs(el.scrollTop - lastTop.current) < 1) return;
-    const top = el.scrollTop;
-    const distance = el.scrollHeight - top - el.clientHeight;
-    if (distance <= BOTTOM_SLACK) following.current = true;
-    else if (top < lastTop.current - 1) following.current = false; // the person moved up
-    lastTop.current = top;
-    setDetached(!following.current);
-    if (following.current) {
-      remember({ following: true, anchorId: null, anchorOffset: 0 });
-    } else if (contentRef.current) {
-      const anchor = anchorAt(contentRef.current, top);
-      remember({ following: false, anchorId: anchor?.id ?? null, anchorOffset: anchor?.offset ?? 0 });
-    }
-  }, [remember]);
+  const learnFromScroll = useCallback(
+    (grown = 0) => {
+      const el = scrollerRef.current;
+      if (!el) return;
+      // Our own restoring scroll: nothing to learn from it.
+      if (pending.current && Math.abs(el.scrollTop - lastTop.current) < 1) return;
+      const top = el.scrollTop;
+      // Measured after the next layout: output that came since the scroll moved the end, not the person.
+      const distance = el.scrollHeight - top - el.clientHeight - grown;
+      if (distance <= BOTTOM_SLACK) following.current = true;
+      else if (top < lastTop.current - 1) following.current = false; // the person moved up
+      lastTop.current = top;
+      setDetached(!following.current);
+      if (following.current) {
+        remember({ following: true, anchorId: null, anchorOffset: 0 });
+      } else if (contentRef.current) {
+        const anchor = anchorAt(contentRef.current, top);
+        remember({ following: false, anchorId: anchor?.id ?? null, anchorOffset: anchor?.offset ?? 0 });
+      }
+    },
+    [remember],
+  );
 
   /** The pane scrolled since the last layout: learnt from after the next one. */
   const scrolled = useRef(false);
+  /** The content's height as last observed, and as it was when the pane last scrolled. */
+  const contentHeight = useRef(0);
+  const heightAtScroll = useRef(0);
 
   // Content or pane size changed (output arrived, an answer rendered, the keyboard opened): follow. Also
   // where a scroll is learnt from: the layout is done here, so measuring forces none.
@@ -147,10 +154,13 @@ export function useFollowStream(key: string | null) {
     const scroller = scrollerRef.current;
     const content = contentRef.current;
     if (!scroller || !content || !hasResizeObserver()) return;
-    const observer = new ResizeObserver(() => {
+    const observer = new ResizeObserver((entries) => {
+      for (const entry of entries)
+        if (entry.target === content)
+          contentHeight.current = entry.borderBoxSize?.[0]?.blockSize ?? entry.contentRect.height;
       if (scrolled.current) {
         scrolled.current = false;
-        learnFromScroll();
+        learnFromScroll(Math.max(0, contentHeight.current - heightAtScroll.current));
       }
       if (following.current) scrollToEnd();
       else if (pending.current) applyAnchor();
@@ -194,6 +204,7 @@ export function useFollowStream(key: string | null) {
     if (!observer || !content) return learnFromScroll();
     if (scrolled.current) return;
     scrolled.current = true;
+    heightAtScroll.current = contentHeight.current;
     observer.unobserve(content);
     observer.observe(content);
   }, [learnFromScroll]);
