@@ -37,9 +37,29 @@ export function fencedCode(block: string): FencedCode | null {
   if (marks[0] === '`' && info.includes('`')) return null;
   const language = codeLanguage((info.split(/[ \t]/, 1)[0] ?? '').replace(/\\([!-/:-@[-`{-~])/g, '$1'));
   if (firstEnd === -1) return { language, code: '', closed: false };
+  const body = block.slice(firstEnd + 1);
+  const closing = `^ {0,3}${marks[0] === '`' ? '`' : '~'}{${marks.length},}[ \\t]*$`;
+  // A streaming block is read again at every frame: one scan of the text, not a pass per line, unless
+  // lines are to be dedented or end in CR (or the text holds the other line breaks `$` stops at).
+  if (indent === 0 && !OTHER_BREAKS.test(body)) return unindented(language, body, closing);
+  return byLines(language, body, indent, new RegExp(closing));
+}
 
-  const lines = block.slice(firstEnd + 1).split('\n');
-  const closing = new RegExp(`^ {0,3}${marks[0] === '`' ? '`' : '~'}{${marks.length},}[ \\t]*$`);
+/** Line breaks other than LF that a multiline `$` or `^` stops at. */
+const OTHER_BREAKS = /[\r\u2028\u2029]/;
+
+/** The code of a fence that needs no dedenting, its lines all ending in LF: one scan for the closing line. */
+function unindented(language: string, body: string, closing: string): FencedCode | null {
+  const match = new RegExp(closing, 'm').exec(body);
+  if (match === null) return { language, code: body, closed: false };
+  // Anything after the closing fence is more markdown: not a block of code alone.
+  if (match.index + match[0].length !== body.length) return null;
+  return { language, code: match.index === 0 ? '' : body.slice(0, match.index - 1), closed: true };
+}
+
+/** The code line by line: each dedented by the opening fence's indentation, a CR at its end dropped. */
+export function byLines(language: string, body: string, indent: number, closing: RegExp): FencedCode | null {
+  const lines = body.split('\n');
   let end = lines.length;
   for (let i = 0; i < lines.length; i++) {
     if (closing.test(lines[i]!.replace(/\r$/, ''))) {
@@ -49,8 +69,8 @@ export function fencedCode(block: string): FencedCode | null {
     }
   }
   const closed = end < lines.length;
-  const body = lines.slice(0, end).map((line) => dedent(line.replace(/\r$/, ''), indent));
-  return { language, code: body.join('\n'), closed };
+  const code = lines.slice(0, end).map((line) => dedent(line.replace(/\r$/, ''), indent));
+  return { language, code: code.join('\n'), closed };
 }
 
 function dedent(line: string, indent: number): string {
