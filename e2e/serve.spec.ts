@@ -230,7 +230,9 @@ test('who is here is asked once, while the page’s scripts still load (the firs
   const timing = await page.evaluate(() => {
     const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
     const me = entries.find((e) => new URL(e.name).pathname === '/api/me');
-    const entry = entries.find((e) => e.initiatorType === 'script' && /\/assets\/index-[^/]+\.js$/.test(e.name));
+    const entry = entries.find(
+      (e) => e.initiatorType === 'script' && /\/assets\/index-[^/]+\.js$/.test(e.name),
+    );
     return { meStart: me?.startTime ?? null, scriptEnd: entry?.responseEnd ?? null };
   });
   // One request: the app's own fetch took the preloaded answer instead of asking again.

@@ -80,11 +80,7 @@ const allCounted = (rest: string) =>
   [...document.querySelectorAll('.more-conversations button')].some((b) => b.textContent?.includes(rest)) &&
   performance.now();
 
-async function whenShown(
-  page: Page,
-  holds: (arg: string) => number | false,
-  arg = '',
-): Promise<number> {
+async function whenShown(page: Page, holds: (arg: string) => number | false, arg = ''): Promise<number> {
   const handle = await page.waitForFunction(holds, arg, { polling: 'raf', timeout: 120_000 });
   return (await handle.jsonValue()) as number;
 }
