@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { Storage } from '../../server/db/storage.ts';
+import { conversationPrefix } from '../../src/state/formats/records.ts';
+import { personalDatabaseName } from '../../src/state/storage/database.ts';
 import { RARE_WORD, seedConversations } from '../teamSeed.ts';
 import { longestTaskUntil, whenShown } from './longList.ts';
 import { newPage } from './page.ts';
@@ -83,14 +85,14 @@ const startSteps = () => {
 };
 
 /** How many conversations the person's IndexedDB holds, and the sync's place (its last change taken in). */
-const cached = (name: string) =>
+const cached = ({ name, prefix }: { name: string; prefix: string }) =>
   new Promise<{ count: number; cursor: number }>((resolve, reject) => {
     const open = indexedDB.open(name);
     open.onerror = () => reject(open.error);
     open.onsuccess = () => {
       const db = open.result;
       const tx = db.transaction('state');
-      const count = tx.objectStore('state').count(IDBKeyRange.bound('conversation:', 'conversation:\uffff'));
+      const count = tx.objectStore('state').count(IDBKeyRange.bound(prefix, `${prefix}\uffff`));
       const memory = tx.objectStore('state').get('server-sync');
       tx.oncomplete = () => {
         db.close();
@@ -127,7 +129,10 @@ async function opening(page: Page, newest: string[]): Promise<TeamOpening> {
 async function allCached(page: Page, count: number): Promise<number> {
   let before = -1;
   for (const started = Date.now(); Date.now() - started < 300_000; ) {
-    const now = await page.evaluate(cached, `hopbase-chat:${EMAIL}`);
+    const now = await page.evaluate(cached, {
+      name: personalDatabaseName(EMAIL),
+      prefix: conversationPrefix,
+    });
     if (now.count === count && now.cursor > 0 && now.cursor === before)
       return page.evaluate(() => performance.now());
     before = now.count === count ? now.cursor : -1;
