@@ -12,90 +12,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import type { ConversationRecord } from '../server/db/conversations.ts';
 import type { DatabaseConfig } from '../server/db/open.ts';
-import { type Person, Storage } from '../server/db/storage.ts';
+import { Storage } from '../server/db/storage.ts';
 import { newPerson, startTestPostgres } from '../server/db/testing.ts';
+import { conversationRecord, RARE_WORD, random, seedConversations } from './teamSeed.ts';
 
 const CONVERSATIONS = Number(process.env.BENCH_DB_CONVERSATIONS ?? 10_000);
 const OTHERS = 3;
 const OTHER_CONVERSATIONS = Math.round(CONVERSATIONS / 10);
 const RUNS = 40;
-
-const words = (
-  'the of and to in is that for it as with was on be by this are or from at which an have not they but all ' +
-  'stream token model answer request server protocol reasoning cache latency gateway branch message attempt ' +
-  'table query index page search budget deploy proxy header cookie session secret upload device offline merge'
-).split(' ');
-
-/** A deterministic generator, so both engines store the same conversations. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-function sentence(next: () => number, count: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) out.push(words[Math.floor(next() * words.length)] ?? 'the');
-  return out.join(' ');
-}
-
-/** About 5 kB of text: three exchanges, every hundredth conversation mentioning "zanzibar". */
-function record(index: number, next: () => number): ConversationRecord {
-  const id = `c_${index.toString(16).padStart(8, '0')}`;
-  const messages: unknown[] = [];
-  let parentId: string | null = null;
-  for (let turn = 0; turn < 3; turn++) {
-    const userId = `${id}_u${turn}`;
-    const answerId = `${id}_a${turn}`;
-    const marker = index % 100 === 0 && turn === 1 ? ' zanzibar' : '';
-    messages.push({
-      id: userId,
-      role: 'user',
-      text: sentence(next, 25) + marker,
-      createdAt: index,
-      parentId,
-    });
-    messages.push({
-      id: answerId,
-      role: 'assistant',
-      protocol: 'chat',
-      model: 'gpt-bench',
-      source: { kind: 'gateway' },
-      createdAt: index,
-      parentId: userId,
-      attempts: [
-        {
-          id: `${answerId}_t`,
-          startedAt: index,
-          request: { url: '/v1/chat/completions', path: '/v1/chat/completions', headers: {} },
-          sentHeaders: {},
-          turn: { status: 'complete', text: sentence(next, 220), usage: null },
-          httpError: null,
-          trace: { headersAt: 80, firstOutputAt: 300, endedAt: 2000, bytes: 9000, outputEvents: 220 },
-        },
-      ],
-    });
-    parentId = answerId;
-  }
-  return {
-    id,
-    title: sentence(next, 5),
-    createdAt: 1_700_000_000_000 + index * 60_000,
-    updatedAt: 1_700_000_000_000 + index * 60_000,
-    messages,
-  };
-}
-
-async function seed(person: Person, count: number, seedValue: number): Promise<number> {
-  const next = random(seedValue);
-  const started = performance.now();
-  for (let i = 0; i < count; i++) await person.conversations.put(record(i, next), 0);
-  return performance.now() - started;
-}
 
 interface Figures {
   median: number;
@@ -130,8 +55,9 @@ async function bench(name: string, config: DatabaseConfig, second: boolean): Pro
     const [server] = await writer.db.query('SHOW server_version');
     const engine = `${name} ${(server as { server_version: string }).server_version.split(' ')[0]}`;
     const person = await newPerson(writer);
-    const seedMs = await seed(person, CONVERSATIONS, 1);
-    for (let i = 0; i < OTHERS; i++) await seed(await newPerson(writer), OTHER_CONVERSATIONS, 2 + i);
+    const seedMs = await seedConversations(person, CONVERSATIONS, 1);
+    for (let i = 0; i < OTHERS; i++)
+      await seedConversations(await newPerson(writer), OTHER_CONVERSATIONS, 2 + i);
     // What autovacuum does on PostgreSQL, and the server's maintenance on PGlite, after a large import.
     await writer.db.query('ANALYZE');
     await writer.maintain();
@@ -145,9 +71,9 @@ async function bench(name: string, config: DatabaseConfig, second: boolean): Pro
     const laterPage = await measure(async () =>
       JSON.stringify(await person.conversations.list({ limit: 50, after: cursor })),
     );
-    const found = (await person.conversations.search('zanzibar', { limit: 50 })).items.length;
+    const found = (await person.conversations.search(RARE_WORD, { limit: 50 })).items.length;
     const searchRare = await measure(async () =>
-      JSON.stringify(await person.conversations.search('zanzibar', { limit: 50 })),
+      JSON.stringify(await person.conversations.search(RARE_WORD, { limit: 50 })),
     );
     const searchNone = await measure(
       async () => JSON.stringify(await person.conversations.search('quetzalcoatl', { limit: 50 })),
@@ -158,8 +84,7 @@ async function bench(name: string, config: DatabaseConfig, second: boolean): Pro
     );
 
     // One conversation written again and again from its current version, as a device sends a new message.
-    const next = random(99);
-    const target = record(CONVERSATIONS, next);
+    const target = conversationRecord(CONVERSATIONS, random(99));
     let version = 0;
     const write = async () => {
       const result = await person.conversations.put({ ...target, updatedAt: Date.now() }, version);

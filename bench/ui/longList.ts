@@ -80,9 +80,31 @@ const allCounted = (rest: string) =>
   [...document.querySelectorAll('.more-conversations button')].some((b) => b.textContent?.includes(rest)) &&
   performance.now();
 
-async function whenShown(page: Page, holds: (arg: string) => number | false, arg = ''): Promise<number> {
-  const handle = await page.waitForFunction(holds, arg, { polling: 'raf', timeout: 120_000 });
+/** When `holds` first held on a frame, in ms from the navigation (it answers `performance.now()` then). */
+export async function whenShown<Arg = string>(
+  page: Page,
+  holds: (arg: Arg) => number | false,
+  arg?: Arg,
+): Promise<number> {
+  const handle = await page.waitForFunction(holds as (arg: unknown) => number | false, arg, {
+    polling: 'raf',
+    timeout: 120_000,
+  });
   return (await handle.jsonValue()) as number;
+}
+
+/** The longest task that started between `from` and `until` (ms from the navigation). */
+export function longestTaskUntil(page: Page, until: number, from = 0): Promise<number> {
+  return page.evaluate(
+    ([start, end]) =>
+      Math.max(
+        0,
+        ...(window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks
+          .filter((t) => t.start >= start && t.start <= end)
+          .map((t) => t.duration),
+      ),
+    [from, until] as const,
+  );
 }
 
 /**
@@ -114,16 +136,7 @@ export async function longList(browser: Browser, url: string, count: number): Pr
     const answerMs = await whenShown(page, answerShown);
     const rest = (count - 100).toLocaleString('en-US');
     const allMs = await whenShown(page, allCounted, rest);
-    const longest = await page.evaluate(
-      (until) =>
-        Math.max(
-          0,
-          ...(window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks
-            .filter((t) => t.start <= until)
-            .map((t) => t.duration),
-        ),
-      allMs,
-    );
+    const longest = await longestTaskUntil(page, allMs);
     const figures = { conversations: count, oneListMs, listMs, answerMs, allMs, longest, load };
     console.log('  long list:', JSON.stringify(figures));
     return figures;

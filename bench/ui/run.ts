@@ -8,7 +8,8 @@
  * inputs, and the JavaScript the first screen loads. Writes bench/ui/results.md.
  *
  * `BENCH_UI_SERVER=own|preview|serve` picks the server the app is loaded from (bench/ui/servers.ts; default
- * own; a list such as `own,preview,serve` runs each case under each server in turn, in the same run), `BENCH_UI_CASES=paced,fast,reload,hostile,js,list` the cases run (default all; the results file is written
+ * own; a list such as `own,preview,serve` runs each case under each server in turn, in the same run), `BENCH_UI_CASES=paced,fast,reload,hostile,js,list,team-list` the cases run (`team-list`: team mode, its own
+ * production server in header mode on a seeded PGlite, whatever `BENCH_UI_SERVER` says) (default all; the results file is written
  * only when all ran). `BENCH_UI_REPS=n` runs each streaming case n times (median reported; default 2).
  * `BENCH_UI_NAMES=1` builds the app unminified, so that traces and profiles name its functions (the figures
  * are then not the production build's). `BENCH_UI_FILES=1` lists each file a reload loaded, with its timings.
@@ -26,6 +27,7 @@ import { longList } from './longList.ts';
 import { chooseModel, lastAnswerDone, median, newPage, sendMessage } from './page.ts';
 import { PACED_RATE, startServer } from './server.ts';
 import { type AppServer, SERVER_KINDS, type ServerKind, startAppServer } from './servers.ts';
+import { type TeamOpening, teamList } from './teamList.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const REPS = Number(process.env.BENCH_UI_REPS ?? 2);
@@ -33,8 +35,8 @@ const SERVERS = (process.env.BENCH_UI_SERVER ?? 'own').split(',').map((k) => k.t
 for (const kind of SERVERS)
   if (!SERVER_KINDS.includes(kind))
     throw new Error(`BENCH_UI_SERVER: each must be one of ${SERVER_KINDS.join(', ')}`);
-const ALL_CASES = ['paced', 'fast', 'reload', 'hostile', 'js', 'list'] as const;
-/** How many conversations the `list` case reloads on. */
+const ALL_CASES = ['paced', 'fast', 'reload', 'hostile', 'js', 'list', 'team-list'] as const;
+/** How many conversations the `list` and `team-list` cases open. */
 const LIST_CONVERSATIONS = Number(process.env.BENCH_UI_CONVERSATIONS ?? 10_000);
 const CASES = new Set(process.env.BENCH_UI_CASES?.split(',').map((c) => c.trim()) ?? ALL_CASES);
 for (const c of CASES)
@@ -776,6 +778,9 @@ async function main() {
     }
     const js = CASES.has('js') ? await initialJs(browser, url) : undefined;
     const list = CASES.has('list') ? await longList(browser, url, LIST_CONVERSATIONS) : undefined;
+    const team = CASES.has('team-list')
+      ? await teamList(browser, root, appDir, LIST_CONVERSATIONS)
+      : undefined;
 
     const lines: string[] = [header(), ''];
     if (rows.length > 0)
@@ -796,7 +801,7 @@ async function main() {
         `| ${mode} | **ours ÷ reference** | | | ${ratio(o.longestTask, r.longestTask)} | | | ${ratio(o.busyMs, r.busyMs)} | ${ratio(o.layoutStyleMs, r.layoutStyleMs)} | ${ratio(o.scriptMs, r.scriptMs)} | ${ratio(o.firstTextMs, r.firstTextMs)} | ${ratio(o.finalTextMs, r.finalTextMs)} | ${ratio(o.heapMb, r.heapMb)} |`,
       );
     }
-    if (longs.length > 0 || Object.keys(bad).length > 0 || js || list) {
+    if (longs.length > 0 || Object.keys(bad).length > 0 || js || list || team) {
       const reload = (x: ReloadFigures, how: string) => {
         const t = x.timings;
         return [
@@ -826,6 +831,24 @@ async function main() {
           `| reload with 1 conversation: list and message box shown | ${f0(list.oneListMs)} ms |`,
           `| reload with ${list.conversations.toLocaleString('en-US')} conversations (load ${f1(list.load)}): list and message box shown / active answer rendered / all counted / longest task | ${f0(list.listMs)} ms / ${f0(list.answerMs)} ms / ${f0(list.allMs)} ms / ${f0(list.longest)} ms |`,
         );
+      if (team) {
+        const n = team.conversations.toLocaleString('en-US');
+        const opened = (x: TeamOpening, how: string) => [
+          `| team mode, ${how} (load ${f1(x.load)}): newest row and message box shown / the 100 newest listed${x.inOrder ? '' : ' (**not newest first**)'} / longest task | ${f0(x.firstRowMs)} ms / ${f0(x.hundredMs)} ms / ${f0(x.longest)} ms |`,
+          `| …its steps, each's end: ${Object.entries(x.steps)
+            .sort((a, b) => a[1] - b[1])
+            .map(([step, at]) => `${step} ${f0(at)}`)
+            .join(' / ')} ms | |`,
+        ];
+        lines.push(
+          ...opened(team.newDevice, `a new device, ${n} conversations on the server`),
+          `| …until all ${n} are in its IndexedDB (seeding the server took ${f1(team.seedMsEach)} ms a conversation) | ${f0(team.allCachedMs)} ms |`,
+          ...opened(team.reloaded, 'the same device reloaded (its IndexedDB the cache)'),
+          `| …until all ${n} are read into the list | ${f0(team.reloaded.allReadMs)} ms |`,
+          `| team mode, the sidebar's search for a word in 1 % (${team.search.found} found): typing to the results shown / longest task | ${f0(team.search.ms)} ms / ${f0(team.search.longest)} ms |`,
+          `| …the same word searched in the database, \`/api/conversations?q=\` fetched by the page (median of 5) | ${f0(team.serverSearchMs)} ms |`,
+        );
+      }
       if (js)
         lines.push(
           `| JavaScript for the first screen (gzip) / markdown chunk (meant to be fetched once the first screen has painted, when the page is idle; this run: ${markdownWhen(js)}) | ${f1(js.firstScreenKb)} kB / ${f1(js.markdownKb)} kB |`,

@@ -107,10 +107,10 @@ export async function startAppServer(
       close: async () => {},
     };
   cpSync(referenceDir, path.join(appDir, 'reference'), { recursive: true });
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const gateway = { HOPBASE_BASE_URL: `${pacingUrl}/v1` };
   if (kind === 'preview') {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
     const proc = await child(
       root,
       process.execPath,
@@ -135,23 +135,36 @@ export async function startAppServer(
       close: () => stop(proc),
     };
   }
-  // The production server as `npm run build:server` builds it, its precompression run on this build.
+  const server = await startProductionServer(root, appDir, gateway);
+  return {
+    kind,
+    ...server,
+    describe: 'serve (`node dist-server/server/main.js`, precompressed, /v1 proxied to the pacing server)',
+  };
+}
+
+/**
+ * The production server as `npm run build:server` builds it (its precompression run on `appDir`), serving
+ * `appDir` on a port of its own with `env` (team mode's `HOPBASE_AUTH`, `HOPBASE_DATA_DIR`…).
+ */
+export async function startProductionServer(
+  root: string,
+  appDir: string,
+  env: Record<string, string>,
+): Promise<{ url: string; close(): Promise<void> }> {
   execFileSync('npm', ['run', '--silent', 'build:server'], {
     cwd: root,
     env: { ...process.env, HOPBASE_DIST_DIR: appDir },
     stdio: 'inherit',
   });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const proc = await child(
     root,
     process.execPath,
     [path.join(root, 'dist-server/server/main.js')],
-    { ...gateway, HOST: '127.0.0.1', PORT: String(port), HOPBASE_DIST_DIR: appDir },
+    { ...env, HOST: '127.0.0.1', PORT: String(port), HOPBASE_DIST_DIR: appDir },
     `${url}/healthz`,
   );
-  return {
-    kind,
-    url,
-    describe: 'serve (`node dist-server/server/main.js`, precompressed, /v1 proxied to the pacing server)',
-    close: () => stop(proc),
-  };
+  return { url, close: () => stop(proc) };
 }

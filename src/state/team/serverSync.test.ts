@@ -63,6 +63,8 @@ interface Device {
   api: TeamApi;
   /** The paths this device wrote to (PUT). */
   writes: string[];
+  /** How many conversations each of its reads of records asked for. */
+  recordReads: number[];
 }
 
 function device(
@@ -76,9 +78,12 @@ function device(
   const session = { value: true };
   const reach = server.fetchAs(email);
   const writes: string[] = [];
+  const recordReads: number[] = [];
   const fetchFn: typeof fetch = async (input, init) => {
     if (!online.value) throw new TypeError('Failed to fetch');
-    if (init?.method === 'PUT') writes.push(new URL(String(input), 'http://here').pathname);
+    const url = new URL(String(input), 'http://here');
+    if (init?.method === 'PUT') writes.push(url.pathname);
+    if (url.pathname === '/api/conversation-records') recordReads.push(url.searchParams.getAll('id').length);
     if (!session.value) return Response.json({ error: 'Not signed in.', mode: 'header' }, { status: 401 });
     return reach(input, init);
   };
@@ -101,7 +106,17 @@ function device(
     }),
   });
   running.push(sync);
-  return { stores, sync, memory, online, session, files: attachmentsWithServer(files, api), api, writes };
+  return {
+    stores,
+    sync,
+    memory,
+    online,
+    session,
+    files: attachmentsWithServer(files, api),
+    api,
+    writes,
+    recordReads,
+  };
 }
 
 /**
@@ -410,6 +425,56 @@ describe('a request body sent from another device', () => {
     expect(theirs.asked).toEqual([attemptId]);
     expect(attemptIn(mallory.stores, attemptId)?.request.bodyMissing).toBe('missing');
     expect(await bodiesFromServer(mallory.api)([attemptId])).toEqual(new Map());
+  });
+});
+
+describe('a new device', () => {
+  it('reads a screenful of the newest first, then the rest of its first screen, listed newest first', async () => {
+    const laptop = device('eve@example.test');
+    await live(laptop);
+    const at = Date.now();
+    const titles = Array.from({ length: 30 }, (_, i) => `Conversation ${i}`);
+    laptop.stores.conversations.getState().takeStored(
+      titles.map((title, i) => ({
+        id: `conv_many${i}`,
+        title,
+        createdAt: at + i,
+        updatedAt: at + i,
+        messages: [],
+      })),
+    );
+    expect(await laptop.sync.flush()).toBe(0);
+    const phone = device('eve@example.test');
+    await live(phone);
+    const listed = () => {
+      const { order, conversations } = phone.stores.conversations.getState();
+      return order.map((id) => conversations[id]?.title);
+    };
+    await expect.poll(listed).toEqual(titles.toReversed());
+    expect(phone.recordReads).toEqual([25, 5]);
+  });
+
+  it('lists what it reads from the server newest first, as a reload of its cache would', async () => {
+    const laptop = device('dee@example.test');
+    await live(laptop);
+    const at = Date.now();
+    laptop.stores.conversations.getState().takeStored(
+      ['Oldest', 'Middle', 'Newest'].map((title, i) => ({
+        id: `conv_order${i}`,
+        title,
+        createdAt: at + i,
+        updatedAt: at + i,
+        messages: [],
+      })),
+    );
+    expect(await laptop.sync.flush()).toBe(0);
+    const phone = device('dee@example.test');
+    await live(phone);
+    const listed = () => {
+      const { order, conversations } = phone.stores.conversations.getState();
+      return order.map((id) => conversations[id]?.title);
+    };
+    await expect.poll(listed).toEqual(['Newest', 'Middle', 'Oldest']);
   });
 });
 

@@ -57,6 +57,8 @@ export interface ServerSyncOptions {
 type Halt = 'later' | 'signed-out';
 
 const MAX_RETRY_MS = 60_000;
+/** The rows a new device's sidebar shows before its first screen's other conversations are read. */
+const SCREENFUL = 25;
 /** Writes of one conversation in one step, each after joining a copy another device wrote meanwhile. */
 const MAX_CONFLICTS = 5;
 
@@ -109,9 +111,13 @@ export class ServerSync {
   }
 
   private async readFirstScreen(): Promise<void> {
-    const newest = await this.options.api.newest(RECORDS_PER_REQUEST);
+    const { api } = this.options;
+    const newest = await api.newest(RECORDS_PER_REQUEST);
     if (!newest.ok) return;
-    for (const id of newest.ids) this.wanted.add(id);
+    // What a screen shows first is read on its own: a hundred records are over a megabyte to wait for.
+    const first = await api.conversations(newest.ids.slice(0, SCREENFUL));
+    if (first.ok) this.takeConversations(first.items);
+    for (const id of first.ok ? newest.ids.slice(SCREENFUL) : newest.ids) this.wanted.add(id);
     await this.scheduler.run();
   }
 
@@ -392,7 +398,9 @@ export class ServerSync {
   private apply(upserts: Conversation[], removals: string[]): void {
     this.applying = true;
     try {
-      this.options.conversations.getState().takeStored(upserts, removals);
+      // Put in the list by date, as a reload of the cache lists them: pages come newest first (a new
+      // device's first screen, then what the stream names, newest pages first).
+      this.options.conversations.getState().takeStored(upserts, removals, 'byDate');
     } finally {
       this.applying = false;
     }
