@@ -133,6 +133,20 @@ test('a person’s two devices, on two server processes, stay in step; another p
   await expect(phone.getByTestId('assistant-turn')).toHaveCount(2);
   await phone.screenshot({ path: `${artifactsDir}/team-two-devices.png` });
 
+  // The laptop's search runs in the server's database, and finds the follow-up.
+  const searched = (page: Page) =>
+    page.waitForRequest((r) => {
+      const url = new URL(r.url());
+      return url.pathname === '/api/conversations' && url.searchParams.has('q');
+    });
+  const laptopAsked = searched(laptop);
+  await laptop.getByRole('searchbox', { name: 'Search conversations' }).fill(followUp);
+  expect(new URL((await laptopAsked).url()).searchParams.get('q')).toBe(followUp);
+  await expect(
+    laptop.getByRole('list', { name: 'Search results' }).getByText('Bergen ferries'),
+  ).toBeVisible();
+  await laptop.getByRole('searchbox', { name: 'Search conversations' }).fill('');
+
   // Mallory, signed in as herself, has nothing, and Alice's address shows her "not found", nothing of it.
   const mallory = await device(browser, teamUrls.first);
   await signIn(mallory, 'mallory', address);
@@ -141,6 +155,12 @@ test('a person’s two devices, on two server processes, stay in step; another p
   ).toBeVisible();
   await expect(mallory.getByText(question)).toHaveCount(0);
   await expect(mallory.getByRole('navigation').getByText('Bergen ferries')).toHaveCount(0);
+  // Nor does her search, which the database answers for her alone.
+  const malloryAsked = searched(mallory);
+  await mallory.getByRole('searchbox', { name: 'Search conversations' }).fill(followUp);
+  await malloryAsked;
+  await expect(mallory.getByRole('status').filter({ hasText: 'No conversation matches' })).toBeVisible();
+  await mallory.getByRole('searchbox', { name: 'Search conversations' }).fill('');
 
   // A deletion on the laptop takes it off the phone.
   await laptop.getByRole('button', { name: 'Delete Bergen ferries' }).click();

@@ -74,8 +74,18 @@ describe('conversations', () => {
       items: { id: string }[];
     };
     expect(second.items.map((c) => c.id)).toEqual(['conv_page2', 'conv_page1']);
-    const found = (await (await alice('/api/conversations?q=reykjav')).json()) as { items: unknown[] };
+    const found = (await (await alice('/api/conversations?q=reykjav')).json()) as {
+      items: unknown[];
+      total: number;
+    };
     expect(found.items.length).toBeGreaterThan(0);
+    expect(found.total).toBe(found.items.length);
+    // Every page of a search counts all that match: one per page here, five in all.
+    const titled = (await (await alice('/api/conversations?q=page&limit=1')).json()) as {
+      items: unknown[];
+      total: number;
+    };
+    expect(titled).toMatchObject({ items: [expect.anything()], total: 5 });
     expect((await alice('/api/conversations?after=nonsense')).status).toBe(400);
   });
 

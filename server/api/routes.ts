@@ -76,10 +76,16 @@ export function apiRoutes(auth: TeamAuth, storage: Storage): Hono<ApiEnv> {
     const limit = c.req.query('limit') === undefined ? undefined : Number(c.req.query('limit'));
     const query = c.req.query('q')?.trim();
     const { conversations } = c.get('person');
-    const page = query
-      ? await conversations.search(query, { limit, after })
-      : await conversations.list({ limit, after });
-    return c.json({ items: page.items, next: writeCursor(page.next) });
+    if (!query) {
+      const page = await conversations.list({ limit, after });
+      return c.json({ items: page.items, next: writeCursor(page.next) });
+    }
+    // A search says how many match in all, as the sidebar does; the first page comes with it.
+    const [page, total] = await Promise.all([
+      conversations.search(query, { limit, after }),
+      after ? undefined : conversations.searchCount(query),
+    ]);
+    return c.json({ items: page.items, next: writeCursor(page.next), ...(total !== undefined && { total }) });
   });
 
   app.get('/api/conversations/:id', async (c) => {

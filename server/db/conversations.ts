@@ -146,6 +146,7 @@ const writtenRow = v.object({ version: int, change: int });
 const changedRow = v.object({ id: v.string(), version: int, change: int, deleted: v.boolean() });
 
 const summaryColumns = 'id, title, created_ms, updated_ms, version';
+const countRow = v.object({ n: int });
 const stateColumns = 'id, title, created_ms, updated_ms, version, change, deleted_at, record';
 
 const pageSize = (limit: number | undefined) =>
@@ -272,6 +273,21 @@ export class Conversations {
     const pattern = searchPattern(query);
     if (pattern === null) return { items: [], next: undefined };
     return this.page(options, pattern);
+  }
+
+  /** How many conversations `search` finds in all, over every page: what the sidebar says matched. */
+  async searchCount(query: string): Promise<number> {
+    const pattern = searchPattern(query);
+    if (pattern === null) return 0;
+    const [row] = rows(
+      countRow,
+      await this.db.query(
+        `SELECT count(*)::int AS n FROM conversations
+         WHERE user_id = $1 AND deleted_at IS NULL AND search_text LIKE $2`,
+        [this.userId, pattern],
+      ),
+    );
+    return row?.n ?? 0;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { type ComponentType, memo, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type ComponentType, memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useAnswers, useConversations, useStorageStatus } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
@@ -196,7 +196,8 @@ export const ConversationList = memo(function ConversationList({
   const order = useConversations((s) => s.order);
   const unread = useStorageStatus((s) => s.unread);
   const activeId = useConversations((s) => s.activeId);
-  const { stores } = useServices();
+  const { stores, team } = useServices();
+  const serverSearch = useMemo(() => (team ? (query: string) => team.search(query) : null), [team]);
   const i18n = useI18n();
   const { t } = i18n;
   const { newConversation } = stores.conversations.getState();
@@ -212,7 +213,7 @@ export const ConversationList = memo(function ConversationList({
   const searching = query.trim() !== '';
   const settledQuery = useDebouncedValue(searching ? query : '', searchDelayMs);
   const conversations = useConversations((s) => (searching ? s.conversations : null));
-  const search = useConversationSearch(conversations, order, settledQuery);
+  const search = useConversationSearch(conversations, order, settledQuery, serverSearch);
   // Until the first search has run, the normal list stays: no flash of an empty result.
   const outcome = searching && search.kind === 'done' ? search.outcome : null;
   const showResults = outcome !== null;

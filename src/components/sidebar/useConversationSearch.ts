@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ConversationSearch, SearchOutcome } from '../../state/domain/conversationSearch.ts';
 import type { Conversation } from '../../state/domain/types.ts';
+import type { ServerFound } from '../../state/team/teamAccount.ts';
 
 /** The search's code, fetched once: it is not in the first screen's JavaScript. */
 const loadSearch = () => import('../../state/domain/conversationSearch.ts');
@@ -19,17 +20,30 @@ export type SearchState =
   | { kind: 'unavailable' }
   | { kind: 'done'; outcome: SearchOutcome };
 
+/** Where a search runs when this browser may not hold everything: team mode asks the server's database. */
+export type ServerSearch = (query: string) => Promise<ServerFound | null>;
+
+/** The server's answer for `query` (null: it could not be asked). */
+interface Found {
+  query: string;
+  found: ServerFound | null;
+}
+
 /**
  * The sidebar's search over `conversations` (null while no search is on) for `query`. Its index lives as long
  * as the sidebar, cached per conversation object (`conversationSearch.ts`); its code is fetched with the first
- * search.
+ * search. With `serverSearch` (team mode) the database finds the conversations, and only those are searched
+ * here, for their highlights (the server's order and count); if the server cannot be asked, everything this
+ * browser holds is searched. While the server is asked, the last results stay.
  */
 export function useConversationSearch(
   conversations: Readonly<Record<string, Conversation>> | null,
   order: readonly string[],
   query: string,
+  serverSearch: ServerSearch | null = null,
 ): SearchState {
   const [search, setSearch] = useState<ConversationSearch | 'unavailable' | null>(null);
+  const [asked, setAsked] = useState<Found | null>(null);
   const wanted = conversations !== null && query.trim() !== '';
   useEffect(() => {
     if (!wanted || (search !== null && search !== 'unavailable')) return;
@@ -42,10 +56,27 @@ export function useConversationSearch(
       live = false;
     };
   }, [wanted, search]);
-  return useMemo((): SearchState => {
+  useEffect(() => {
+    if (!wanted || serverSearch === null) return;
+    let live = true;
+    void serverSearch(query).then((found) => live && setAsked({ query, found }));
+    return () => {
+      live = false;
+    };
+  }, [wanted, serverSearch, query]);
+  const last = useRef<SearchState>({ kind: 'loading' });
+  const state = useMemo((): SearchState => {
     if (!wanted || conversations === null) return { kind: 'idle' };
     if (search === null) return { kind: 'loading' };
     if (search === 'unavailable') return { kind: 'unavailable' };
-    return { kind: 'done', outcome: search.search(conversations, order, query) };
-  }, [search, wanted, conversations, order, query]);
+    if (serverSearch === null) return { kind: 'done', outcome: search.search(conversations, order, query) };
+    if (asked?.query !== query) return last.current;
+    const { found } = asked;
+    if (found === null) return { kind: 'done', outcome: search.search(conversations, order, query) };
+    const outcome = search.search(conversations, found.ids, query);
+    // Those this browser has not read yet are counted, not shown.
+    return { kind: 'done', outcome: { ...outcome, total: Math.max(found.total, outcome.total) } };
+  }, [search, wanted, conversations, order, query, serverSearch, asked]);
+  last.current = state.kind === 'idle' ? { kind: 'loading' } : state;
+  return state;
 }

@@ -22,6 +22,15 @@ export interface TeamAccountOptions {
   deleteDatabase?: (name: string) => void;
 }
 
+/** What the server's database found for a search: the newest ids that match, and how many match in all. */
+export interface ServerFound {
+  ids: string[];
+  total: number;
+}
+
+/** How many of a search's matches the server names: the sidebar shows at most 50 of them. */
+const SEARCH_RESULTS = 100;
+
 /** What a signed-in person does with their account here: add what this browser kept before, sign out. */
 export class TeamAccount {
   constructor(private readonly options: TeamAccountOptions) {}
@@ -34,6 +43,16 @@ export class TeamAccount {
 
   get localHistory(): LocalHistory {
     return this.options.localHistory;
+  }
+
+  /**
+   * The sidebar's search, run in the server's database (the server holds every conversation; this browser
+   * may not have read them all yet): what matches, newest first, or null when the server cannot be asked
+   * (offline), and the search runs on what this browser holds.
+   */
+  async search(query: string): Promise<ServerFound | null> {
+    const found = await this.options.api.search(query, SEARCH_RESULTS);
+    return found.ok ? { ids: found.ids, total: found.total } : null;
   }
 
   /**

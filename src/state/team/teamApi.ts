@@ -21,6 +21,7 @@ const written = v.object({ version: count, change: count });
 const conflict = v.object({ current: v.nullish(serverConversation) });
 const records = v.object({ items: v.array(serverConversation) });
 const page = v.object({ items: v.array(v.object({ id: v.string() })) });
+const searchPage = v.object({ items: v.array(v.object({ id: v.string() })), total: count });
 const storedSettings = v.object({ version: count, document: v.record(v.string(), v.unknown()) });
 export type ServerSettings = v.InferOutput<typeof storedSettings>;
 const settingsConflict = v.object({ current: v.nullish(storedSettings) });
@@ -67,6 +68,19 @@ export class TeamApi {
     return this.call(`/api/conversations?limit=${limit}`, {}, page, (read) => ({
       ids: read.items.map((item) => item.id),
     }));
+  }
+
+  /**
+   * The conversations whose title or text holds `query`, found in the database: the ids of the newest
+   * `limit`, newest first, and how many match in all.
+   */
+  async search(query: string, limit: number): Promise<Result<{ ids: string[]; total: number }>> {
+    return this.call(
+      `/api/conversations?q=${encodeURIComponent(query)}&limit=${limit}`,
+      {},
+      searchPage,
+      (read) => ({ ids: read.items.map((item) => item.id), total: read.total }),
+    );
   }
 
   /** The conversations `ids` as stored (unknown ones left out). */
