@@ -65,6 +65,8 @@ interface Device {
   writes: string[];
   /** How many conversations each of its reads of records asked for. */
   recordReads: number[];
+  /** The path of every request it made, in order. */
+  asked: string[];
 }
 
 function device(
@@ -79,9 +81,11 @@ function device(
   const reach = server.fetchAs(email);
   const writes: string[] = [];
   const recordReads: number[] = [];
+  const asked: string[] = [];
   const fetchFn: typeof fetch = async (input, init) => {
     if (!online.value) throw new TypeError('Failed to fetch');
     const url = new URL(String(input), 'http://here');
+    asked.push(url.pathname);
     if (init?.method === 'PUT') writes.push(url.pathname);
     if (url.pathname === '/api/conversation-records') recordReads.push(url.searchParams.getAll('id').length);
     if (!session.value) return Response.json({ error: 'Not signed in.', mode: 'header' }, { status: 401 });
@@ -116,6 +120,7 @@ function device(
     api,
     writes,
     recordReads,
+    asked,
   };
 }
 
@@ -452,6 +457,19 @@ describe('a new device', () => {
     };
     await expect.poll(listed).toEqual(titles.toReversed());
     expect(phone.recordReads).toEqual([25, 5]);
+  });
+
+  it('asks for the server’s first page while it still reads what the sync remembers', async () => {
+    let release = () => {};
+    const memory = memoryInTest();
+    const read = memory.read;
+    memory.read = () =>
+      new Promise((resolve) => (release = () => resolve(read()))) as ReturnType<typeof read>;
+    const phone = device('fay@example.test', { memory });
+    const started = phone.sync.start();
+    await expect.poll(() => phone.asked).toContain('/api/conversations');
+    release();
+    await started;
   });
 
   it('lists what it reads from the server newest first, as a reload of its cache would', async () => {

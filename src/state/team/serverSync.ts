@@ -93,6 +93,9 @@ export class ServerSync {
 
   /** Reads what the sync remembers, then sends what is pending and follows the change stream. */
   async start(): Promise<void> {
+    // The server's first page is asked beside the read of what the sync remembers: a device that has never
+    // synced needs it (its first screen), and waiting for the read first cost a new device a round trip.
+    const newest = this.options.api.newest(RECORDS_PER_REQUEST);
     const memory = await this.options.memory.read();
     // Its own copy, without a prototype: an id such as `__proto__` is just an id.
     this.versions = Object.assign(Object.create(null), memory.versions);
@@ -105,14 +108,13 @@ export class ServerSync {
       if (!(id in this.versions)) this.pending.add(id);
     this.follow();
     // A device that has never synced shows what was last worked on first; the stream then brings the rest.
-    if (this.cursor === 0) await this.readFirstScreen();
+    if (this.cursor === 0) await this.readFirstScreen(await newest);
     this.openStream();
     this.scheduler.runSoon();
   }
 
-  private async readFirstScreen(): Promise<void> {
+  private async readFirstScreen(newest: Awaited<ReturnType<TeamApi['newest']>>): Promise<void> {
     const { api } = this.options;
-    const newest = await api.newest(RECORDS_PER_REQUEST);
     if (!newest.ok) return;
     // What a screen shows first is read on its own: a hundred records are over a megabyte to wait for.
     const first = await api.conversations(newest.ids.slice(0, SCREENFUL));
