@@ -459,7 +459,14 @@ describe('a new device', () => {
     expect(phone.recordReads).toEqual([25, 5]);
   });
 
-  it('asks for the server’s first page while it still reads what the sync remembers', async () => {
+  it('asks for its first screen (the page, then its records) while it still reads what the sync remembers', async () => {
+    const laptop = device('fay@example.test');
+    await live(laptop);
+    laptop.stores.conversations
+      .getState()
+      .takeStored([{ id: 'conv_fay1', title: 'Fay', createdAt: 1, updatedAt: 1, messages: [] }]);
+    expect(await laptop.sync.flush()).toBe(0);
+
     let release = () => {};
     const memory = memoryInTest();
     const read = memory.read;
@@ -467,9 +474,12 @@ describe('a new device', () => {
       new Promise((resolve) => (release = () => resolve(read()))) as ReturnType<typeof read>;
     const phone = device('fay@example.test', { memory });
     const started = phone.sync.start();
-    await expect.poll(() => phone.asked).toContain('/api/conversations');
+    await expect.poll(() => phone.asked).toEqual(['/api/conversations', '/api/conversation-records']);
     release();
     await started;
+    await expect.poll(() => phone.stores.conversations.getState().conversations.conv_fay1?.title).toBe('Fay');
+    // Read once: not asked again once the memory was read.
+    expect(phone.recordReads).toHaveLength(1);
   });
 
   it('lists what it reads from the server newest first, as a reload of its cache would', async () => {

@@ -95,7 +95,14 @@ export class ServerSync {
   async start(): Promise<void> {
     // The server's first page is asked beside the read of what the sync remembers: a device that has never
     // synced needs it (its first screen), and waiting for the read first cost a new device a round trip.
-    const newest = this.options.api.newest(RECORDS_PER_REQUEST);
+    const { api, conversations } = this.options;
+    const newest = api.newest(RECORDS_PER_REQUEST);
+    // Nothing here at all (a new device): the first screen's records are asked as soon as the page names
+    // them, not after the first render, which a new device's start runs meanwhile.
+    const firstRecords =
+      Object.keys(conversations.getState().conversations).length === 0
+        ? newest.then((page) => (page.ok ? api.conversations(page.ids.slice(0, SCREENFUL)) : null))
+        : null;
     const memory = await this.options.memory.read();
     // Its own copy, without a prototype: an id such as `__proto__` is just an id.
     this.versions = Object.assign(Object.create(null), memory.versions);
@@ -108,16 +115,19 @@ export class ServerSync {
       if (!(id in this.versions)) this.pending.add(id);
     this.follow();
     // A device that has never synced shows what was last worked on first; the stream then brings the rest.
-    if (this.cursor === 0) await this.readFirstScreen(await newest);
+    if (this.cursor === 0) await this.readFirstScreen(await newest, firstRecords);
     this.openStream();
     this.scheduler.runSoon();
   }
 
-  private async readFirstScreen(newest: Awaited<ReturnType<TeamApi['newest']>>): Promise<void> {
+  private async readFirstScreen(
+    newest: Awaited<ReturnType<TeamApi['newest']>>,
+    asked: Promise<Awaited<ReturnType<TeamApi['conversations']>> | null> | null,
+  ): Promise<void> {
     const { api } = this.options;
     if (!newest.ok) return;
     // What a screen shows first is read on its own: a hundred records are over a megabyte to wait for.
-    const first = await api.conversations(newest.ids.slice(0, SCREENFUL));
+    const first = (await asked) ?? (await api.conversations(newest.ids.slice(0, SCREENFUL)));
     if (first.ok) this.takeConversations(first.items);
     for (const id of first.ok ? newest.ids.slice(SCREENFUL) : newest.ids) this.wanted.add(id);
     await this.scheduler.run();
