@@ -4,6 +4,7 @@ import { emptyTurn, startWatch, type Turn } from '../core/index.ts';
 import { emptyRecording } from '../state/domain/recordings.ts';
 import type { AssistantMessage, AttemptTrace } from '../state/domain/types.ts';
 import type { AnswerLink, AnswerPhase, AnswerSnapshot } from '../state/stores/answers.ts';
+import type { ConversationStore } from '../state/stores/conversationStore.ts';
 
 /** An answer from the gateway with one attempt holding `turn` (over an empty, streaming one) and `trace`. */
 export function answerMessage(
@@ -30,6 +31,27 @@ export function answerMessage(
       },
     ],
   };
+}
+
+/**
+ * A new conversation asking `question`, its answer's one attempt finished with `turn`, made through the
+ * store's own actions; its ids.
+ */
+export function answeredChat(conversations: ConversationStore, question: string, turn: Partial<Turn>) {
+  const store = () => conversations.getState();
+  const id = store().newConversation();
+  store().addUserMessage(id, question);
+  const messageId = store().addAssistantMessage(id, 'chat', 'sim-echo');
+  store().addAttempt(id, messageId, {
+    id: `${messageId}_1`,
+    startedAt: 0,
+    request: { url: '', path: '', headers: {}, body: {} },
+    turn: { ...emptyTurn, status: 'complete', ...turn },
+    sentHeaders: {},
+    httpError: null,
+    trace: emptyRecording(),
+  });
+  return { id, messageId, attemptId: `${messageId}_1` };
 }
 
 /** ConversationView's actions, each a mock a test can look at. */

@@ -108,7 +108,8 @@ describe('useFollowStream', () => {
     expect(jump()).toBeNull();
   });
 
-  it('back at the end by hand while output arrives before the next layout: following again', () => {
+  /** The pane scrolled up by hand and no longer following, the content 5,000 tall with 500 shown. */
+  function scrolledUp(): HTMLElement {
     render(<Pane />);
     const pane = screen.getByTestId('pane');
     LayoutObserver.layout();
@@ -116,27 +117,24 @@ describe('useFollowStream', () => {
     act(() => pane.dispatchEvent(new Event('scroll')));
     LayoutObserver.layout();
     expect(jump()).not.toBeNull();
+    return pane;
+  }
 
-    // Scrolled to the end (5,000 tall, 500 shown); 300 pixels of output come before the layout.
-    pane.scrollTop = 4_500;
+  /** The person scrolls to `top`, and 300 pixels of output come before the next layout. */
+  function scrollWhileOutputArrives(pane: HTMLElement, top: number) {
+    pane.scrollTop = top;
     act(() => pane.dispatchEvent(new Event('scroll')));
     vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockImplementation(() => 5_300);
     LayoutObserver.layout(5_300);
+  }
+
+  it('back at the end by hand while output arrives before the next layout: following again', () => {
+    scrollWhileOutputArrives(scrolledUp(), 4_500);
     expect(jump()).toBeNull();
   });
 
   it('short of the end, output arriving meanwhile does not count as reaching it', () => {
-    render(<Pane />);
-    const pane = screen.getByTestId('pane');
-    LayoutObserver.layout();
-    pane.scrollTop = 1_000;
-    act(() => pane.dispatchEvent(new Event('scroll')));
-    LayoutObserver.layout();
-
-    pane.scrollTop = 4_000;
-    act(() => pane.dispatchEvent(new Event('scroll')));
-    vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockImplementation(() => 5_300);
-    LayoutObserver.layout(5_300);
+    scrollWhileOutputArrives(scrolledUp(), 4_000);
     expect(jump()).not.toBeNull();
   });
 });

@@ -1,8 +1,8 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { emptyTurn, type Turn } from '../../core/index.ts';
-import { emptyRecording } from '../../state/domain/recordings.ts';
+import type { Turn } from '../../core/index.ts';
+import { answeredChat } from '../../testing/builders.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
 import { ConversationList } from './ConversationList.tsx';
 
@@ -14,21 +14,8 @@ beforeEach(() => {
 });
 
 /** A conversation with a question and its answer (the answer's turn as given); returns its ids. */
-function chat(question: string, turn: Partial<Turn>) {
-  const id = store().newConversation();
-  store().addUserMessage(id, question);
-  const messageId = store().addAssistantMessage(id, 'chat', 'sim-echo');
-  store().addAttempt(id, messageId, {
-    id: `${messageId}_1`,
-    startedAt: 0,
-    request: { url: '', path: '', headers: {}, body: {} },
-    turn: { ...emptyTurn, status: 'complete', ...turn },
-    sentHeaders: {},
-    httpError: null,
-    trace: emptyRecording(),
-  });
-  return { id, messageId, attemptId: `${messageId}_1` };
-}
+const chat = (question: string, turn: Partial<Turn>) =>
+  answeredChat(app.stores.conversations, question, turn);
 
 function seed() {
   const paris = chat('Where should we eat in Paris?', { text: 'Try the **Café de Flore**.' });

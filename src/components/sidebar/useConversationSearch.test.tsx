@@ -1,33 +1,16 @@
 import { renderHook, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { emptyTurn } from '../../core/index.ts';
-import { emptyRecording } from '../../state/domain/recordings.ts';
 import type { ServerFound } from '../../state/team/teamAccount.ts';
+import { answeredChat } from '../../testing/builders.ts';
 import { createTestApp } from '../../testing/testApp.tsx';
 import { type SearchState, type ServerSearch, useConversationSearch } from './useConversationSearch.ts';
 
 /** Two conversations that both mention Paris; their ids, newest first. */
 function twoAboutParis() {
   const app = createTestApp();
-  const store = () => app.stores.conversations.getState();
-  for (const [question, answer] of [
-    ['Where should we eat in Paris?', 'Try the Café de Flore.'],
-    ['A weekend in Paris', 'The Louvre, then a walk.'],
-  ] as const) {
-    const id = store().newConversation();
-    store().addUserMessage(id, question);
-    const messageId = store().addAssistantMessage(id, 'chat', 'sim-echo');
-    store().addAttempt(id, messageId, {
-      id: `${messageId}_1`,
-      startedAt: 0,
-      request: { url: '', path: '', headers: {}, body: {} },
-      turn: { ...emptyTurn, status: 'complete', text: answer },
-      sentHeaders: {},
-      httpError: null,
-      trace: emptyRecording(),
-    });
-  }
-  const { conversations, order } = store();
+  answeredChat(app.stores.conversations, 'Where should we eat in Paris?', { text: 'Try the Café de Flore.' });
+  answeredChat(app.stores.conversations, 'A weekend in Paris', { text: 'The Louvre, then a walk.' });
+  const { conversations, order } = app.stores.conversations.getState();
   return { conversations, order };
 }
 

@@ -433,39 +433,45 @@ describe('a request body sent from another device', () => {
   });
 });
 
-describe('a new device', () => {
-  it('reads a screenful of the newest first, then the rest of its first screen, listed newest first', async () => {
-    const laptop = device('eve@example.test');
-    await live(laptop);
-    const at = Date.now();
-    const titles = Array.from({ length: 30 }, (_, i) => `Conversation ${i}`);
-    laptop.stores.conversations.getState().takeStored(
+/** `email`'s conversations titled `titles` (oldest first), written to the server from another device. */
+async function onTheServer(email: string, titles: readonly string[], prefix: string): Promise<void> {
+  const laptop = device(email);
+  await live(laptop);
+  const at = Date.now();
+  laptop.stores.conversations
+    .getState()
+    .takeStored(
       titles.map((title, i) => ({
-        id: `conv_many${i}`,
+        id: `${prefix}${i}`,
         title,
         createdAt: at + i,
         updatedAt: at + i,
         messages: [],
       })),
     );
-    expect(await laptop.sync.flush()).toBe(0);
+  expect(await laptop.sync.flush()).toBe(0);
+}
+
+/** The titles `d`'s sidebar lists, in its order. */
+function listed(d: Device): () => (string | undefined)[] {
+  return () => {
+    const { order, conversations } = d.stores.conversations.getState();
+    return order.map((id) => conversations[id]?.title);
+  };
+}
+
+describe('a new device', () => {
+  it('reads a screenful of the newest first, then the rest of its first screen, listed newest first', async () => {
+    const titles = Array.from({ length: 30 }, (_, i) => `Conversation ${i}`);
+    await onTheServer('eve@example.test', titles, 'conv_many');
     const phone = device('eve@example.test');
     await live(phone);
-    const listed = () => {
-      const { order, conversations } = phone.stores.conversations.getState();
-      return order.map((id) => conversations[id]?.title);
-    };
-    await expect.poll(listed).toEqual(titles.toReversed());
+    await expect.poll(listed(phone)).toEqual(titles.toReversed());
     expect(phone.recordReads).toEqual([25, 5]);
   });
 
   it('asks for its first screen (the page, then its records) while it still reads what the sync remembers', async () => {
-    const laptop = device('fay@example.test');
-    await live(laptop);
-    laptop.stores.conversations
-      .getState()
-      .takeStored([{ id: 'conv_fay1', title: 'Fay', createdAt: 1, updatedAt: 1, messages: [] }]);
-    expect(await laptop.sync.flush()).toBe(0);
+    await onTheServer('fay@example.test', ['Fay'], 'conv_fay');
 
     let release = () => {};
     const memory = memoryInTest();
@@ -477,32 +483,16 @@ describe('a new device', () => {
     await expect.poll(() => phone.asked).toEqual(['/api/conversations', '/api/conversation-records']);
     release();
     await started;
-    await expect.poll(() => phone.stores.conversations.getState().conversations.conv_fay1?.title).toBe('Fay');
+    await expect.poll(() => phone.stores.conversations.getState().conversations.conv_fay0?.title).toBe('Fay');
     // Read once: not asked again once the memory was read.
     expect(phone.recordReads).toHaveLength(1);
   });
 
   it('lists what it reads from the server newest first, as a reload of its cache would', async () => {
-    const laptop = device('dee@example.test');
-    await live(laptop);
-    const at = Date.now();
-    laptop.stores.conversations.getState().takeStored(
-      ['Oldest', 'Middle', 'Newest'].map((title, i) => ({
-        id: `conv_order${i}`,
-        title,
-        createdAt: at + i,
-        updatedAt: at + i,
-        messages: [],
-      })),
-    );
-    expect(await laptop.sync.flush()).toBe(0);
+    await onTheServer('dee@example.test', ['Oldest', 'Middle', 'Newest'], 'conv_order');
     const phone = device('dee@example.test');
     await live(phone);
-    const listed = () => {
-      const { order, conversations } = phone.stores.conversations.getState();
-      return order.map((id) => conversations[id]?.title);
-    };
-    await expect.poll(listed).toEqual(['Newest', 'Middle', 'Oldest']);
+    await expect.poll(listed(phone)).toEqual(['Newest', 'Middle', 'Oldest']);
   });
 });
 
