@@ -438,17 +438,15 @@ async function onTheServer(email: string, titles: readonly string[], prefix: str
   const laptop = device(email);
   await live(laptop);
   const at = Date.now();
-  laptop.stores.conversations
-    .getState()
-    .takeStored(
-      titles.map((title, i) => ({
-        id: `${prefix}${i}`,
-        title,
-        createdAt: at + i,
-        updatedAt: at + i,
-        messages: [],
-      })),
-    );
+  laptop.stores.conversations.getState().takeStored(
+    titles.map((title, i) => ({
+      id: `${prefix}${i}`,
+      title,
+      createdAt: at + i,
+      updatedAt: at + i,
+      messages: [],
+    })),
+  );
   expect(await laptop.sync.flush()).toBe(0);
 }
 
