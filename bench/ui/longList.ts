@@ -16,6 +16,8 @@ export interface LongListFigures {
   /** The longest task from the navigation until all were counted. */
   longest: number;
   load: number;
+  /** Then the sidebar's first search, matching every conversation. */
+  search: TimedSearch;
 }
 
 /**
@@ -107,6 +109,35 @@ export function longestTaskUntil(page: Page, until: number, from = 0): Promise<n
   );
 }
 
+/** A search typed in the sidebar: how many it found, from the typing to "N conversations match", the longest task meanwhile. */
+export interface TimedSearch {
+  found: number;
+  ms: number;
+  longest: number;
+}
+
+/** Types `word` in the sidebar's search and waits for it to say that `found` conversations match. */
+export async function timedSearch(page: Page, word: string, found: number): Promise<TimedSearch> {
+  const box = page.getByRole('searchbox', { name: 'Search conversations' });
+  await box.focus();
+  await page.evaluate(() => {
+    const w = window as unknown as { __typedAt: number };
+    document.addEventListener('input', () => (w.__typedAt = performance.now()), {
+      once: true,
+      capture: true,
+    });
+  });
+  await box.fill(word);
+  const shownAt = await whenShown(
+    page,
+    (text) =>
+      (document.querySelector('.search-status')?.textContent ?? '').includes(text) && performance.now(),
+    `${found.toLocaleString('en-US')} conversations match`,
+  );
+  const typedAt = await page.evaluate(() => (window as unknown as { __typedAt: number }).__typedAt);
+  return { found, ms: shownAt - typedAt, longest: await longestTaskUntil(page, shownAt, typedAt) };
+}
+
 /**
  * A person with `count` conversations (three ~5 kB answers each) reloads: when the list, the answer and
  * the whole list's count show, and the longest task meanwhile.
@@ -137,7 +168,9 @@ export async function longList(browser: Browser, url: string, count: number): Pr
     const rest = (count - 100).toLocaleString('en-US');
     const allMs = await whenShown(page, allCounted, rest);
     const longest = await longestTaskUntil(page, allMs);
-    const figures = { conversations: count, oneListMs, listMs, answerMs, allMs, longest, load };
+    // Every copy asked the same questions: the first search indexes all of them, a slice at a time.
+    const search = await timedSearch(page, 'Third question', count);
+    const figures = { conversations: count, oneListMs, listMs, answerMs, allMs, longest, load, search };
     console.log('  long list:', JSON.stringify(figures));
     return figures;
   } finally {

@@ -6,7 +6,7 @@ import { Storage } from '../../server/db/storage.ts';
 import { conversationPrefix } from '../../src/state/formats/records.ts';
 import { personalDatabaseName } from '../../src/state/storage/database.ts';
 import { RARE_WORD, seedConversations } from '../teamSeed.ts';
-import { longestTaskUntil, whenShown } from './longList.ts';
+import { longestTaskUntil, type TimedSearch, timedSearch, whenShown } from './longList.ts';
 import { newPage } from './page.ts';
 import { startProductionServer } from './servers.ts';
 
@@ -40,7 +40,7 @@ export interface TeamListFigures {
   /** The same browser reloaded, its IndexedDB the server's cache. */
   reloaded: TeamOpening & { allReadMs: number };
   /** The sidebar's search for a word in 1 % of the conversations: found, from typing to the results shown, longest task meanwhile. */
-  search: { found: number; ms: number; longest: number };
+  search: TimedSearch;
   /** The same word searched in the database through the server's API from the page: median of 5, ms. */
   serverSearchMs: number;
 }
@@ -195,28 +195,7 @@ export async function teamList(
       console.log('  team list, reloaded:', JSON.stringify(reloaded));
 
       const found = Math.ceil(count / 100);
-      const box = page.getByRole('searchbox', { name: 'Search conversations' });
-      await box.focus();
-      await page.evaluate(() => {
-        const w = window as unknown as { __typedAt: number };
-        document.addEventListener('input', () => (w.__typedAt = performance.now()), {
-          once: true,
-          capture: true,
-        });
-      });
-      await box.fill(RARE_WORD);
-      const shownAt = await whenShown(
-        page,
-        (text) =>
-          (document.querySelector('.search-status')?.textContent ?? '').includes(text) && performance.now(),
-        `${found.toLocaleString('en-US')} conversations match`,
-      );
-      const typedAt = await page.evaluate(() => (window as unknown as { __typedAt: number }).__typedAt);
-      const search = {
-        found,
-        ms: shownAt - typedAt,
-        longest: await longestTaskUntil(page, shownAt, typedAt),
-      };
+      const search = await timedSearch(page, RARE_WORD, found);
       const serverTimes = await page.evaluate(async (word) => {
         const times: number[] = [];
         for (let i = 0; i < 5; i++) {

@@ -279,7 +279,9 @@ export const ConversationList = memo(function ConversationList({
           ? withStillReading(i18n, outcomeSummary(i18n, outcome, settledQuery), unread)
           : searching && search.kind === 'unavailable'
             ? t('search.unavailable')
-            : ''}
+            : searching && search.kind === 'loading'
+              ? t('search.searching')
+              : ''}
       </p>
       {outcome ? (
         <SearchResults

@@ -1,5 +1,5 @@
 import { renderHook, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServerFound } from '../../state/team/teamAccount.ts';
 import { answeredChat } from '../../testing/builders.ts';
 import { createTestApp } from '../../testing/testApp.tsx';
@@ -28,7 +28,20 @@ const answering =
   async () =>
     found;
 
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 describe('the sidebar’s search', () => {
+  it('indexes a long history a slice at a time (the page answering between), then searches it', async () => {
+    // Every clock reading 20 ms on: no slice has time for more than one conversation.
+    let now = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => (now += 20));
+    const { order, total, ids } = await searched(null);
+    expect(total).toBe(2);
+    expect(ids).toEqual(order);
+  });
+
   it('in single-person mode, over everything this browser holds', async () => {
     const { order, total, ids } = await searched(null);
     expect(total).toBe(2);

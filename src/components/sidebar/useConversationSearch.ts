@@ -23,6 +23,12 @@ export type SearchState =
 /** Where a search runs when this browser may not hold everything: team mode asks the server's database. */
 export type ServerSearch = (query: string) => Promise<ServerFound | null>;
 
+/**
+ * How long one slice of a long history's indexing may take: the first search of thousands of conversations
+ * folds seconds of text, and the page answers between slices.
+ */
+const INDEX_SLICE_MS = 12;
+
 /** The server's answer for `query` (null: it could not be asked). */
 interface Found {
   query: string;
@@ -65,18 +71,43 @@ export function useConversationSearch(
     };
   }, [wanted, serverSearch, query]);
   const last = useRef<SearchState>({ kind: 'loading' });
-  const state = useMemo((): SearchState => {
+  /** Bumped when a slice of indexing finished the index: the search then runs. */
+  const [indexed, setIndexed] = useState(0);
+  /** What the search runs over, once indexed; null while the server's answer is awaited. */
+  const scope = useMemo((): readonly string[] | null => {
+    if (serverSearch === null) return order;
+    if (asked?.query !== query) return null;
+    return asked.found?.ids ?? order;
+  }, [serverSearch, asked, query, order]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `indexed` changes when slices below finished the index that `prepare` reads through its caches: the search then runs
+  const state = useMemo((): SearchState & { preparing?: true } => {
     if (!wanted || conversations === null) return { kind: 'idle' };
     if (search === null) return { kind: 'loading' };
     if (search === 'unavailable') return { kind: 'unavailable' };
-    if (serverSearch === null) return { kind: 'done', outcome: search.search(conversations, order, query) };
-    if (asked?.query !== query) return last.current;
-    const { found } = asked;
-    if (found === null) return { kind: 'done', outcome: search.search(conversations, order, query) };
-    const outcome = search.search(conversations, found.ids, query);
+    if (scope === null) return last.current;
+    // What this frame has time for; the rest is indexed in slices below, the last results staying meanwhile.
+    if (!search.prepare(conversations, scope, performance.now() + INDEX_SLICE_MS))
+      return { ...last.current, preparing: true };
+    const outcome = search.search(conversations, scope, query);
+    const found = serverSearch === null ? null : asked?.found;
     // Those this browser has not read yet are counted, not shown.
-    return { kind: 'done', outcome: { ...outcome, total: Math.max(found.total, outcome.total) } };
-  }, [search, wanted, conversations, order, query, serverSearch, asked]);
-  last.current = state.kind === 'idle' ? { kind: 'loading' } : state;
-  return state;
+    return {
+      kind: 'done',
+      outcome: found ? { ...outcome, total: Math.max(found.total, outcome.total) } : outcome,
+    };
+  }, [search, wanted, conversations, query, serverSearch, asked, scope, indexed]);
+  const preparing = 'preparing' in state;
+  useEffect(() => {
+    if (!preparing || conversations === null || scope === null || search === null || search === 'unavailable')
+      return;
+    let timer: ReturnType<typeof setTimeout>;
+    const slice = () => {
+      if (search.prepare(conversations, scope, performance.now() + INDEX_SLICE_MS)) setIndexed((n) => n + 1);
+      else timer = setTimeout(slice, 0);
+    };
+    timer = setTimeout(slice, 0);
+    return () => clearTimeout(timer);
+  }, [preparing, conversations, scope, search]);
+  if (!preparing) last.current = state.kind === 'idle' ? { kind: 'loading' } : state;
+  return preparing ? last.current : state;
 }

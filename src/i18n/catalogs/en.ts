@@ -303,6 +303,7 @@ export const en = {
   'search.kind':
     '{kind, select, user {You:} answer {Answer:} reasoning {Reasoning:} refusal {Refusal:} tool_call {Tool call:} other {Tool result:}}',
   'search.unavailable': 'Search could not be loaded. Check the connection, then type again.',
+  'search.searching': 'Searching…',
   'search.readingSome': 'Older conversations are still being read: the results will include them.',
   'search.reading':
     '{n, plural, one {# older conversation is} other {# older conversations are}} still being read: the results will include {n, plural, one {it} other {them}}.',

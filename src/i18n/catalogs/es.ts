@@ -297,6 +297,7 @@ export const es: Catalog = {
   'search.kind':
     '{kind, select, user {Tú:} answer {Respuesta:} reasoning {Razonamiento:} refusal {Rechazo:} tool_call {Llamada a herramienta:} other {Resultado de herramienta:}}',
   'search.unavailable': 'No se pudo cargar la búsqueda. Comprueba la conexión y vuelve a escribir.',
+  'search.searching': 'Buscando…',
   'search.readingSome': 'Aún se están leyendo conversaciones antiguas: los resultados las incluirán.',
   'search.reading':
     '{n, plural, one {Aún se está leyendo # conversación antigua} other {Aún se están leyendo # conversaciones antiguas}}: los resultados {n, plural, one {la incluirán} other {las incluirán}}.',

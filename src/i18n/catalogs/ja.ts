@@ -292,6 +292,7 @@ export const ja: Catalog = {
   'search.kind':
     '{kind, select, user {自分：} answer {回答：} reasoning {推論：} refusal {拒否：} tool_call {ツール呼び出し：} other {ツールの結果：}}',
   'search.unavailable': '検索を読み込めませんでした。接続を確認してから、もう一度入力してください。',
+  'search.searching': '検索しています…',
   'search.readingSome': '古い会話を読み込み中です。読み込みが終わると結果に含まれます。',
   'search.reading': '{n, plural, other {古い会話を#件読み込み中です。読み込みが終わると結果に含まれます。}}',
   // Sentences follow each other with no space between them in Japanese.

@@ -266,6 +266,7 @@ export const zhCN: Catalog = {
   'search.kind':
     '{kind, select, user {你：} answer {回答：} reasoning {推理：} refusal {拒绝：} tool_call {工具调用：} other {工具结果：}}',
   'search.unavailable': '无法加载搜索。请检查网络连接，然后重新输入。',
+  'search.searching': '正在搜索…',
   'search.readingSome': '仍在读取较早的对话：读取后会出现在结果中。',
   'search.reading': '{n, plural, other {仍在读取 # 个较早的对话：读取后会出现在结果中。}}',
   // Sentences follow each other with no space between them in Chinese.

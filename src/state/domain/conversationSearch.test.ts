@@ -190,6 +190,19 @@ describe('createConversationSearch', () => {
     expect(marked(japanese!.title.text, japanese!.title.ranges)).toEqual(['会話']);
   });
 
+  it('prepares its index a slice at a time: at least one conversation a call, all once the time allows', () => {
+    const { conversations, order } = library();
+    const search = createConversationSearch();
+    const past = Number.NEGATIVE_INFINITY;
+    const calls = [];
+    do calls.push(search.prepare(conversations, order, past));
+    while (!calls.at(-1) && calls.length < 10);
+    // One conversation a call with no time left, then the call that finds nothing more to index.
+    expect(calls).toEqual([...order.slice(1).map(() => false), true]);
+    expect(search.prepare(conversations, order, past)).toBe(true);
+    expect(createConversationSearch().prepare(conversations, order, Number.POSITIVE_INFINITY)).toBe(true);
+  });
+
   it('matches nothing for an empty or blank query', () => {
     const { conversations, order } = library();
     const search = createConversationSearch();

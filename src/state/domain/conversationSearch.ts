@@ -195,6 +195,12 @@ function field(kind: FieldKind, text: string): SearchField {
 export interface ConversationSearch {
   /** A conversation's index, made once per conversation object (a changed conversation is a new object). */
   indexOf(conversation: Conversation): ConversationIndex;
+  /**
+   * Indexes the conversations in `order` not indexed yet, at least one, then until `deadline` (a
+   * `performance.now()` time) has passed; whether all are indexed. The first search of a long history
+   * folds every conversation's text (seconds for thousands): its caller does it a slice at a time.
+   */
+  prepare(conversations: Readonly<Record<string, Conversation>>, order: readonly string[], deadline: number): boolean;
   /** The conversations in `order` that match `query` (an empty query matches none). */
   search(
     conversations: Readonly<Record<string, Conversation>>,
@@ -279,6 +285,17 @@ export function createConversationSearch(): ConversationSearch {
 
   return {
     indexOf,
+    prepare(conversations, order, deadline) {
+      let indexed = 0;
+      for (const id of order) {
+        const conversation = conversations[id];
+        if (!conversation || indexCache.has(conversation)) continue;
+        if (indexed > 0 && performance.now() > deadline) return false;
+        indexOf(conversation);
+        indexed++;
+      }
+      return true;
+    },
     search(conversations, order, query, limit = 50) {
       const folded = fold(query).trim();
       const results: SearchResult[] = [];
