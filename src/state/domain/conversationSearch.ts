@@ -200,7 +200,11 @@ export interface ConversationSearch {
    * `performance.now()` time) has passed; whether all are indexed. The first search of a long history
    * folds every conversation's text (seconds for thousands): its caller does it a slice at a time.
    */
-  prepare(conversations: Readonly<Record<string, Conversation>>, order: readonly string[], deadline: number): boolean;
+  prepare(
+    conversations: Readonly<Record<string, Conversation>>,
+    order: readonly string[],
+    deadline: number,
+  ): boolean;
   /** The conversations in `order` that match `query` (an empty query matches none). */
   search(
     conversations: Readonly<Record<string, Conversation>>,
