@@ -101,7 +101,9 @@ export class ServerSync {
     // them, not after the first render, which a new device's start runs meanwhile.
     const firstRecords =
       Object.keys(conversations.getState().conversations).length === 0
-        ? newest.then((page) => (page.ok ? api.conversations(page.ids.slice(0, SCREENFUL)) : null))
+        ? newest.then((page) =>
+            page.ok && page.ids.length > 0 ? api.conversations(page.ids.slice(0, SCREENFUL)) : null,
+          )
         : null;
     const memory = await this.options.memory.read();
     // Its own copy, without a prototype: an id such as `__proto__` is just an id.
@@ -125,7 +127,7 @@ export class ServerSync {
     asked: Promise<Awaited<ReturnType<TeamApi['conversations']>> | null> | null,
   ): Promise<void> {
     const { api } = this.options;
-    if (!newest.ok) return;
+    if (!newest.ok || newest.ids.length === 0) return;
     // What a screen shows first is read on its own: a hundred records are over a megabyte to wait for.
     const first = (await asked) ?? (await api.conversations(newest.ids.slice(0, SCREENFUL)));
     if (first.ok) this.takeConversations(first.items);
