@@ -38,8 +38,8 @@ class LayoutObserver {
   }
 }
 
-function Pane() {
-  const { scrollerRef, contentRef, detached } = useFollowStream('conv_1');
+function Pane({ conversation = 'conv_1' }: { conversation?: string }) {
+  const { scrollerRef, contentRef, detached } = useFollowStream(conversation);
   return (
     <>
       <div ref={scrollerRef} data-testid="pane">
@@ -110,7 +110,8 @@ describe('useFollowStream', () => {
 
   /** The pane scrolled up by hand and no longer following, the content 5,000 tall with 500 shown. */
   function scrolledUp(): HTMLElement {
-    render(<Pane />);
+    const { rerender } = render(<Pane />);
+    switched = (conversation) => rerender(<Pane conversation={conversation} />);
     const pane = screen.getByTestId('pane');
     LayoutObserver.layout();
     pane.scrollTop = 1_000;
@@ -119,6 +120,8 @@ describe('useFollowStream', () => {
     expect(jump()).not.toBeNull();
     return pane;
   }
+
+  let switched: (conversation: string) => void = () => {};
 
   /** The person scrolls to `top`, and 300 pixels of output come before the next layout. */
   function scrollWhileOutputArrives(pane: HTMLElement, top: number) {
@@ -135,6 +138,19 @@ describe('useFollowStream', () => {
 
   it('short of the end, output arriving meanwhile does not count as reaching it', () => {
     scrollWhileOutputArrives(scrolledUp(), 4_000);
+    expect(jump()).not.toBeNull();
+  });
+
+  it('back to a conversation left mid-way: its position is restored, the other one’s height not taken for output', () => {
+    const pane = scrolledUp();
+    // A shorter conversation in between, followed at its end.
+    switched('conv_2');
+    LayoutObserver.layout(1_490);
+    // Back: the position is restored; the browser's own adjustment of it fires a scroll before the layout.
+    switched('conv_1');
+    pane.scrollTop = 990;
+    act(() => pane.dispatchEvent(new Event('scroll')));
+    LayoutObserver.layout(5_000);
     expect(jump()).not.toBeNull();
   });
 });

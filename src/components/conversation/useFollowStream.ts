@@ -160,7 +160,9 @@ export function useFollowStream(key: string | null) {
           contentHeight.current = entry.borderBoxSize?.[0]?.blockSize ?? entry.contentRect.height;
       if (scrolled.current) {
         scrolled.current = false;
-        learnFromScroll(Math.max(0, contentHeight.current - heightAtScroll.current));
+        // Growth counts only for output arriving: while a position is restored, the content changed with the
+        // conversation shown, not with output.
+        learnFromScroll(pending.current ? 0 : Math.max(0, contentHeight.current - heightAtScroll.current));
       }
       if (following.current) scrollToEnd();
       else if (pending.current) applyAnchor();
