@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinPresets, withoutPreset, withPreset } from './presets.ts';
+import { joinRestored, withoutPreset, withPreset } from './presets.ts';
 import type { Preset } from './types.ts';
 
 const preset = (id: string, name: string, temperature = 0.5): Preset => ({
@@ -32,12 +32,12 @@ describe('presets', () => {
   it('joins a backup’s presets with those here: the file’s copy by id, the rest kept, twice is once', () => {
     const here = [preset('a', 'Mine', 0.1), preset('b', 'Shared', 0.2)];
     const file = [preset('b', 'Shared', 0.9), preset('c', 'Restored')];
-    const once = joinPresets(here, file);
+    const once = joinRestored(here, file, (p) => p.id);
     expect(once.map((p) => [p.id, p.parameters.temperature])).toEqual([
       ['a', 0.1],
       ['b', 0.9],
       ['c', 0.5],
     ]);
-    expect(joinPresets(once, file)).toEqual(once);
+    expect(joinRestored(once, file, (p) => p.id)).toEqual(once);
   });
 });

@@ -23,12 +23,13 @@ export function withoutPreset(presets: readonly Preset[], id: string): Preset[] 
 }
 
 /**
- * A backup's presets joined with those here: each of the file's by id (the file's copy), those here it
- * lacks kept, so restoring twice is restoring once and loses nothing made since.
+ * A list from a backup joined with the one here, its entries told apart by `key`: the file's copy of each
+ * entry it holds, those here it lacks kept, so restoring twice is restoring once and loses nothing made
+ * since. Presets by id, the tool library by name.
  */
-export function joinPresets(here: readonly Preset[], restored: readonly Preset[]): Preset[] {
-  const fromFile = new Map(restored.map((p) => [p.id, p]));
-  const kept = here.map((p) => fromFile.get(p.id) ?? p);
-  const known = new Set(here.map((p) => p.id));
-  return [...kept, ...restored.filter((p) => !known.has(p.id))];
+export function joinRestored<T>(here: readonly T[], restored: readonly T[], key: (item: T) => string): T[] {
+  const fromFile = new Map(restored.map((item) => [key(item), item]));
+  const kept = here.map((item) => fromFile.get(key(item)) ?? item);
+  const known = new Set(here.map(key));
+  return [...kept, ...restored.filter((item) => !known.has(key(item)))];
 }

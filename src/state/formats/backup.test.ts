@@ -4,7 +4,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { version as appVersion } from '../../../package.json';
 import { emptyTurn } from '../../core/index.ts';
 import { recordingKeptApart } from '../domain/recordings.ts';
-import type { AssistantMessage, Attempt, Conversation, Preset, TraceItem } from '../domain/types.ts';
+import type {
+  AssistantMessage,
+  Attempt,
+  Conversation,
+  Preset,
+  SavedTool,
+  TraceItem,
+} from '../domain/types.ts';
 import { readEverything } from '../storage/backupRecords.ts';
 import type { ChangeFeed } from '../storage/changeFeed.ts';
 import { loadState } from '../storage/load.ts';
@@ -151,9 +158,16 @@ async function seed(conversations: Conversation[]) {
     rememberKey: true,
     baseUrl: 'https://user:pass@gateway.example.com/v1',
     presets: [savedPreset],
+    toolLibrary: [savedTool],
   });
   await tab.stop();
 }
+
+const savedTool: SavedTool = {
+  name: 'get_weather',
+  description: 'The weather in a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
 
 const savedPreset: Preset = {
   id: 'pre_1',
@@ -316,13 +330,15 @@ describe('restore', () => {
     expect(stores.settings.getState().settings.systemPrompt).toBe('Answer in haiku');
   });
 
-  it('brings its presets back beside those made since, by id', async () => {
+  it('brings its presets (by id) and saved tools (by name) back beside those made since', async () => {
     await seed([conversation(1)]);
     const file = await backUp(db, '', 0);
     const made: Preset = { ...savedPreset, id: 'pre_2', name: 'Made since' };
     const changed: Preset = { ...savedPreset, systemPrompt: 'Changed since' };
+    const toolMade: SavedTool = { ...savedTool, name: 'get_time' };
+    const toolChanged: SavedTool = { ...savedTool, description: 'Changed since' };
     const tab = await openTab(false);
-    tab.stores.settings.getState().update({ presets: [changed, made] });
+    tab.stores.settings.getState().update({ presets: [changed, made], toolLibrary: [toolChanged, toolMade] });
     await tab.stop();
 
     const result = await restoreBackup(db, file.text, null);
@@ -330,6 +346,7 @@ describe('restore', () => {
     const { stores } = await openTab(false);
     // The file's copy of the one it holds, the one made since kept.
     expect(stores.settings.getState().settings.presets).toEqual([savedPreset, made]);
+    expect(stores.settings.getState().settings.toolLibrary).toEqual([savedTool, toolMade]);
     const again = await restoreBackup(db, file.text, null);
     expect(again.ok && again.outcome.settings).toBe('unchanged');
   });

@@ -1,7 +1,7 @@
 import { entries, promisifyRequest, type UseStore } from 'idb-keyval';
 import { mergeConversation, sameContent } from '../domain/merge.ts';
-import { joinPresets } from '../domain/presets.ts';
-import type { Attempt, Conversation, Preset } from '../domain/types.ts';
+import { joinRestored } from '../domain/presets.ts';
+import type { Attempt, Conversation, Preset, SavedTool } from '../domain/types.ts';
 import { withoutUserInfo } from '../formats/conversationExport.ts';
 import {
   conversationPrefix,
@@ -236,11 +236,21 @@ export async function writeRestored(
         // Compared as the app sees them (a field stored as its default is no change), and only what differs
         // is written, on top of what is stored.
         const current: Record<string, unknown> = { ...defaultSettings, ...read?.settings };
-        // A backup's presets join those here (by id) rather than replace them: one made since stays.
+        // A backup's presets (by id) and saved tools (by name) join those here rather than replace them:
+        // one made since stays.
         const joined = Object.entries(patch).map(([key, value]): [string, unknown] =>
           key === 'presets'
-            ? [key, joinPresets((current.presets ?? []) as Preset[], value as Preset[])]
-            : [key, value],
+            ? [key, joinRestored((current.presets ?? []) as Preset[], value as Preset[], (p) => p.id)]
+            : key === 'toolLibrary'
+              ? [
+                  key,
+                  joinRestored(
+                    (current.toolLibrary ?? []) as SavedTool[],
+                    value as SavedTool[],
+                    (t) => t.name,
+                  ),
+                ]
+              : [key, value],
         );
         const changes = joined.filter(([key, value]) => {
           if (key !== 'baseUrl') return !sameContent(current[key], value);
