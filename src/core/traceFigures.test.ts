@@ -113,6 +113,15 @@ describe('traceFigures', () => {
     expect(f.tokensPerSecondSource).toBeNull();
   });
 
+  it('while the answer streams, has the rate so far, up to its last event', () => {
+    // 20 deltas counted from first output (100) to the last event so far (1 100): 20 a second.
+    const items = [ev(100), ev(600), ka(900), ev(1_100)];
+    const f = traceFigures(trace({ firstOutputAt: 100, endedAt: null, items }), null, 20);
+    expect(f.tokensPerSecond).toBeCloseTo(20, 10);
+    expect(f.tokensPerSecondSource).toBe('events');
+    expect(f.durationMs).toBeNull();
+  });
+
   it('has no rate when there was no generation time', () => {
     for (const [firstOutputAt, endedAt] of [
       [null, 1_000],

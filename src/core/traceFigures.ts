@@ -15,7 +15,7 @@ export interface TraceFigures {
   timeToHeadersMs: number | null;
   timeToFirstTokenMs: number | null;
   durationMs: number | null;
-  /** Output tokens per second of generation (first output to end). */
+  /** Output tokens per second of generation (first output to end; while it streams, to its last event). */
   tokensPerSecond: number | null;
   /** Whether tokens/s comes from reported usage or from counted output events. */
   tokensPerSecondSource: 'usage' | 'events' | null;
@@ -55,8 +55,9 @@ export function traceFigures(
   }
   if (trace.endedAt !== null) gap(previous, trace.endedAt);
 
-  const generationMs =
-    trace.firstOutputAt !== null && trace.endedAt !== null ? trace.endedAt - trace.firstOutputAt : null;
+  // While the answer streams, the rate so far: up to its last event.
+  const until = trace.endedAt ?? (events > 0 ? previous : null);
+  const generationMs = trace.firstOutputAt !== null && until !== null ? until - trace.firstOutputAt : null;
   const count = outputTokens ?? (outputEvents > 0 ? outputEvents : null);
   const tokensPerSecond =
     generationMs && generationMs > 0 && count !== null ? (count * 1000) / generationMs : null;
