@@ -16,13 +16,32 @@ const INSTRUMENT = `
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
+  // The first text is timed by the frame that paints it, whenever in that frame it came: a page that
+  // renders in an animation frame paints in that frame; one that renders in a task paints in the next.
+  // The resize observers run after every animation-frame callback and the layout, before the paint.
+  let frameNow = -1;
+  const shown = () => {
+    const text = document.querySelector('[data-testid="turn-text"]');
+    return text !== null && (text.textContent || '').trim().length > 0 ? text : null;
+  };
+  const painted = new ResizeObserver(() => {
+    if (w.__sendAt >= 0 && w.__firstAt < 0 && shown()) w.__firstAt = frameNow;
+  });
+  let watched = null;
+  const added = new MutationObserver(() => {
+    if (w.__firstAt >= 0) return added.disconnect();
+    const text = document.querySelector('[data-testid="turn-text"]');
+    if (text && text !== watched) {
+      watched = text;
+      painted.observe(text);
+    }
+  });
+  added.observe(document, { childList: true, subtree: true, characterData: true });
   function frame(t) {
+    frameNow = performance.now();
     if (w.__sendAt >= 0) {
       w.__frames.push(t);
-      if (w.__firstAt < 0) {
-        const text = document.querySelector('[data-testid="turn-text"]');
-        if (text && (text.textContent || '').trim().length > 0) w.__firstAt = performance.now();
-      }
+      if (w.__firstAt < 0 && shown()) w.__firstAt = frameNow;
     }
     requestAnimationFrame(frame);
   }

@@ -147,6 +147,13 @@ describe('sendMessage', () => {
     expect(JSON.stringify(app.stores.conversations.getState().conversations)).not.toContain('sk-secret');
   });
 
+  it('asks the gateway in the same task as the send: the request leaves before the page draws anything', async () => {
+    const fetchImpl = fetchServing(sse(fixtureBytes('chat/openai-text-obfuscation-usage.sse')));
+    const sent = app.using({ fetchImpl }).send('one', 'chat');
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    await sent;
+  });
+
   it('sends the whole history with the settings, to the configured base URL', async () => {
     app.stores.settings.getState().update({
       baseUrl: 'https://gw.example.com/v1/',

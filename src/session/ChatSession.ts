@@ -430,7 +430,7 @@ export class ChatSession {
    * The JSON text of the body `request` sent: each attachment's bytes in place of its placeholder, as every
    * send puts them (View code shows exactly that). Rejects with `AttachmentMissing` when a file is gone.
    */
-  bodyAsSent(request: SentRequest): Promise<string> {
+  async bodyAsSent(request: SentRequest): Promise<string> {
     return bodyWithAttachments(request.body, (id) => this.attachmentRef(id), this.attachments);
   }
 

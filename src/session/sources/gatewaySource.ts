@@ -32,11 +32,13 @@ export function gatewaySource(protocol: Protocol, request: SentRequest, access: 
       let relay: ServerRelay | null = null;
       return {
         open: async (signal, link) => {
+          // Stored with placeholders: each attachment's bytes go in now, the same every time.
+          const body = bodyWithAttachments(request.body, access.attachmentRef, access.attachments);
           const response = await access.fetch(request.url, {
             method: 'POST',
             headers: { ...request.headers, ...credentials, ...(!crossOrigin && labelHeaders(attempt)) },
-            // Stored with placeholders: each attachment's bytes go in now, the same every time.
-            body: await bodyWithAttachments(request.body, access.attachmentRef, access.attachments),
+            // Without attachments, no wait: the request leaves before the message is drawn.
+            body: typeof body === 'string' ? body : await body,
             signal,
           });
           if (crossOrigin || !isRelay(response)) return response;
