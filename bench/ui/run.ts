@@ -13,6 +13,7 @@
  * only when all ran). `BENCH_UI_REPS=n` runs each streaming case n times (median reported; default 2).
  * `BENCH_UI_NAMES=1` builds the app unminified, so that traces and profiles name its functions (the figures
  * are then not the production build's). `BENCH_UI_FILES=1` lists each file a reload loaded, with its timings.
+ * `BENCH_UI_TASKS=1` lists each streaming run's long tasks, when they began after the send and how long they took.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -315,6 +316,14 @@ async function measureStream(page: Page, start: () => Promise<void>, done: () =>
   });
   if (traced) explainFirstText(traced, trace.firstAt - trace.sendAt);
   const tasks = trace.longTasks.filter((t) => t.start >= trace.sendAt).map((t) => t.duration);
+  if (process.env.BENCH_UI_TASKS)
+    console.log(
+      `    long tasks [ms after the send, length]: ${JSON.stringify(
+        trace.longTasks
+          .filter((t) => t.start >= trace.sendAt)
+          .map((t) => [Math.round(t.start - trace.sendAt), Math.round(t.duration)]),
+      )}; first text ${Math.round(trace.firstAt - trace.sendAt)} ms, final ${Math.round(finalAt - trace.sendAt)} ms`,
+    );
   const frames = trace.frames.filter((t) => t >= trace.sendAt && t <= finalAt);
   const intervals = frames.slice(1).map((t, i) => t - frames[i]!);
   const sorted = [...intervals].sort((a, b) => a - b);

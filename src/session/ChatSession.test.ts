@@ -154,6 +154,29 @@ describe('sendMessage', () => {
     await sent;
   });
 
+  it('lays a finished answer out in an animation frame, not in the task that read its end', async () => {
+    let inFrame = false;
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) =>
+      setTimeout(async () => {
+        inFrame = true;
+        callback(performance.now());
+        // The frame's own microtasks belong to it: what they change is laid out in this frame.
+        for (let i = 0; i < 5; i++) await Promise.resolve();
+        inFrame = false;
+      }, 1),
+    );
+    const endedInFrame: boolean[] = [];
+    const stop = app.stores.conversations.subscribe(() => {
+      if (assistants()[0]?.attempts.at(-1)?.turn.status === 'complete' && endedInFrame.length === 0)
+        endedInFrame.push(inFrame);
+    });
+    const fetchImpl = fetchServing(sse(fixtureBytes('chat/openai-text-obfuscation-usage.sse')));
+    await app.using({ fetchImpl }).send('one', 'chat');
+    stop();
+    vi.unstubAllGlobals();
+    expect(endedInFrame).toEqual([true]);
+  });
+
   it('sends the whole history with the settings, to the configured base URL', async () => {
     app.stores.settings.getState().update({
       baseUrl: 'https://gw.example.com/v1/',

@@ -198,6 +198,10 @@ export class AnswerStream {
     if (this.snapshot?.attempt.relayed && this.controller.signal.reason === ('disposed' satisfies StopReason))
       return outcome;
     const ended = resumed ? resumedOutcome(resumed, outcome) : outcome;
+    // A finished answer is laid out in a frame of its own, not in the task that read its last bytes:
+    // together the two made the one long task of a fast answer's end. (Without output there is nothing
+    // to lay out, and an automatic retry's wait starts at once.)
+    if (ended.turn.parts.length > 0) await frames.nextFrame();
     this.dispatch({ type: 'attemptEnded', ...ended });
     this.checkpoint();
     connection.stored?.();

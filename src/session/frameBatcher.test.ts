@@ -167,6 +167,40 @@ describe('a frame batcher holding a reader until the frame is painted (shown)', 
   });
 });
 
+describe('the next frame (where an answer ends)', () => {
+  it('resolves in the animation frame, not before', async () => {
+    const frames = manualFrames();
+    let resolved = false;
+    void scheduler.nextFrame().then(() => {
+      resolved = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(resolved).toBe(false);
+    frames.runFrame();
+    // In the frame's own microtasks: what the caller then changes is laid out in that frame.
+    await Promise.resolve();
+    expect(resolved).toBe(true);
+  });
+
+  it('resolves at once when the page is hidden, and after 100 ms when no frame comes', async () => {
+    const frames = manualFrames();
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    await expect(scheduler.nextFrame()).resolves.toBeUndefined();
+    expect(frames.raf).not.toHaveBeenCalled();
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let done = false;
+    void scheduler.nextFrame().then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(99);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done).toBe(true);
+  });
+});
+
 describe('a frame batcher in a hidden tab', () => {
   const setHidden = (hidden: boolean) => {
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });

@@ -27,6 +27,12 @@ export interface FrameScheduler {
   batcher<T>(apply: (value: T) => void): FrameBatcher<T>;
   /** Whether the page is hidden: what is applied then may be the last the page ever applies. */
   hidden(): boolean;
+  /**
+   * Resolves in the next animation frame, so that what the caller then changes is laid out in that frame's
+   * task and not in the caller's; at once when the page is hidden (no frame to wait for), and after
+   * `maxFrameWaitMs` when no frame comes.
+   */
+  nextFrame(): Promise<void>;
   /** Stops listening to the page. */
   dispose(): void;
 }
@@ -64,6 +70,16 @@ export function createFrameScheduler(page: PageVisibility | undefined = globalTh
 
   return {
     hidden,
+    nextFrame() {
+      if (hidden()) return Promise.resolve();
+      return new Promise((resolve) => {
+        const limit = setTimeout(resolve, pacing.maxFrameWaitMs);
+        schedule(() => {
+          clearTimeout(limit);
+          resolve();
+        });
+      });
+    },
     batcher<T>(apply: (value: T) => void): FrameBatcher<T> {
       let pending: { value: T } | null = null;
       let scheduled = false;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
 import { shownBranch } from '../domain/branches.ts';
@@ -296,6 +297,24 @@ describe('readTraceRecord and readSettingsRecord', () => {
       'items[0]: expected a recorded event or comment',
     );
     expect(readTraceRecord(null)).toBe('record: expected an object');
+  });
+
+  it('packs each item as the JSON of its four fields, whatever they hold', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            t: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })),
+            kind: fc.constantFrom('event' as const, 'comment' as const),
+            event: fc.string({ unit: 'binary' }),
+            data: fc.string({ unit: 'binary' }),
+          }),
+        ),
+        (items) => {
+          expect(packedLines(items)).toBe(items.map((item) => `${JSON.stringify(item)}\n`).join(''));
+        },
+      ),
+    );
   });
 
   it('reads a packed recording as written, its lines in order, whatever their data holds', () => {

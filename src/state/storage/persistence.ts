@@ -58,7 +58,7 @@ export function startPersisting(
   db: UseStore,
   stores: AppStores,
   delayMs = 400,
-  traceDelayMs = 2000,
+  traceDelayMs = 1000,
   options: PersistOptions = {},
 ): () => Promise<void> {
   const {
