@@ -21,8 +21,9 @@ export const recordingLimits = {
   /** Bytes of the raw stream as received, for the `.sse` export: whole network chunks. */
   rawBytes: 4_000_000,
   /**
-   * Parts of a recording written as it grows (`tracePartPrefix`): one a second of streaming (each part
-   * packed in one task, so small) for more than two and a half hours. A writer that reaches it writes the recording again as one part; a head naming more is not read.
+   * Parts of a recording written as it grows (`tracePartPrefix`): one a second of streaming (each part is
+   * packed in one task, so kept small) for more than two and a half hours. A writer that reaches it writes
+   * the recording again as one part; a head naming more is not read.
    */
   parts: 10_000,
 } as const;
