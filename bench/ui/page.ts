@@ -27,21 +27,28 @@ const INSTRUMENT = `
   const painted = new ResizeObserver(() => {
     if (w.__sendAt >= 0 && w.__firstAt < 0 && shown()) w.__firstAt = frameNow;
   });
+  // Watched from the first frame after the send until the first text, never before: a page that is not
+  // streaming (a reload, a long list) pays nothing for it.
   let watched = null;
-  const added = new MutationObserver(() => {
+  let added = null;
+  const watch = () => {
     if (w.__firstAt >= 0) return added.disconnect();
     const text = document.querySelector('[data-testid="turn-text"]');
     if (text && text !== watched) {
       watched = text;
       painted.observe(text);
     }
-  });
-  added.observe(document, { childList: true, subtree: true, characterData: true });
+  };
   function frame(t) {
     frameNow = performance.now();
     if (w.__sendAt >= 0) {
       w.__frames.push(t);
       if (w.__firstAt < 0 && shown()) w.__firstAt = frameNow;
+      else if (w.__firstAt < 0 && added === null) {
+        added = new MutationObserver(watch);
+        added.observe(document, { childList: true, subtree: true, characterData: true });
+        watch();
+      }
     }
     requestAnimationFrame(frame);
   }
