@@ -229,6 +229,15 @@ describe('streaming', () => {
     expect(container.querySelectorAll('p')).toHaveLength(3);
   });
 
+  it('does not parse the last block again when the answer ends with the text it had', () => {
+    const text = 'First paragraph.\n\n- a list\n- that grew';
+    const { rerender, container } = render(<Markdown engine={engine} streaming text={text} />);
+    parser.mockClear();
+    rerender(<Markdown engine={engine} text={text} />);
+    expect(parsedSources()).toEqual([]);
+    expect(container.querySelectorAll('li')).toHaveLength(2);
+  });
+
   it('keeps per-delta parsing independent of answer length', async () => {
     const prefix = Array.from({ length: 200 }, (_, i) => `Paragraph ${i} with **bold** text.`).join('\n\n');
     let text = `${prefix}\n\nTail:`;

@@ -185,8 +185,15 @@ const Block = memo(function Block({ source, live }: { source: string; live: bool
   const fence = fencedCode(source);
   const engine = useEngine();
   const math = useMathRenderer(engine.math, !fence && hasFormulas(source));
+  // The parse does not depend on `live`: the answer's last block, the same text when the answer ends, is
+  // not parsed again then (a long list's parse was most of the end's task).
+  const prose = fence === null;
+  const content = useMemo(
+    () => (prose ? markdownOf(source, engine.processor, math) : null),
+    [prose, source, engine.processor, math],
+  );
   if (fence) return <CodeBlock language={fence.language} code={fence.code} live={live && !fence.closed} />;
-  return <LiveBlock.Provider value={live}>{markdownOf(source, engine.processor, math)}</LiveBlock.Provider>;
+  return <LiveBlock.Provider value={live}>{content}</LiveBlock.Provider>;
 });
 
 /**
