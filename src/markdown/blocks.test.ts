@@ -60,6 +60,25 @@ describe('splitMarkdownBlocks', () => {
     expect(splitMarkdownBlocks(`${list}\n\nAfter`)).toEqual([list, 'After']);
   });
 
+  it('keeps a loose list at the margin in one block, up to what is not its next item', () => {
+    const list = '1. one\n\n2. two\n\n   more of two\n\n3. three';
+    expect(splitMarkdownBlocks(`${list}\n\nAfter`)).toEqual([list, 'After']);
+    expect(splitMarkdownBlocks('Steps:\n- a\n\n- b')).toEqual(['Steps:\n- a\n\n- b']);
+    // Another kind of marker starts another list; a thematic break is not an item.
+    expect(splitMarkdownBlocks('- a\n\n+ b')).toEqual(['- a', '+ b']);
+    expect(splitMarkdownBlocks('1. a\n\n2) b')).toEqual(['1. a', '2) b']);
+    expect(splitMarkdownBlocks('- a\n\n- - -')).toEqual(['- a', '- - -']);
+    expect(splitMarkdownBlocks('- a\n\nText\n\n- b')).toEqual(['- a', 'Text', '- b']);
+  });
+
+  it("waits for a line that may still become the list's next item", () => {
+    expect(scanMarkdownBlocks('1. one\n\n2').closed).toEqual([]);
+    expect(scanMarkdownBlocks('1. one\n\n2024 was').closed).toEqual(['1. one']);
+    expect(scanMarkdownBlocks('- one\n\n-').closed).toEqual([]);
+    expect(scanMarkdownBlocks('- one\n\n-5 degrees').closed).toEqual(['- one']);
+    expect(scanMarkdownBlocks('Text\n\n2').closed).toEqual(['Text']);
+  });
+
   it('handles CRLF line endings', () => {
     expect(splitMarkdownBlocks('a\r\n\r\n```\r\nx\r\n\r\ny\r\n```\r\n\r\nb')).toEqual([
       'a',
@@ -83,6 +102,9 @@ describe('scanMarkdownBlocks (incremental)', () => {
       '~~~',
       '| a | b |',
       '- item',
+      '1. item',
+      '2',
+      '-',
       '`',
       '\r\n',
     );

@@ -4,13 +4,17 @@
  *
  * A boundary is a run of blank lines followed by a line that starts at column 0. Blank lines inside
  * a fenced code block never split, and neither do blank lines followed by an indented line (a list
- * item's next paragraph, or an indented code block), which belong to the block above. GFM tables
+ * item's next paragraph, or an indented code block), which belong to the block above, nor blank lines
+ * followed by the next item of a list at the margin: a loose list is one list (list.ts parses it item by
+ * item). GFM tables
  * end at the first blank line, so a table is never split either. A fenced code block at the margin is a
  * block of its own (it interrupts any paragraph, list or quote), from its opening to its closing line.
  *
  * Reference-style link definitions and footnotes only resolve within their block: `Markdown` parses a
  * finished answer that has any as a whole.
  */
+
+import { listMarkerKind, mayStartItem } from './list.ts';
 
 interface Fence {
   char: '`' | '~';
@@ -37,6 +41,8 @@ export interface BlockScan {
   readonly blankSince: number;
   /** Whether the open block has a non-blank line yet (leading blank lines are skipped). */
   readonly hasContent: boolean;
+  /** The marker kind of the list item the open block's last line at the margin starts, if it does. */
+  readonly listKind: string | null;
 }
 
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
@@ -78,6 +84,7 @@ const initial = (text: string): BlockScan => ({
   fence: null,
   blankSince: -1,
   hasContent: false,
+  listKind: null,
 });
 
 /**
@@ -90,7 +97,7 @@ export function scanMarkdownBlocks(text: string, previous?: BlockScan | null): B
   const state = previous && isContinuation(text, previous) ? previous : initial(text);
 
   let closed = state.closed;
-  let { tailStart, pos, fence, blankSince, hasContent } = state;
+  let { tailStart, pos, fence, blankSince, hasContent, listKind } = state;
   const newlyClosed: string[] = [];
 
   const closeBlockAt = (end: number, nextStart: number) => {
@@ -98,6 +105,7 @@ export function scanMarkdownBlocks(text: string, previous?: BlockScan | null): B
     tailStart = nextStart;
     blankSince = -1;
     hasContent = false;
+    listKind = null;
   };
 
   for (;;) {
@@ -106,7 +114,13 @@ export function scanMarkdownBlocks(text: string, previous?: BlockScan | null): B
       // The last line is incomplete: it may still grow, so it is not scanned for fences. But its first
       // character is final, so a boundary before it can already be decided.
       const line = text.slice(pos);
-      if (fence === null && blankSince >= 0 && line !== '' && !isBlank(line) && !isIndented(line)) {
+      const decided = line !== '' && !isBlank(line) && !isIndented(line);
+      if (
+        fence === null &&
+        blankSince >= 0 &&
+        decided &&
+        !(listKind !== null && mayStartItem(line, listKind))
+      ) {
         closeBlockAt(blankSince, pos);
       }
       break;
@@ -120,7 +134,11 @@ export function scanMarkdownBlocks(text: string, previous?: BlockScan | null): B
     } else if (isBlank(line)) {
       if (hasContent && blankSince < 0) blankSince = pos;
     } else {
-      if (blankSince >= 0 && !isIndented(line)) closeBlockAt(blankSince, pos);
+      const margin = !isIndented(line);
+      const kind = margin ? listMarkerKind(line) : null;
+      if (blankSince >= 0 && margin && (listKind === null || kind !== listKind))
+        closeBlockAt(blankSince, pos);
+      if (margin) listKind = kind;
       blankSince = -1;
       fence = fenceOpening(line);
       // A fence at the margin interrupts whatever block is open (CommonMark), so it starts a block of its
@@ -146,6 +164,7 @@ export function scanMarkdownBlocks(text: string, previous?: BlockScan | null): B
     fence,
     blankSince,
     hasContent,
+    listKind,
   };
 }
 

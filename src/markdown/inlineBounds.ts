@@ -1,6 +1,6 @@
 import type { Element, RootContent } from 'hast';
 import { splitChunks } from './codeChunks.ts';
-import { fenceMarks } from './nesting.ts';
+import { fenceAfter } from './nesting.ts';
 
 /**
  * Hostile inline markdown must not freeze or crash the page: 4,000 `*` around a letter take the parser
@@ -236,14 +236,11 @@ export function inlineRuns(block: string): { runs: InlineRun[]; cut: number } {
     let end = block.indexOf('\n', start);
     if (end === -1) end = block.length;
     const line = block.slice(start, end);
-    const marks = fenceMarks(line);
-    if (fence !== null) {
-      if (marks && marks[0] === fence[0] && marks.length >= fence.length) fence = null;
+    const after = fenceAfter(line, fence);
+    if (fence !== null || after !== null) {
+      if (fence === null) previous = null;
+      fence = after;
       current = null;
-    } else if (marks) {
-      fence = marks;
-      current = null;
-      previous = null;
     } else {
       const { columns, at } = indentation(line);
       const text = line.slice(at);

@@ -77,12 +77,17 @@ describe('prices stay text', () => {
 });
 
 describe('where formulas are not looked for', () => {
-  it.each(['`$x$`', '``a ` $x$ ``', '```\n$x$\n```', '~~~tex\n\\[x\\]\n~~~', '- item\n  ```\n  $x$\n  ```'])(
-    '%j is code',
-    (source) => {
-      expect(formulas(source)).toEqual([]);
-    },
-  );
+  it.each([
+    '`$x$`',
+    '``a ` $x$ ``',
+    '```\n$x$\n```',
+    '~~~tex\n\\[x\\]\n~~~',
+    '- item\n  ```\n  $x$\n  ```',
+    // A line with an info string inside a fence is code, not its end.
+    '```md\n```js\n$x$\n```',
+  ])('%j is code', (source) => {
+    expect(formulas(source)).toEqual([]);
+  });
 
   it('after code, formulas are found again', () => {
     expect(formulas('`$a$` and $b$')).toEqual([['b', false]]);

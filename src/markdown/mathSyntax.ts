@@ -1,4 +1,4 @@
-import { fenceMarks } from './nesting.ts';
+import { fenceAfter } from './nesting.ts';
 
 /**
  * Formulas in model output, found before the markdown parser sees them: `$…$` and `\(…\)` inline, `$$…$$`
@@ -152,10 +152,9 @@ export function extractMath(source: string): MathSource | null {
       // Fenced code, also inside quotes and lists: its lines are skipped whole.
       let lineEnd = source.indexOf('\n', i);
       if (lineEnd === -1) lineEnd = source.length;
-      const marks = fenceMarks(source.slice(i, lineEnd));
-      if (fence !== null || marks) {
-        if (fence === null) fence = marks ?? null;
-        else if (marks && marks[0] === fence[0] && marks.length >= fence.length) fence = null;
+      const after = fenceAfter(source.slice(i, lineEnd), fence);
+      if (fence !== null || after !== null) {
+        fence = after;
         i = lineEnd + 1;
         continue;
       }

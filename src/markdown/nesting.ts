@@ -8,11 +8,20 @@ export const MAX_NESTING = 24;
 const ORDERED = /^\d{1,9}[.)](?=[ \t]|$)/;
 const FENCE = /^(`{3,}|~{3,})/;
 
-/** The fence marks a line opens or closes with, after any quote or list markers and indentation. */
-export function fenceMarks(line: string): string | undefined {
+/**
+ * The fence open after `line` (its marks), given the one open before it: a line opens a fence with its
+ * marks after any quote or list markers and indentation, and closes one with as many marks or more of the
+ * same kind and nothing after them (a line with an info string is code).
+ */
+export function fenceAfter(line: string, open: string | null): string | null {
   let i = 0;
   while (i < line.length && ' \t>*+-.)0123456789'.includes(line[i]!)) i++;
-  return FENCE.exec(line.slice(i, i + 64))?.[1];
+  const marks = FENCE.exec(line.slice(i, i + 64))?.[1];
+  if (marks === undefined) return open;
+  if (open === null) return marks;
+  const closes =
+    marks[0] === open[0] && marks.length >= open.length && line.slice(i + marks.length).trim() === '';
+  return closes ? null : open;
 }
 
 /**
@@ -62,14 +71,8 @@ export function tooDeepAt(block: string): number {
     let end = block.indexOf('\n', start);
     if (end === -1) end = block.length;
     const line = block.slice(start, end);
-    const marks = fenceMarks(line);
-    if (fence !== null) {
-      if (marks && marks[0] === fence[0] && marks.length >= fence.length) fence = null;
-    } else if (lineNesting(line) > MAX_NESTING) {
-      return start;
-    } else if (marks) {
-      fence = marks;
-    }
+    if (fence === null && lineNesting(line) > MAX_NESTING) return start;
+    fence = fenceAfter(line, fence);
     start = end + 1;
   }
   return -1;

@@ -238,6 +238,29 @@ describe('streaming', () => {
     expect(container.querySelectorAll('li')).toHaveLength(2);
   });
 
+  it('parses only the last item of a growing list again', () => {
+    const items = Array.from({ length: 6 }, (_, i) => `- item ${i} with **bold**`);
+    let text = 'Intro.\n\n';
+    const { rerender, container } = render(<Markdown engine={engine} streaming text={text} />);
+    parser.mockClear();
+    for (const item of items) {
+      text += `${item}\n`;
+      rerender(<Markdown engine={engine} streaming text={text} />);
+    }
+    expect(parsedSources()).toEqual(items);
+    expect(container.querySelectorAll('ul > li')).toHaveLength(6);
+  });
+
+  it('renders a list parsed item by item as one parse of the whole list', () => {
+    const list = '1. one **bold**\n   - nested\n\n2. [link](https://example.com)\n\n   more\n3. [ ] a task';
+    const split = render(<Markdown engine={engine} text={list} />).container.querySelector('ol')!.outerHTML;
+    // A table row above the list leaves the block to one parse (list.ts).
+    const whole = render(<Markdown engine={engine} text={`| a |\n${list}`} />).container.querySelector('ol');
+    expect(parsedSources()).toContain(`| a |\n${list}`);
+    expect(split).toBe(whole!.outerHTML);
+    expect(split).toContain('<li>\n<p>one <strong>bold</strong></p>');
+  });
+
   it('keeps per-delta parsing independent of answer length', async () => {
     const prefix = Array.from({ length: 200 }, (_, i) => `Paragraph ${i} with **bold** text.`).join('\n\n');
     let text = `${prefix}\n\nTail:`;

@@ -1,8 +1,11 @@
-import type { Element as HastElement, Root as HastRoot, Nodes } from 'hast';
+import type { Element as HastElement, Root as HastRoot, Nodes, RootContent } from 'hast';
 import { type Components, toJsxRuntime } from 'hast-util-to-jsx-runtime';
 import {
   type ComponentProps,
+  cloneElement,
   memo,
+  type ReactElement,
+  Fragment as ReactFragment,
   type ReactNode,
   useEffect,
   useId,
@@ -17,6 +20,7 @@ import { type BlockScan, scanMarkdownBlocks } from '../../markdown/blocks.ts';
 import { splitChunks } from '../../markdown/codeChunks.ts';
 import { createMarkdownEngine, type MarkdownEngine } from '../../markdown/engine.ts';
 import { fencedCode } from '../../markdown/fence.ts';
+import { type ListCache, type ListSource, listParts, listSource } from '../../markdown/list.ts';
 import { hasFormulas } from '../../markdown/mathSyntax.ts';
 import { MAX_NESTING, tooDeepAt } from '../../markdown/nesting.ts';
 import { type MarkdownProcessor, type MathRenderer, safeUrl } from '../../markdown/processor.ts';
@@ -69,16 +73,18 @@ function ImageAsLink({ src, alt }: ComponentProps<'img'> & { node?: unknown }) {
 
 const components = { a: Link, img: ImageAsLink, pre: PreFromMarkdown, table: Table } as Partial<Components>;
 
+const toJsxOptions = {
+  Fragment,
+  jsx,
+  jsxs,
+  components,
+  ignoreInvalidStyle: true,
+  passKeys: true,
+  passNode: true,
+} as const;
+
 function toReact(tree: HastRoot): ReactNode {
-  return toJsxRuntime(tree, {
-    Fragment,
-    jsx,
-    jsxs,
-    components,
-    ignoreInvalidStyle: true,
-    passKeys: true,
-    passNode: true,
-  });
+  return toJsxRuntime(tree, toJsxOptions);
 }
 
 /** What answers commonly hold, small: enough to run every common path of the parser and the conversion. */
@@ -160,6 +166,37 @@ function TableBlock({ source, math }: { source: string; math: MathRenderer | nul
 }
 
 /**
+ * A list, parsed item by item (list.ts): while it streams, only its last item is parsed again, and only its
+ * elements are made again (a finished item's are kept, so React passes over them).
+ */
+function ListBlock({ list, source, math }: { list: ListSource; source: string; math: MathRenderer | null }) {
+  const { processor } = useEngine();
+  const cache = useRef<ListCache>(new Map()).current;
+  const made = useRef(new WeakMap<object, ReactNode>()).current;
+  const parts = listParts(list, (markdown) => processor.toHast(markdown, math), cache);
+  if (!parts) return <>{toReact(processor.toHast(source, math))}</>;
+  const once = (key: HastElement | RootContent[], children: RootContent[]) => {
+    if (!made.has(key)) made.set(key, toReact({ type: 'root', children }));
+    return made.get(key);
+  };
+  const items = parts.items.map((item, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: items are only ever appended, so the index is the item's
+    <ReactFragment key={i}>
+      {'\n'}
+      {once(item, [item])}
+    </ReactFragment>
+  ));
+  const shell = toJsxRuntime(parts.list, toJsxOptions) as ReactElement;
+  return (
+    <>
+      {parts.lead.length > 0 ? once(parts.lead, parts.lead) : null}
+      {parts.lead.length > 0 ? '\n' : null}
+      {cloneElement(shell, undefined, ...items, '\n')}
+    </>
+  );
+}
+
+/**
  * One block's markdown, parsed, its formulas rendered with `math` when given; nesting past the limit is
  * shown as plain text instead of parsed.
  */
@@ -167,7 +204,11 @@ function markdownOf(source: string, processor: MarkdownProcessor, math: MathRend
   // Made again when KaTeX arrives: the groups parsed without it are parsed again with it.
   if (tableRows(source)) return <TableBlock key={math ? 'math' : 'tex'} source={source} math={math} />;
   const deep = tooDeepAt(source);
-  if (deep === -1) return toReact(processor.toHast(source, math));
+  if (deep === -1) {
+    const list = listSource(source);
+    if (list) return <ListBlock key={math ? 'math' : 'tex'} list={list} source={source} math={math} />;
+    return toReact(processor.toHast(source, math));
+  }
   return (
     <>
       {deep > 0 ? toReact(processor.toHast(source.slice(0, deep), math)) : null}
