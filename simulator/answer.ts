@@ -78,9 +78,46 @@ function mathAnswer(userText: string): string {
   ].join('\n');
 }
 
-/** What `sim-echo` says: formulas when asked for them, else the markdown demo. */
+/** Asked for steps (the word in the message): an answer made of lists, for rendering them. */
+function asksForSteps(userText: string): boolean {
+  return /\bsteps?\b/i.test(userText);
+}
+
+/** A loose numbered list (blank lines between items) with nested lists and code, then a task list. */
+function stepsAnswer(userText: string): string {
+  return [
+    `## Steps for *${oneLine(userText, 60)}*`,
+    '',
+    'Follow these in order:',
+    '',
+    '1. **Install** the tools.',
+    '',
+    '   Both are needed:',
+    '   - Node 20',
+    '   - PostgreSQL',
+    '',
+    '2. **Configure** the gateway:',
+    '',
+    '   ```sh',
+    '   export HOPBASE_URL=https://gateway.example.com',
+    '   ```',
+    '',
+    '3. **Run** the app and open it.',
+    '',
+    '4. **Check** that an answer streams.',
+    '',
+    'Before you ship:',
+    '',
+    '- [x] Tests pass',
+    '- [ ] Screenshots taken',
+    '- [ ] Notes written',
+  ].join('\n');
+}
+
+/** What `sim-echo` says: formulas or steps when asked for them, else the markdown demo. */
 export function echoAnswer(userText: string): string {
-  return asksForFormulas(userText) ? mathAnswer(userText) : demoAnswer(userText);
+  if (asksForFormulas(userText)) return mathAnswer(userText);
+  return asksForSteps(userText) ? stepsAnswer(userText) : demoAnswer(userText);
 }
 
 const LONG_TOPICS = [

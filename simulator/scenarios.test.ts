@@ -67,6 +67,14 @@ describe('answers', () => {
     expect(echoAnswer('formulation')).toBe(demoAnswer('formulation'));
   });
 
+  it('answers with lists when asked for steps', () => {
+    const steps = echoAnswer('What are the Steps?');
+    expect(steps).toContain('1. **Install** the tools.\n\n   Both are needed:\n   - Node 20');
+    expect(steps).toContain('\n\n4. **Check**');
+    expect(steps).toContain('- [ ] Notes written');
+    expect(echoAnswer('footsteps')).toBe(demoAnswer('footsteps'));
+  });
+
   it('quotes a tool result inside a fence it cannot close', () => {
     const text = toolResultAnswer([{ name: 'run', content: 'a ``` b' }]);
     expect(text).toContain('`run` returned:\n\n````\na ``` b\n````');

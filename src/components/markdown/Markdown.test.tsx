@@ -50,7 +50,8 @@ describe('Markdown rendering', () => {
     expect(within(table).getByRole('columnheader', { name: 'Name' })).toBeInTheDocument();
     expect(within(table).getByRole('cell', { name: 'pear' })).toBeInTheDocument();
     expect(container.querySelector('del')).toHaveTextContent('old');
-    const boxes = screen.getAllByRole('checkbox');
+    // Every form control has a name (axe's "label" rule).
+    const boxes = screen.getAllByRole('checkbox', { name: 'Task' });
     expect(boxes.map((box) => (box as HTMLInputElement).checked)).toEqual([true, false]);
     expect(screen.getByRole('link', { name: 'www.example.com' })).toHaveAttribute(
       'href',

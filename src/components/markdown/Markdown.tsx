@@ -71,7 +71,19 @@ function ImageAsLink({ src, alt }: ComponentProps<'img'> & { node?: unknown }) {
   );
 }
 
-const components = { a: Link, img: ImageAsLink, pre: PreFromMarkdown, table: Table } as Partial<Components>;
+/** A task list item's box, shown and not changed: named, as every form control must be. */
+function TaskBox({ node: _node, ...rest }: ComponentProps<'input'> & { node?: unknown }) {
+  const { t } = useI18n();
+  return <input {...rest} aria-label={t('markdown.task')} />;
+}
+
+const components = {
+  a: Link,
+  img: ImageAsLink,
+  input: TaskBox,
+  pre: PreFromMarkdown,
+  table: Table,
+} as Partial<Components>;
 
 const toJsxOptions = {
   Fragment,

@@ -525,6 +525,7 @@ export const en = {
   'markdown.plainText': 'text',
   'markdown.image': 'Image: {alt}',
   'markdown.image.untitled': 'Image: untitled',
+  'markdown.task': 'Task',
   'systemPrompt.title': 'System prompt',
   'systemPrompt.field': 'System prompt for this chat',
   'systemPrompt.useDefault': 'Use the default',

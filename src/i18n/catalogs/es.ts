@@ -522,6 +522,7 @@ export const es: Catalog = {
   'markdown.plainText': 'texto',
   'markdown.image': 'Imagen: {alt}',
   'markdown.image.untitled': 'Imagen: sin título',
+  'markdown.task': 'Tarea',
   'systemPrompt.title': 'Prompt del sistema',
   'systemPrompt.field': 'Prompt del sistema de este chat',
   'systemPrompt.useDefault': 'Usar el predeterminado',

@@ -516,6 +516,7 @@ export const ja: Catalog = {
   'markdown.plainText': 'テキスト',
   'markdown.image': '画像: {alt}',
   'markdown.image.untitled': '画像: 無題',
+  'markdown.task': 'タスク',
   'systemPrompt.title': 'システムプロンプト',
   'systemPrompt.field': 'このチャットのシステムプロンプト',
   'systemPrompt.useDefault': 'デフォルトに戻す',

@@ -477,6 +477,7 @@ export const zhCN: Catalog = {
   'markdown.plainText': '文本',
   'markdown.image': '图片：{alt}',
   'markdown.image.untitled': '图片：无标题',
+  'markdown.task': '任务',
   'systemPrompt.title': '系统提示词',
   'systemPrompt.field': '本对话的系统提示词',
   'systemPrompt.useDefault': '使用默认值',

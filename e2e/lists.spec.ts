@@ -1,0 +1,42 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { artifactsDir, choose, inContext, openApp, send, uniqueText, violations, waitForAnswer } from './helpers.ts';
+
+// The simulator answers a message with the word "steps" with lists (simulator/answer.ts): a numbered list
+// with blank lines between its items, a nested list and code in them, then a task list.
+
+async function stepsAnswer(page: Page): Promise<Locator> {
+  await choose(page, 'chat', 'sim-echo');
+  return waitForAnswer(await send(page, uniqueText('Show me the steps')));
+}
+
+/** A numbered list with blank lines between its items is one list of four steps, as a screen reader reads it. */
+async function expectOneListOfSteps(turn: Locator): Promise<void> {
+  const text = turn.getByTestId('turn-text');
+  // The steps, the list nested in the first one, and the task list.
+  await expect(text.getByRole('list')).toHaveCount(3);
+  const steps = text.getByRole('list').filter({ hasText: 'Install' }).first();
+  await expect(steps.locator(':scope > li')).toHaveText([/Install the tools/, /Configure/, /Run/, /Check/]);
+  await expect(steps.getByRole('list')).toHaveText(['Node 20\nPostgreSQL']);
+  await expect(steps.getByRole('code').or(steps.locator('pre code'))).toContainText('HOPBASE_URL');
+  await expect(text.getByRole('checkbox')).toHaveCount(3);
+}
+
+test('a loose numbered list is one list, and passes axe in light mode', async ({ page }) => {
+  await openApp(page);
+  const turn = await stepsAnswer(page);
+  await expectOneListOfSteps(turn);
+  expect(await violations(page)).toEqual([]);
+  await page.screenshot({ path: `${artifactsDir}/lists-light.png` });
+});
+
+test('lists in dark mode on a phone: no page overflow, axe passes', async ({ browser }) => {
+  await inContext(browser, { colorScheme: 'dark', viewport: { width: 390, height: 780 } }, async (page) => {
+    await openApp(page);
+    const turn = await stepsAnswer(page);
+    await expectOneListOfSteps(turn);
+    const wide = await page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
+    expect(wide).toBe(0);
+    expect(await violations(page)).toEqual([]);
+    await page.screenshot({ path: `${artifactsDir}/lists-dark-phone.png` });
+  });
+});
