@@ -4,10 +4,12 @@
  * snapshots of the recording that never change once shown, and when the conversation store receives an
  * answer in flight.
  */
+
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AssistantMessage } from '../state/domain/types.ts';
 import { withAnswer } from '../state/stores/answers.ts';
 import { createTestApp, type TestApp } from '../testing/testApp.tsx';
+import { pacing } from './pacing.ts';
 
 let app: TestApp;
 
@@ -292,6 +294,30 @@ describe('an answer in flight and the conversation store', () => {
     await done;
     expect(storedTexts).toEqual(['', 'abcde', 'abcdef']);
     expect(app.stores.answers.getState().answers).toEqual({});
+    vi.unstubAllGlobals();
+  });
+
+  it('reaches the store sooner when a fast stream brought a checkpoint of bytes', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    vi.stubGlobal('requestAnimationFrame', (run: () => void) => setTimeout(run, 0));
+    const stream = controlledStream();
+    const stored = () =>
+      app.stores.conversations.getState().conversations[app.stores.conversations.getState().activeId!];
+    const storedText = () => {
+      const assistant = stored()?.messages.find((m) => m.role === 'assistant');
+      return assistant?.role === 'assistant' ? assistant.attempts[0]?.turn.text : undefined;
+    };
+    const done = app.using({ fetchImpl: async () => stream.response }).send('Hi', 'chat');
+    stream.send(chatDelta('small'));
+    await vi.waitFor(() => expect(messages()[0]!.attempts[0]!.turn.text).toBe('small'));
+    expect(storedText()).toBe('');
+    // The clock stands still: only the bytes can bring the checkpoint.
+    const large = 'x'.repeat(pacing.checkpointBytes);
+    stream.send(chatDelta(large));
+    await vi.waitFor(() => expect(storedText()).toBe(`small${large}`));
+    stream.send('data: [DONE]\n\n');
+    stream.close();
+    await done;
     vi.unstubAllGlobals();
   });
 });

@@ -46,7 +46,7 @@ export interface AnswerStreamOptions {
  * of its turn, its silence watch, its recording, its retry state and its abort controller. Every change
  * goes through `dispatch` (`answerReducer`), and each resulting snapshot is published to the answers
  * store, which the UI reads by message id. The conversation store receives the attempt when it starts, at
- * checkpoints (`pacing.checkpointMs`, and whenever the page is hidden) and when it ends.
+ * checkpoints (`pacing.checkpointMs` or `checkpointBytes`, and whenever the page is hidden) and when it ends.
  */
 export class AnswerStream {
   private readonly options: AnswerStreamOptions;
@@ -175,7 +175,12 @@ export class AnswerStream {
       // Read again from the first piece: what was stored stays shown until the reading passes it.
       if (!caughtUp(resumed, recorder.receivedBytes)) return;
       this.dispatch({ type: 'progressed', turn, trace: recorder.snapshot(), watch });
-      if (frames.hidden() || performance.now() - this.lastCheckpoint >= pacing.checkpointMs)
+      const unsaved = recorder.receivedBytes - (this.checkpointed?.trace.bytes ?? 0);
+      if (
+        frames.hidden() ||
+        performance.now() - this.lastCheckpoint >= pacing.checkpointMs ||
+        unsaved >= pacing.checkpointBytes
+      )
         this.checkpoint();
     });
     this.batcher = batcher;

@@ -1,3 +1,5 @@
+import { recordingLimits } from '../state/domain/recordings.ts';
+
 /**
  * How often an answer in flight shows and keeps what it read: the one place these rates are decided.
  *
@@ -27,6 +29,11 @@ export const pacing = {
   firstFrameChars: 1_000,
   /** Between two checkpoints of a streaming answer into the conversation store. */
   checkpointMs: 1000,
+  /**
+   * A checkpoint comes sooner once this much of the stream came since the last one: its recording is
+   * written from checkpoints, in parts of about this size (see `recordingLimits.partBytes`).
+   */
+  checkpointBytes: recordingLimits.partBytes,
   /** A hidden tab has no animation frames: its progress is applied on a timer this slow. */
   hiddenFrameMs: 250,
   /** Without animation frames (tests, some embedders), the frame's stand-in. */

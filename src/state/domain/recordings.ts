@@ -26,6 +26,11 @@ export const recordingLimits = {
    * the recording again as one part; a head naming more is not read.
    */
   parts: 10_000,
+  /**
+   * Bytes of stream one part holds at most, about: a growing recording is written every second, and sooner
+   * when this much came (a fast stream: its part would otherwise take one long task to pack and store).
+   */
+  partBytes: 64_000,
 } as const;
 
 const empty: AttemptTrace = Object.freeze({

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { createStore, del, entries, get, keys, set, type UseStore } from 'idb-keyval';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
-import { emptyRecording } from '../domain/recordings.ts';
+import { emptyRecording, recordingLimits } from '../domain/recordings.ts';
 import type { AssistantMessage, Conversation } from '../domain/types.ts';
 import { packedLines } from '../formats/records.ts';
 import { type AppStores, createAppStores } from '../stores/appStores.ts';
@@ -289,13 +289,13 @@ describe('recordings', () => {
     event: 'message',
     data: `{"n":${i}}`,
   }));
-  const recorded = (items: number, status: 'streaming' | 'complete') => {
+  const recorded = (items: number, status: 'streaming' | 'complete', bytes = 10 * items) => {
     const conversation = streamingConversation();
     const message = conversation.messages[1] as AssistantMessage;
     const attempt = message.attempts[0]!;
     const trace = {
       ...attempt.trace,
-      bytes: 10 * items,
+      bytes,
       items: recordedItems.slice(0, items),
       raw: 'data: {"n":0}\n\n'.repeat(items),
     };
@@ -476,6 +476,18 @@ describe('recordings', () => {
     await finish();
     expect(traceWrites()).toBe(2);
     expect((await storedRecording(db, 'att_1'))?.items).toHaveLength(6);
+  });
+
+  it('are written sooner, while they grow, once a part of partBytes came since the last', async () => {
+    stop = startPersisting(watching, stores, 1, 60_000);
+    put(recorded(1, 'streaming'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    put(recorded(2, 'streaming', recordingLimits.partBytes - 1));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(traceWrites()).toBe(1);
+    put(recorded(3, 'streaming', recordingLimits.partBytes + 10));
+    await expect.poll(traceWrites).toBe(2);
+    expect((await storedRecording(db, 'att_1'))?.items).toHaveLength(3);
   });
 
   it('held back while growing are written when the page goes away', async () => {

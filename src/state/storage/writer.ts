@@ -67,8 +67,16 @@ export function createWriter({ db, stores, known, journal, elsewhere, traceDelay
       // Not in memory: the database holds it, and an empty copy must never replace it there.
       if (previous?.trace === attempt.trace || recordingKeptApart(attempt)) continue;
       const growing = attempt.turn.status === 'streaming';
-      // A recording that still grows is written now and then; the final one always.
-      if (!force && previous && growing && now - previous.at < traceDelayMs) continue;
+      // A recording that still grows is written now and then (a part a second, or of `partBytes`); the final
+      // one always.
+      if (
+        !force &&
+        previous &&
+        growing &&
+        now - previous.at < traceDelayMs &&
+        attempt.trace.bytes - previous.trace.bytes < recordingLimits.partBytes
+      )
+        continue;
       const part = nextPart(previous, attempt.trace, growing);
       out.push({
         attempt,
