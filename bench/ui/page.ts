@@ -24,15 +24,20 @@ const INSTRUMENT = `
     const text = document.querySelector('[data-testid="turn-text"]');
     return text !== null && (text.textContent || '').trim().length > 0 ? text : null;
   };
+  // Once the first text is timed, nothing is observed any more: the page is measured, not the bench.
   const painted = new ResizeObserver(() => {
     if (w.__sendAt >= 0 && w.__firstAt < 0 && shown()) w.__firstAt = frameNow;
+    if (w.__firstAt >= 0) painted.disconnect();
   });
   // Watched from the first frame after the send until the first text, never before: a page that is not
   // streaming (a reload, a long list) pays nothing for it.
   let watched = null;
   let added = null;
   const watch = () => {
-    if (w.__firstAt >= 0) return added.disconnect();
+    if (w.__firstAt >= 0) {
+      painted.disconnect();
+      return added.disconnect();
+    }
     const text = document.querySelector('[data-testid="turn-text"]');
     if (text && text !== watched) {
       watched = text;
