@@ -1,5 +1,15 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { artifactsDir, choose, inContext, openApp, send, uniqueText, violations, waitForAnswer } from './helpers.ts';
+import {
+  artifactsDir,
+  choose,
+  inContext,
+  newTurn,
+  openApp,
+  send,
+  uniqueText,
+  violations,
+  waitForAnswer,
+} from './helpers.ts';
 
 // The simulator answers a message with the word "steps" with lists (simulator/answer.ts): a numbered list
 // with blank lines between its items, a nested list and code in them, then a task list.
@@ -38,5 +48,24 @@ test('lists in dark mode on a phone: no page overflow, axe passes', async ({ bro
     expect(wide).toBe(0);
     expect(await violations(page)).toEqual([]);
     await page.screenshot({ path: `${artifactsDir}/lists-dark-phone.png` });
+  });
+});
+
+test.describe('in Japanese', () => {
+  test.use({ locale: 'ja-JP' });
+
+  test("a task list's boxes are named in the page's language", async ({ page }) => {
+    await page.goto('/');
+    const box = page.getByRole('textbox', { name: 'メッセージ' });
+    await expect(box).toBeVisible();
+    await page.getByRole('combobox', { name: 'モデル' }).selectOption('sim-echo');
+    const turn = await waitForAnswer(
+      await newTurn(page, async () => {
+        await box.fill(uniqueText('Show me the steps'));
+        await box.press('Enter');
+      }),
+    );
+    await expect(turn.getByTestId('turn-text').getByRole('checkbox', { name: 'タスク' })).toHaveCount(3);
+    await page.screenshot({ path: `${artifactsDir}/lists-ja.png` });
   });
 });
