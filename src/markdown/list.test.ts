@@ -185,6 +185,31 @@ describe('a list parsed item by item', () => {
     const cache = new Map();
     listParts(listSource('- a\n\n- b')!, parse, cache);
     listParts(listSource('- a\n\n- b\n\n- c')!, parse, cache);
-    expect(parsed).toEqual(['- x\n\n- a', '- x\n\n- b', '- x\n\n- c']);
+    expect(parsed).toEqual(['- x\n\n- a\n\n- b', '- x\n\n- c']);
+  });
+
+  it('parses new items together, in one parse, and each alone when one of them is spread', () => {
+    const parsed: string[] = [];
+    const parse = (markdown: string) => {
+      parsed.push(markdown);
+      return toHast(markdown);
+    };
+    const cache = new Map();
+    listParts(listSource('- a\n- b')!, parse, cache);
+    listParts(listSource('- a\n- b\n- c\n- d')!, parse, cache);
+    expect(parsed).toEqual(['- a\n- b', '- c\n- d']);
+
+    parsed.length = 0;
+    const spread = '- a\n- b\n\n  more of b\n- c';
+    const parts = listParts(listSource(spread)!, parse, new Map());
+    expect(withoutPositions(parts && assembled(parts))).toEqual(withoutPositions(toHast(spread)));
+    // Together (loose as a whole), then each alone as tight, then all as loose, together.
+    expect(parsed).toEqual([
+      '- a\n- b\n\n  more of b\n- c',
+      '- a',
+      '- b\n\n  more of b',
+      '- c',
+      '- x\n\n- a\n\n- b\n\n  more of b\n\n- c',
+    ]);
   });
 });

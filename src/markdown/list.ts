@@ -126,6 +126,9 @@ export interface ListParts {
   items: HastElement[];
 }
 
+/** How a list's items are parsed: as in a tight list, or as in a loose one. */
+type Form = 'tight' | 'loose';
+
 /** Each part's parse, by its source (and the form it was parsed in). */
 export type ListCache = Map<string, HastElement | RootContent[] | null>;
 
@@ -162,23 +165,28 @@ export function listParts(
     if (!cache.has(key)) cache.set(key, make());
     return cache.get(key) as T | null;
   };
-  // Alone, an item is loose only if it is spread itself (blank lines between its own blocks).
-  const alone = (item: string) =>
-    cached(`tight\n${item}`, () => {
-      const items = listItemsOf(parse(item));
-      return items?.length === 1 ? items[0]! : null;
-    });
-  // After a first item and a blank line, an item is in a loose list, as in a whole list that is loose.
-  const inLooseList = (item: string) =>
-    cached(`loose\n${item}`, () => {
-      const items = listItemsOf(parse(`${source.marker} x\n\n${item}`));
-      return items?.length === 2 ? items[1]! : null;
-    });
+  // Tight, an item is loose only if it is spread itself (blank lines between its own blocks). Loose, after a
+  // first item and a blank line, it is in a loose list, as in a whole list that is loose.
+  const parseItems = (form: Form, items: string[]): HastElement[] | null => {
+    const skip = form === 'tight' ? 0 : 1;
+    const markdown = form === 'tight' ? items.join('\n') : `${source.marker} x\n\n${items.join('\n\n')}`;
+    const parsed = listItemsOf(parse(markdown));
+    return parsed?.length === items.length + skip ? parsed.slice(skip) : null;
+  };
+  const inForm = (form: Form) => {
+    const key = (item: string) => `${form}\n${item}`;
+    // New items (a burst, or a whole list shown at once) are parsed together: one parse costs less than
+    // one per item. Tight items parsed together are all loose if one is spread: then each is parsed alone.
+    const missing = source.items.filter((item) => !cache.has(key(item)));
+    const together = missing.length > 1 ? parseItems(form, missing) : null;
+    if (together && !(form === 'tight' && together.some(hasParagraph)))
+      for (const [i, item] of missing.entries()) cache.set(key(item), together[i]!);
+    return source.items.map((item) => cached(key(item), () => parseItems(form, [item])?.[0] ?? null));
+  };
   const lead = source.lead === '' ? [] : cached(`lead\n${source.lead}`, () => parse(source.lead).children);
 
-  let items = source.blankBetween ? null : source.items.map(alone);
-  if (items === null || items.some((item) => item !== null && hasParagraph(item)))
-    items = source.items.map(inLooseList);
+  let items = source.blankBetween ? null : inForm('tight');
+  if (items === null || items.some((item) => item !== null && hasParagraph(item))) items = inForm('loose');
   // Items no longer in the list (the last one grew past them) are dropped from the cache.
   for (const key of cache.keys()) if (!used.has(key)) cache.delete(key);
 
