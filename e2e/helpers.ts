@@ -222,6 +222,11 @@ export async function violations(page: Page, include?: string) {
   }));
 }
 
+/** How far the page is wider than its window, in CSS pixels: 0 when nothing makes it scroll sideways. */
+export function pageOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
 /** Runs `run` on a page of a browser context of its own (a viewport, a colour scheme), closed after. */
 export async function inContext(
   browser: Browser,
@@ -237,6 +242,24 @@ export async function inContext(
 }
 
 export const artifactsDir = 'e2e-artifacts';
+
+/**
+ * On a phone in dark mode: `show` opens the app and brings something onto the page; the page must then not
+ * scroll sideways and must pass axe. Its screenshot is saved as `screenshot` (a file name in the artifacts).
+ */
+export async function onDarkPhone(
+  browser: Browser,
+  show: (page: Page) => Promise<void>,
+  screenshot: string,
+): Promise<void> {
+  await inContext(browser, { colorScheme: 'dark', viewport: { width: 390, height: 780 } }, async (page) => {
+    await openApp(page);
+    await show(page);
+    expect(await pageOverflow(page)).toBe(0);
+    expect(await violations(page)).toEqual([]);
+    await page.screenshot({ path: `${artifactsDir}/${screenshot}` });
+  });
+}
 
 /** Fills the open chat's parameters through the toolbar's dialog, as a person would, and saves them. */
 export async function setParameters(

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { artifactsDir, turns, uniqueText, waitForAnswer } from './helpers.ts';
+import { artifactsDir, pageOverflow, turns, uniqueText, waitForAnswer } from './helpers.ts';
 
 /**
  * The toolbar in each language, at desktop and phone width, with a conversation total shown: one row at
@@ -77,7 +77,7 @@ for (const { locale, lang, message, model, inspect, inspector } of languages) {
         boxes.slice(i + 1).flatMap((b) => (overlap(a, b) ? [`${a.name} / ${b.name}`] : [])),
       );
       expect(overlapping).toEqual([]);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+      expect(await pageOverflow(page)).toBe(0);
       const toolbar = (await page.locator('header.toolbar').boundingBox())!;
       if (width === 1280) {
         // One row: every control level with the others, and the model select left room for long ids.

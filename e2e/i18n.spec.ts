@@ -1,6 +1,14 @@
 import { expect, type Page, test } from '@playwright/test';
 import { photo } from './files.ts';
-import { artifactsDir, requestsContaining, turns, uniqueText, violations, waitForAnswer } from './helpers.ts';
+import {
+  artifactsDir,
+  pageOverflow,
+  requestsContaining,
+  turns,
+  uniqueText,
+  violations,
+  waitForAnswer,
+} from './helpers.ts';
 
 /**
  * The app with the browser in Japanese, Simplified Chinese and Spanish: its words, its number format,
@@ -310,7 +318,7 @@ for (const { locale, lang, words, usage, stall, budget, answerFrom, versionOf, n
         await editLast(page, words, ' 2');
         await expect(page.getByRole('group', { name: words.versions })).toBeVisible();
         // Nothing runs past the screen's edge; the toolbar keeps to two rows.
-        expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+        expect(await pageOverflow(page)).toBe(0);
         for (const name of [words.protocol, words.model, words.reasoning])
           await expect(page.getByRole('combobox', { name })).toBeInViewport({ ratio: 1 });
         await expect(page.getByRole('button', { name: words.settings, exact: true })).toBeInViewport({

@@ -2,8 +2,8 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import {
   artifactsDir,
   choose,
-  inContext,
   newTurn,
+  onDarkPhone,
   openApp,
   send,
   uniqueText,
@@ -40,15 +40,11 @@ test('a loose numbered list is one list, and passes axe in light mode', async ({
 });
 
 test('lists in dark mode on a phone: no page overflow, axe passes', async ({ browser }) => {
-  await inContext(browser, { colorScheme: 'dark', viewport: { width: 390, height: 780 } }, async (page) => {
-    await openApp(page);
-    const turn = await stepsAnswer(page);
-    await expectOneListOfSteps(turn);
-    const wide = await page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
-    expect(wide).toBe(0);
-    expect(await violations(page)).toEqual([]);
-    await page.screenshot({ path: `${artifactsDir}/lists-dark-phone.png` });
-  });
+  await onDarkPhone(
+    browser,
+    async (page) => expectOneListOfSteps(await stepsAnswer(page)),
+    'lists-dark-phone.png',
+  );
 });
 
 test.describe('in Japanese', () => {

@@ -2,7 +2,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import {
   artifactsDir,
   choose,
-  inContext,
+  onDarkPhone,
   openApp,
   send,
   uniqueText,
@@ -69,17 +69,16 @@ test('formulas render with KaTeX, prices stay text, and it passes axe in light m
 });
 
 test('formulas in dark mode on a phone: no page overflow, axe passes', async ({ browser }) => {
-  await inContext(browser, { colorScheme: 'dark', viewport: { width: 390, height: 780 } }, async (page) => {
-    await openApp(page);
-    const turn = await formulaAnswer(page);
-    await expectFormulasRendered(turn);
-    // A displayed formula wider than the column scrolls on its own; the page does not.
-    const wide = await page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
-    expect(wide).toBe(0);
-    expect(await violations(page)).toEqual([]);
-    await turn.locator('.katex-display').last().scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${artifactsDir}/math-dark-phone.png` });
-  });
+  // A displayed formula wider than the column scrolls on its own; the page does not.
+  await onDarkPhone(
+    browser,
+    async (page) => {
+      const turn = await formulaAnswer(page);
+      await expectFormulasRendered(turn);
+      await turn.locator('.katex-display').last().scrollIntoViewIfNeeded();
+    },
+    'math-dark-phone.png',
+  );
 });
 
 test('formulas under the production server: KaTeX, its styles and fonts load with no CSP violation', async ({

@@ -3,16 +3,9 @@ import type { ElementContent, Root as HastRoot } from 'hast';
 import { describe, expect, it } from 'vitest';
 import { type ListParts, listParts, listSource } from './list.ts';
 import { createMarkdownProcessor } from './processor.ts';
+import { withoutPositions } from './testing/withoutPositions.ts';
 
 const { toHast } = createMarkdownProcessor();
-
-/** The tree without source positions (items are parsed apart, so their offsets differ). */
-function withoutPositions(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutPositions);
-  if (node === null || typeof node !== 'object') return node;
-  const { position: _position, ...rest } = node as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, withoutPositions(value)]));
-}
 
 const eol: ElementContent = { type: 'text', value: '\n' };
 
@@ -21,6 +14,16 @@ function assembled(parts: ListParts): HastRoot {
   const items = parts.items.flatMap((item) => [eol, item]);
   const list = { ...parts.list, children: [...items, eol] };
   return { type: 'root', children: parts.lead.length > 0 ? [...parts.lead, eol, list] : [list] };
+}
+
+/** A parse that notes what it was given. */
+function recordingParses() {
+  const parsed: string[] = [];
+  const parse = (markdown: string) => {
+    parsed.push(markdown);
+    return toHast(markdown);
+  };
+  return { parsed, parse };
 }
 
 /** The block parsed item by item, or null when the split leaves it to one parse. */
@@ -164,11 +167,7 @@ describe('a list parsed item by item', () => {
   it('parses a finished item once: a growing list parses only its last item again', () => {
     const items = Array.from({ length: 12 }, (_, i) => `- item ${i} with **bold**`);
     const cache = new Map();
-    const parsed: string[] = [];
-    const parse = (markdown: string) => {
-      parsed.push(markdown);
-      return toHast(markdown);
-    };
+    const { parsed, parse } = recordingParses();
     for (let n = 1; n <= items.length; n++) {
       const source = listSource(items.slice(0, n).join('\n'));
       expect(listParts(source!, parse, cache)).not.toBeNull();
@@ -177,11 +176,7 @@ describe('a list parsed item by item', () => {
   });
 
   it('parses a loose list in loose form, each item once', () => {
-    const parsed: string[] = [];
-    const parse = (markdown: string) => {
-      parsed.push(markdown);
-      return toHast(markdown);
-    };
+    const { parsed, parse } = recordingParses();
     const cache = new Map();
     listParts(listSource('- a\n\n- b')!, parse, cache);
     listParts(listSource('- a\n\n- b\n\n- c')!, parse, cache);
@@ -189,11 +184,7 @@ describe('a list parsed item by item', () => {
   });
 
   it('parses new items together, in one parse, and each alone when one of them is spread', () => {
-    const parsed: string[] = [];
-    const parse = (markdown: string) => {
-      parsed.push(markdown);
-      return toHast(markdown);
-    };
+    const { parsed, parse } = recordingParses();
     const cache = new Map();
     listParts(listSource('- a\n- b')!, parse, cache);
     listParts(listSource('- a\n- b\n- c\n- d')!, parse, cache);

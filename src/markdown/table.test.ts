@@ -2,16 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMarkdownProcessor } from './processor.ts';
 import { TABLE_ROWS_PER_GROUP, tableRows, tableTree } from './table.ts';
+import { withoutPositions } from './testing/withoutPositions.ts';
 
 const { toHast } = createMarkdownProcessor();
-
-/** The tree without source positions (groups are parsed apart, so their offsets differ). */
-function withoutPositions(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutPositions);
-  if (node === null || typeof node !== 'object') return node;
-  const { position: _position, ...rest } = node as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, withoutPositions(value)]));
-}
 
 const cell = fc.oneof(
   fc.stringMatching(/^[a-z0-9 ]{0,8}$/),
