@@ -6,9 +6,9 @@
  * a fenced code block never split, and neither do blank lines followed by an indented line (a list
  * item's next paragraph, or an indented code block), which belong to the block above, nor blank lines
  * followed by the next item of a list at the margin: a loose list is one list (list.ts parses it item by
- * item). GFM tables
- * end at the first blank line, so a table is never split either. A fenced code block at the margin is a
- * block of its own (it interrupts any paragraph, list or quote), from its opening to its closing line.
+ * item). GFM tables end at the first blank line, so a table is never split either. A fenced code block at
+ * the margin is a block of its own (it interrupts any paragraph, list or quote), from its opening to its
+ * closing line.
  *
  * Reference-style link definitions and footnotes only resolve within their block: `Markdown` parses a
  * finished answer that has any as a whole.

@@ -75,7 +75,8 @@ export function listSource(block: string): ListSource | null {
   const first = lines.findIndex((line) => markerOf(line) !== null);
   if (first === -1) return null;
   const lead = lines.slice(0, first);
-  let current = markerOf(lines[first]!)!;
+  const opening = markerOf(lines[first]!)!;
+  let current = opening;
   // Only a bullet with content, or an ordered item numbered 1, may interrupt a paragraph.
   if (lead.length > 0 && (current.empty || (current.number !== null && current.number !== 1))) return null;
   if (!lead.every((line) => LEAD_LINE.test(line))) return null;
@@ -106,7 +107,6 @@ export function listSource(block: string): ListSource | null {
     end = i + 1;
   }
   items.push(lines.slice(start, end).join('\n'));
-  const opening = markerOf(lines[first]!)!;
   return {
     lead: lead.join('\n'),
     items,

@@ -5,7 +5,6 @@ import {
   cloneElement,
   memo,
   type ReactElement,
-  Fragment as ReactFragment,
   type ReactNode,
   useEffect,
   useId,
@@ -193,10 +192,10 @@ function ListBlock({ list, source, math }: { list: ListSource; source: string; m
   };
   const items = parts.items.map((item, i) => (
     // biome-ignore lint/suspicious/noArrayIndexKey: items are only ever appended, so the index is the item's
-    <ReactFragment key={i}>
+    <Fragment key={i}>
       {'\n'}
       {once(item, [item])}
-    </ReactFragment>
+    </Fragment>
   ));
   const shell = toJsxRuntime(parts.list, toJsxOptions) as ReactElement;
   return (
