@@ -73,6 +73,8 @@ const list = fc
     marker: fc.constantFrom('-', '*', '+', '1.', '1)', '3.', '10.'),
     items: fc.array(item, { minLength: 1, maxLength: 5 }),
     separators: fc.array(fc.constantFrom('\n', '\n\n'), { minLength: 5, maxLength: 5 }),
+    // What indents an item's further lines: spaces to its content, or a tab (to column 4, past it).
+    tabs: fc.boolean(),
     lead: fc.constantFrom(
       '',
       'Steps:',
@@ -98,12 +100,12 @@ const list = fc
       'lazy text',
     ),
   })
-  .map(({ marker, items, separators, lead, odd }) => {
+  .map(({ marker, items, separators, tabs, lead, odd }) => {
     const ordered = /\d/.test(marker);
     const first = ordered ? Number.parseInt(marker, 10) : 0;
     const written = items.map(({ task, text, extras }, i) => {
       const mark = ordered ? `${first + i}${marker.slice(-1)}` : marker;
-      const pad = ' '.repeat(mark.length + 1);
+      const pad = tabs ? '\t' : ' '.repeat(mark.length + 1);
       const rest = extras.flat().map((line) => (line === '' ? '' : pad + line));
       return [`${mark} ${task}${text}`, ...rest].join('\n');
     });
@@ -141,6 +143,7 @@ describe('a list parsed item by item', () => {
     ['nested lists and code', '1. one\n   - a\n   - b\n2. two\n   ```js\n   x;\n   ```'],
     ['a list right below a paragraph', 'Steps:\n1. one\n2. two'],
     ['a task list', '- [ ] todo\n- [x] done'],
+    ['a list nested with a tab', '- one\n\t- nested\n- two'],
     ['an ordered list that starts at 3', '3. three\n4. four'],
     ['a list whose last item has only its marker yet', '- one\n-'],
   ])('splits %s', (_, block) => {
@@ -155,9 +158,9 @@ describe('a list parsed item by item', () => {
     ['a thematic break', '- one\n* * *'],
     ['an item indented less than its content', '1. one\n - two'],
     ['an empty item before the end', '-\n- two'],
-    ['a tab', '- one\n\t- two'],
     ["an item's code fence left open before the next item", '- one\n  ```\n  code\n\n- two'],
     ['an ordered list not numbered 1 under a paragraph', 'Text\n2. two'],
+    ['a list under a paragraph whose first item starts with a list', 'Text\n- *'],
     ['raw HTML before the list', '<div>\n- one'],
     ['no list', 'just text'],
   ])('leaves %s to one parse', (_, block) => {

@@ -6,7 +6,7 @@ import { fenceAfter } from './nesting.ts';
  * A list is one block, and was parsed whole on every frame while its items streamed in (a 20-item list of
  * one sentence each: 4 ms a parse in Node, over 10 on a busy page). An item parses the same alone as in its
  * list, once the list's looseness is known, so a list is parsed item by item: a finished item is parsed
- * once and kept; only the last one again. What this split cannot be sure of (tabs, lazy continuation lines,
+ * once and kept; only the last one again. What this split cannot be sure of (lazy continuation lines,
  * a second list, a thematic break, an empty item before the end) is left to one parse of the whole block.
  */
 export interface ListSource {
@@ -64,21 +64,35 @@ export function mayStartItem(line: string, kind: string): boolean {
   return line === kind || listMarkerKind(line) === kind || (/[.)]/.test(kind) && /^\d{1,9}$/.test(line));
 }
 
-const isBlank = (line: string) => /^ *$/.test(line);
+const isBlank = (line: string) => /^[ \t]*$/.test(line);
 
-const indentOf = (line: string) => line.length - line.trimStart().length;
+/** The column a line's text starts at: a tab goes on to the next multiple of four (CommonMark). */
+function indentOf(line: string): number {
+  let column = 0;
+  for (const char of line) {
+    if (char === ' ') column++;
+    else if (char === '\t') column += 4 - (column % 4);
+    else break;
+  }
+  return column;
+}
 
 /** The list in `block` split into its items, or null when the block is not one list this split is sure of. */
 export function listSource(block: string): ListSource | null {
-  if (block.includes('\r') || /^ *\t/m.test(block)) return null;
+  if (block.includes('\r')) return null;
   const lines = block.split('\n');
   const first = lines.findIndex((line) => markerOf(line) !== null);
   if (first === -1) return null;
   const lead = lines.slice(0, first);
   const opening = markerOf(lines[first]!)!;
   let current = opening;
-  // Only a bullet with content, or an ordered item numbered 1, may interrupt a paragraph.
-  if (lead.length > 0 && (current.empty || (current.number !== null && current.number !== 1))) return null;
+  // Only a bullet with content, or an ordered item numbered 1, may interrupt a paragraph; and a list
+  // nested at the start of that item is read differently there than in the item alone.
+  const interrupts =
+    !current.empty &&
+    (current.number === null || current.number === 1) &&
+    markerOf(lines[first]!.slice(current.column)) === null;
+  if (lead.length > 0 && !interrupts) return null;
   if (!lead.every((line) => LEAD_LINE.test(line))) return null;
 
   const { indent, kind } = current;
@@ -86,12 +100,12 @@ export function listSource(block: string): ListSource | null {
   let start = first;
   let end = first + 1; // past the item's last non-blank line
   let blankBetween = false;
-  let fence = fenceAfter(lines[first]!.slice(current.column), null);
+  let fence = fenceAfter(lines[first]!, null);
   for (let i = first + 1; i < lines.length; i++) {
     const line = lines[i]!;
     if (isBlank(line)) continue;
     if (indentOf(line) >= current.column && !current.empty) {
-      fence = fenceAfter(line.slice(current.column), fence);
+      fence = fenceAfter(line, fence);
       end = i + 1;
       continue;
     }
@@ -102,7 +116,7 @@ export function listSource(block: string): ListSource | null {
     items.push(lines.slice(start, end).join('\n'));
     if (end < i) blankBetween = true;
     current = next;
-    fence = fenceAfter(line.slice(current.column), null);
+    fence = fenceAfter(line, null);
     start = i;
     end = i + 1;
   }
