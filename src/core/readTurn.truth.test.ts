@@ -106,6 +106,12 @@ describe('an event of a known type with the wrong shape is malformed, not a cut 
       '`response.output` is an object (expected a list)',
     ],
     [
+      'responses',
+      '{"type":"response.completed","response":{"output":[{"type":"message","content":[]},{"type":"message","content":[{"type":"output_text","text":1}]}]}}',
+      'response.completed',
+      '`response.output[1].content[0].text` is the number 1 (expected a string)',
+    ],
+    [
       'messages',
       '{"type":"content_block_start","index":1}',
       'content_block_start',

@@ -110,6 +110,15 @@ describe('tool calls', () => {
     const turn = startToolCall(emptyTurn, 'k', 'c', 'f', '{}');
     expect(appendToolArguments(turn, 'k', '')).toBe(turn);
     expect(setToolArguments(turn, 'k', '{}')).toBe(turn);
+    // A finished item naming the call again, or naming it otherwise (the first names are kept).
+    expect(startToolCall(turn, 'k', 'c', 'f')).toBe(turn);
+    expect(startToolCall(turn, 'k', 'other', 'g')).toBe(turn);
+    expect(startToolCall(turn, 'k', 'c', 'f', 'x')).not.toBe(turn);
+  });
+
+  it('fills in a name that was empty, even when the id is known', () => {
+    const turn = startToolCall(emptyTurn, 'k', 'c', '');
+    expect(startToolCall(turn, 'k', 'c', 'f').toolCalls).toEqual([{ id: 'c', name: 'f', arguments: '' }]);
   });
 });
 

@@ -252,6 +252,9 @@ function callAt(turn: Turn, index: number): ToolCall | undefined {
 export function startToolCall(turn: Turn, key: string, id: string, name: string, args = ''): Turn {
   const index = findPart(turn.parts, 'tool_call', key);
   const call = callAt(turn, index);
+  // A finished item names the call again: nothing new.
+  if (call !== undefined && args === '' && (call.id || id) === call.id && (call.name || name) === call.name)
+    return turn;
   const next = call
     ? { id: call.id || id, name: call.name || name, arguments: call.arguments + args }
     : { id, name, arguments: args };

@@ -71,12 +71,12 @@ export function decodeChatEvent(data: string, eventName: string): Decoded<ChatEv
   // Any chunk with `error` is fatal whatever else it holds (OpenRouter), and Groq names the event `error`.
   // The failure is reported whatever its details look like; usage beside it only when it can be read.
   if (parsed.error) {
-    const usage = usageShape(parsed.usage, 'usage') === null ? parsed.usage : null;
+    const usage = usageShape(parsed.usage) === null ? parsed.usage : null;
     const error = typeof parsed.error === 'string' ? { message: parsed.error } : errorFields(parsed.error);
     return { type: 'error', error, usage };
   }
   if (eventName === 'error') return { type: 'error', error: parsed as ChatWireError };
-  const problem = chunkShape(parsed, '');
+  const problem = chunkShape(parsed);
   return problem === null ? { type: 'chunk', chunk: parsed } : malformed('chunk', problem);
 }
 
