@@ -206,4 +206,15 @@ describe('a list parsed item by item', () => {
       '- x\n\n- a\n\n- b\n\n  more of b\n\n- c',
     ]);
   });
+
+  it('parses a growing last item only as loose once a finished item made the list loose', () => {
+    const { parsed, parse } = recordingParses();
+    const cache = new Map();
+    listParts(listSource('- a\n\n  more of a\n- b')!, parse, cache);
+    parsed.length = 0;
+    const grown = '- a\n\n  more of a\n- b and more';
+    const parts = listParts(listSource(grown)!, parse, cache);
+    expect(withoutPositions(parts && assembled(parts))).toEqual(withoutPositions(toHast(grown)));
+    expect(parsed).toEqual(['- x\n\n- b and more']);
+  });
 });

@@ -144,6 +144,8 @@ export interface ListParts {
 type Form = 'tight' | 'loose';
 
 /** Each part's parse, by its source (and the form it was parsed in). */
+const keyOf = (form: Form, item: string) => `${form}\n${item}`;
+
 export type ListCache = Map<string, HastElement | RootContent[] | null>;
 
 function onlyChild(root: HastRoot): HastElement | null {
@@ -187,20 +189,26 @@ export function listParts(
     const parsed = listItemsOf(parse(markdown));
     return parsed?.length === items.length + skip ? parsed.slice(skip) : null;
   };
-  const inForm = (form: Form) => {
-    const key = (item: string) => `${form}\n${item}`;
+  const inForm = (form: Form, items: string[]) => {
+    const key = (item: string) => keyOf(form, item);
     // New items (a burst, or a whole list shown at once) are parsed together: one parse costs less than
     // one per item. Tight items parsed together are all loose if one is spread: then each is parsed alone.
-    const missing = source.items.filter((item) => !cache.has(key(item)));
+    const missing = items.filter((item) => !cache.has(key(item)));
     const together = missing.length > 1 ? parseItems(form, missing) : null;
     if (together && !(form === 'tight' && together.some(hasParagraph)))
       for (const [i, item] of missing.entries()) cache.set(key(item), together[i]!);
-    return source.items.map((item) => cached(key(item), () => parseItems(form, [item])?.[0] ?? null));
+    return items.map((item) => cached(key(item), () => parseItems(form, [item])?.[0] ?? null));
   };
+  const spread = (items: (HastElement | null)[]) => items.some((item) => item !== null && hasParagraph(item));
   const lead = source.lead === '' ? [] : cached(`lead\n${source.lead}`, () => parse(source.lead).children);
 
-  let items = source.blankBetween ? null : inForm('tight');
-  if (items === null || items.some((item) => item !== null && hasParagraph(item))) items = inForm('loose');
+  // One spread item makes the whole list loose. Once a finished item is known to be, the growing last one is
+  // not parsed as a tight item on every frame only to be parsed again as a loose one.
+  const finished = source.items.slice(0, -1);
+  const looseAlready =
+    finished.every((item) => cache.has(keyOf('tight', item))) && spread(inForm('tight', finished));
+  let items = source.blankBetween || looseAlready ? null : inForm('tight', source.items);
+  if (items === null || spread(items)) items = inForm('loose', source.items);
   // Items no longer in the list (the last one grew past them) are dropped from the cache.
   for (const key of cache.keys()) if (!used.has(key)) cache.delete(key);
 
