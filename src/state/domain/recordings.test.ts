@@ -2,6 +2,7 @@
  * The recorder keeps an exact prefix of what arrived, bounded by count and by size: the raw copy in bytes as
  * received, the items in number and in characters of data.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
 import {
@@ -33,6 +34,32 @@ describe('Recorder', () => {
     expect(trace.items.map((item) => item.t)).toEqual([10, 20]);
     expect(trace.truncated).toBe(false);
     expect(trace.endedAt).toBe(30);
+  });
+
+  it('gives the raw copy from where any chunk ended to its snapshot, as a slice would, without slicing it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 20 }), { maxLength: 12 }), fc.nat(), (chunks, cut) => {
+        const recorder = new Recorder(0);
+        const snapshots = [recorder.snapshot()];
+        for (const chunk of chunks) {
+          recorder.chunk(...chunkOf(chunk));
+          snapshots.push(recorder.snapshot());
+        }
+        const later = snapshots[snapshots.length - 1]!;
+        if (chunks.length === 0) return;
+        for (const earlier of snapshots) {
+          const since = later.rawSince?.(earlier.raw.length);
+          expect(since).toBe(later.raw.slice(earlier.raw.length));
+          // An earlier snapshot's own view ends where it ended, whatever came since (the first, before any
+          // chunk, is the empty recording, with no view).
+          if (earlier !== snapshots[0]) expect(earlier.rawSince?.(0)).toBe(earlier.raw);
+        }
+        // Where no chunk ended (inside a chunk of two or more characters): none.
+        const ends = new Set(snapshots.map((snapshot) => snapshot.raw.length));
+        const at = later.raw.length === 0 ? 0 : cut % later.raw.length;
+        if (!ends.has(at)) expect(later.rawSince?.(at)).toBeNull();
+      }),
+    );
   });
 
   it('caps the raw copy by bytes received, at a chunk boundary: an exact prefix', () => {
@@ -130,6 +157,16 @@ describe('a recording kept apart (its events in the database only)', () => {
     expect(silenceBeforeEndOf(reloaded)).toBe(30_000);
     // Written again while kept apart, it keeps that figure.
     expect(withFiguresKept(reloaded)).toEqual(stored);
+  });
+
+  it('is stored without the recorder view of its raw copy (a function: no store could take it)', () => {
+    const recorder = new Recorder(0);
+    recorder.chunk(...chunkOf('data: {}\n\n'));
+    const trace = recorder.snapshot();
+    expect(trace.rawSince).toBeTypeOf('function');
+    const stored = withFiguresKept({ ...silent, trace });
+    expect(stored).not.toHaveProperty('rawSince');
+    expect(() => structuredClone(stored)).not.toThrow();
   });
 
   it('claims no silence when its record kept none (an older record)', () => {

@@ -57,6 +57,9 @@ export class Recorder {
   /** Set once an item did not fit: none after it is kept either. */
   private itemsFull = false;
   private raw = '';
+  /** The chunks `raw` is made of, and its length after each: see `AttemptTrace.rawSince`. */
+  private readonly rawChunks: string[] = [];
+  private readonly rawEnds: number[] = [];
   /** Bytes of the chunks in `raw`. */
   private rawBytes = 0;
   private rawFull = false;
@@ -91,6 +94,8 @@ export class Recorder {
     this.bytes += byteLength;
     if (!this.rawFull && this.rawBytes + byteLength <= recordingLimits.rawBytes) {
       this.raw += text;
+      this.rawChunks.push(text);
+      this.rawEnds.push(this.raw.length);
       this.rawBytes += byteLength;
     } else {
       this.rawFull = true;
@@ -127,9 +132,30 @@ export class Recorder {
       outputEvents: this.outputEvents,
       items: Object.freeze(this.items.slice()),
       raw: this.raw,
+      rawSince: this.rawSince(this.rawChunks.length),
       truncated: this.truncated,
     });
     return this.latest;
+  }
+
+  /** `AttemptTrace.rawSince` for a snapshot of the first `count` chunks. */
+  private rawSince(count: number): (length: number) => string | null {
+    const chunks = this.rawChunks;
+    const ends = this.rawEnds;
+    return (length) => {
+      if (length === 0) return chunks.slice(0, count).join('');
+      // The chunk that ends at `length`, by binary search over the ends (they only grow).
+      let low = 0;
+      let high = count - 1;
+      while (low <= high) {
+        const mid = (low + high) >> 1;
+        const end = ends[mid]!;
+        if (end === length) return chunks.slice(mid + 1, count).join('');
+        if (end < length) low = mid + 1;
+        else high = mid - 1;
+      }
+      return null;
+    };
   }
 
   private push(item: TraceItem): void {
@@ -171,6 +197,6 @@ export function silenceBeforeEndOf(attempt: Attempt): number {
  */
 export function withFiguresKept(attempt: Attempt): AttemptTrace {
   const silence = silenceBeforeEndOf(attempt);
-  const { silenceBeforeEndMs: _, ...trace } = attempt.trace;
+  const { silenceBeforeEndMs: _, rawSince: __, ...trace } = attempt.trace;
   return { ...trace, items: [], raw: '', ...(silence > 0 ? { silenceBeforeEndMs: silence } : {}) };
 }

@@ -2,8 +2,8 @@ import 'fake-indexeddb/auto';
 import { createStore, del, entries, get, keys, set, type UseStore } from 'idb-keyval';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyTurn } from '../../core/index.ts';
-import { emptyRecording, recordingLimits } from '../domain/recordings.ts';
-import type { AssistantMessage, Conversation } from '../domain/types.ts';
+import { emptyRecording, Recorder, recordingLimits } from '../domain/recordings.ts';
+import type { AssistantMessage, AttemptTrace, Conversation } from '../domain/types.ts';
 import { packedLines } from '../formats/records.ts';
 import { type AppStores, createAppStores } from '../stores/appStores.ts';
 import { defaultSettings } from '../stores/settingsStore.ts';
@@ -289,16 +289,18 @@ describe('recordings', () => {
     event: 'message',
     data: `{"n":${i}}`,
   }));
-  const recorded = (items: number, status: 'streaming' | 'complete', bytes = 10 * items) => {
-    const conversation = streamingConversation();
-    const message = conversation.messages[1] as AssistantMessage;
-    const attempt = message.attempts[0]!;
-    const trace = {
-      ...attempt.trace,
+  const recorded = (items: number, status: 'streaming' | 'complete', bytes = 10 * items) =>
+    withTrace(status, {
+      ...streamingAttempt().trace,
       bytes,
       items: recordedItems.slice(0, items),
       raw: 'data: {"n":0}\n\n'.repeat(items),
-    };
+    });
+  const streamingAttempt = () => (streamingConversation().messages[1] as AssistantMessage).attempts[0]!;
+  const withTrace = (status: 'streaming' | 'complete', trace: AttemptTrace): Conversation => {
+    const conversation = streamingConversation();
+    const message = conversation.messages[1] as AssistantMessage;
+    const attempt = message.attempts[0]!;
     return {
       ...conversation,
       messages: [
@@ -537,6 +539,43 @@ describe('recordings', () => {
     expect(attemptOf(conversations().conversations.conv_streaming)?.trace).toEqual(
       attemptOf(conversation)?.trace,
     );
+  });
+
+  it('growing as a recorder records them are written in parts of what came since, read back whole', async () => {
+    stop = startPersisting(db, stores, 1, 0);
+    const recorder = new Recorder(0);
+    const receive = (n: number) => {
+      const chunk = `data: {"n":${n}}\n\n`;
+      recorder.chunk(chunk.length, chunk);
+      recorder.event(n, 'message', `{"n":${n}}`, true);
+    };
+    receive(0);
+    receive(1);
+    put(withTrace('streaming', recorder.snapshot()));
+    await expect.poll(() => get('trace:att_1', db)).toEqual({ parts: 1 });
+    for (let n = 2; n < 5; n++) receive(n);
+    put(withTrace('streaming', recorder.snapshot()));
+    await expect.poll(() => get('trace:att_1', db)).toEqual({ parts: 2 });
+    receive(5);
+    recorder.end(6);
+    const conversation = withTrace('complete', recorder.snapshot());
+    put(conversation);
+    await finish();
+    const raw = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `data: {"n":${from + i}}\n\n`).join('');
+    expect(Object.values(await storedParts()).map((part) => (part as { raw: string }).raw)).toEqual([
+      raw(0, 2),
+      raw(2, 5),
+      raw(5, 6),
+    ]);
+
+    resetStores();
+    const loaded = await loadState(db, stores);
+    stop = startPersisting(db, stores, 1, 0, { loaded });
+    stores.recordings.getState().want('att_1');
+    await expect.poll(loads).toEqual({});
+    const { rawSince: _, ...whole } = attemptOf(conversation)!.trace;
+    expect(attemptOf(conversations().conversations.conv_streaming)?.trace).toEqual(whole);
   });
 
   it('written whole after they were written in parts leave no part behind', async () => {

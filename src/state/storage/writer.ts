@@ -47,7 +47,11 @@ function nextPart(
     (count === 0 || trace.items[count - 1] === before.items[count - 1]) &&
     before.raw.length <= trace.raw.length;
   if (grew)
-    return { seq: parts, packed: packedLines(trace.items, count), raw: trace.raw.slice(before.raw.length) };
+    return {
+      seq: parts,
+      packed: packedLines(trace.items, count),
+      raw: trace.rawSince?.(before.raw.length) ?? trace.raw.slice(before.raw.length),
+    };
   return growing ? { seq: 0, packed: packedLines(trace.items), raw: trace.raw } : null;
 }
 
