@@ -24,8 +24,9 @@ export type SearchState =
 export type ServerSearch = (query: string) => Promise<ServerFound | null>;
 
 /**
- * How long one slice of a long history's indexing may take: the first search of thousands of conversations
- * folds seconds of text, and the page answers between slices.
+ * How long one slice of a long history's indexing and matching may take: the first search of thousands of
+ * conversations folds seconds of text, a query found late in each scans megabytes, and the page answers
+ * between slices.
  */
 const INDEX_SLICE_MS = 12;
 
@@ -71,7 +72,7 @@ export function useConversationSearch(
     };
   }, [wanted, serverSearch, query]);
   const last = useRef<SearchState>({ kind: 'loading' });
-  /** Bumped when a slice of indexing finished the index: the search then runs. */
+  /** Bumped when a slice finished the indexing and matching: the search then gathers the results. */
   const [indexed, setIndexed] = useState(0);
   /** What the search runs over, once indexed; null while the server's answer is awaited. */
   const scope = useMemo((): readonly string[] | null => {
@@ -79,14 +80,14 @@ export function useConversationSearch(
     if (asked?.query !== query) return null;
     return asked.found?.ids ?? order;
   }, [serverSearch, asked, query, order]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `indexed` changes when slices below finished the index that `prepare` reads through its caches: the search then runs
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `indexed` changes when slices below finished the index and matches that `prepare` reads through its caches: the search then runs
   const state = useMemo((): SearchState & { preparing?: true } => {
     if (!wanted || conversations === null) return { kind: 'idle' };
     if (search === null) return { kind: 'loading' };
     if (search === 'unavailable') return { kind: 'unavailable' };
     if (scope === null) return last.current;
-    // What this frame has time for; the rest is indexed in slices below, the last results staying meanwhile.
-    if (!search.prepare(conversations, scope, performance.now() + INDEX_SLICE_MS))
+    // What this frame has time for; the rest is indexed and matched in slices below, the last results staying.
+    if (!search.prepare(conversations, scope, performance.now() + INDEX_SLICE_MS, query))
       return { ...last.current, preparing: true };
     const outcome = search.search(conversations, scope, query);
     const found = serverSearch === null ? null : asked?.found;
@@ -102,12 +103,13 @@ export function useConversationSearch(
       return;
     let timer: ReturnType<typeof setTimeout>;
     const slice = () => {
-      if (search.prepare(conversations, scope, performance.now() + INDEX_SLICE_MS)) setIndexed((n) => n + 1);
+      if (search.prepare(conversations, scope, performance.now() + INDEX_SLICE_MS, query))
+        setIndexed((n) => n + 1);
       else timer = setTimeout(slice, 0);
     };
     timer = setTimeout(slice, 0);
     return () => clearTimeout(timer);
-  }, [preparing, conversations, scope, search]);
+  }, [preparing, conversations, scope, search, query]);
   if (!preparing) last.current = state.kind === 'idle' ? { kind: 'loading' } : state;
   return preparing ? last.current : state;
 }

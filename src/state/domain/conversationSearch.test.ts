@@ -203,6 +203,22 @@ describe('createConversationSearch', () => {
     expect(createConversationSearch().prepare(conversations, order, Number.POSITIVE_INFINITY)).toBe(true);
   });
 
+  it('matches a query a slice at a time too, once per query', () => {
+    const { conversations, order } = library();
+    const search = createConversationSearch();
+    search.prepare(conversations, order, Number.POSITIVE_INFINITY);
+    const past = Number.NEGATIVE_INFINITY;
+    const calls = [];
+    do calls.push(search.prepare(conversations, order, past, ' Paris'));
+    while (!calls.at(-1) && calls.length < 10);
+    // Indexed already: one conversation matched a call with no time left.
+    expect(calls).toEqual([...order.slice(1).map(() => false), true]);
+    expect(search.prepare(conversations, order, past, 'paris')).toBe(true);
+    expect(search.search(conversations, order, 'paris')).toEqual(
+      createConversationSearch().search(conversations, order, 'paris'),
+    );
+  });
+
   it('matches nothing for an empty or blank query', () => {
     const { conversations, order } = library();
     const search = createConversationSearch();

@@ -196,14 +196,16 @@ export interface ConversationSearch {
   /** A conversation's index, made once per conversation object (a changed conversation is a new object). */
   indexOf(conversation: Conversation): ConversationIndex;
   /**
-   * Indexes the conversations in `order` not indexed yet, at least one, then until `deadline` (a
-   * `performance.now()` time) has passed; whether all are indexed. The first search of a long history
-   * folds every conversation's text (seconds for thousands): its caller does it a slice at a time.
+   * Indexes the conversations in `order` not indexed yet, and matches `query` in those not matched yet, at
+   * least one, then until `deadline` (a `performance.now()` time) has passed; whether all are done (then
+   * `search` only gathers). The first search of a long history folds every conversation's text (seconds for
+   * thousands), and a query that matches late in each scans megabytes: its caller does it a slice at a time.
    */
   prepare(
     conversations: Readonly<Record<string, Conversation>>,
     order: readonly string[],
     deadline: number,
+    query?: string,
   ): boolean;
   /** The conversations in `order` that match `query` (an empty query matches none). */
   search(
@@ -287,16 +289,46 @@ export function createConversationSearch(): ConversationSearch {
     return { id: index.id, title, snippet: { kind, ...excerpt } };
   };
 
+  /** `folded`'s match in `index`, found once per query. */
+  const matchOf = (index: ConversationIndex, folded: string) => {
+    let match = matchCache.get(index);
+    if (match?.query !== folded) {
+      match = { query: folded, hit: find(index, folded) };
+      matchCache.set(index, match);
+    }
+    return match;
+  };
+
+  /** Whether `conversation` is indexed and, for a query (`folded` not empty), matched. */
+  const done = (conversation: Conversation, folded: string) => {
+    const index = indexCache.get(conversation);
+    return index !== undefined && (folded === '' || matchCache.get(index)?.query === folded);
+  };
+
+  /**
+   * Where the last slice of `prepare` stopped, for the same list and query: the next slice goes on from
+   * there rather than passing over everything done again (thousands of lookups a slice). A conversation
+   * that changed behind it is indexed by `search` itself.
+   */
+  let resume: { order: readonly string[]; folded: string; at: number } | null = null;
+
   return {
     indexOf,
-    prepare(conversations, order, deadline) {
-      let indexed = 0;
-      for (const id of order) {
-        const conversation = conversations[id];
-        if (!conversation || indexCache.has(conversation)) continue;
-        if (indexed > 0 && performance.now() > deadline) return false;
-        indexOf(conversation);
-        indexed++;
+    prepare(conversations, order, deadline, query = '') {
+      const folded = fold(query).trim();
+      const from = resume !== null && resume.order === order && resume.folded === folded ? resume.at : 0;
+      resume = null;
+      let worked = 0;
+      for (let i = from; i < order.length; i++) {
+        const conversation = conversations[order[i]!];
+        if (!conversation || done(conversation, folded)) continue;
+        if (worked > 0 && performance.now() > deadline) {
+          resume = { order, folded, at: i };
+          return false;
+        }
+        const index = indexOf(conversation);
+        if (folded !== '') matchOf(index, folded);
+        worked++;
       }
       return true;
     },
@@ -309,11 +341,7 @@ export function createConversationSearch(): ConversationSearch {
         const conversation = conversations[id];
         if (!conversation) continue;
         const index = indexOf(conversation);
-        let match = matchCache.get(index);
-        if (match?.query !== folded) {
-          match = { query: folded, hit: find(index, folded) };
-          matchCache.set(index, match);
-        }
+        const match = matchOf(index, folded);
         if (match.hit === null) continue;
         total++;
         if (results.length < limit) {
