@@ -144,9 +144,10 @@ export interface ListParts {
 type Form = 'tight' | 'loose';
 
 /** Each part's parse, by its source (and the form it was parsed in). */
-const keyOf = (form: Form, item: string) => `${form}\n${item}`;
-
 export type ListCache = Map<string, HastElement | RootContent[] | null>;
+
+/** An item's key in a `ListCache`. */
+const keyOf = (form: Form, item: string) => `${form}\n${item}`;
 
 function onlyChild(root: HastRoot): HastElement | null {
   const [node, ...rest] = root.children;
