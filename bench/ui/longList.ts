@@ -18,6 +18,8 @@ export interface LongListFigures {
   load: number;
   /** Then the sidebar's first search, matching every conversation. */
   search: TimedSearch;
+  /** Then an answer streamed into the active conversation, saved as it grows beside all the others. */
+  answer: { ms: number; longest: number };
 }
 
 /**
@@ -138,6 +140,21 @@ export async function timedSearch(page: Page, word: string, found: number): Prom
   return { found, ms: shownAt - typedAt, longest: await longestTaskUntil(page, shownAt, typedAt) };
 }
 
+/** Clears the search, sends a question in the active conversation: until its answer is done, and the longest task meanwhile. */
+async function timedAnswer(page: Page): Promise<{ ms: number; longest: number }> {
+  await page.getByRole('searchbox', { name: 'Search conversations' }).fill('');
+  const turns = await page.getByTestId('assistant-turn').count();
+  const sentAt = await page.evaluate(() => performance.now());
+  await sendMessage(page, 'Fourth question');
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('[data-testid="assistant-turn"]').length > n,
+    turns,
+  );
+  await lastAnswerDone(page);
+  const doneAt = await page.evaluate(() => performance.now());
+  return { ms: doneAt - sentAt, longest: await longestTaskUntil(page, doneAt, sentAt) };
+}
+
 /**
  * A person with `count` conversations (three ~5 kB answers each) reloads: when the list, the answer and
  * the whole list's count show, and the longest task meanwhile.
@@ -170,7 +187,18 @@ export async function longList(browser: Browser, url: string, count: number): Pr
     const longest = await longestTaskUntil(page, allMs);
     // Every copy asked the same questions: the first search indexes all of them, a slice at a time.
     const search = await timedSearch(page, 'Third question', count);
-    const figures = { conversations: count, oneListMs, listMs, answerMs, allMs, longest, load, search };
+    const answer = await timedAnswer(page);
+    const figures = {
+      conversations: count,
+      oneListMs,
+      listMs,
+      answerMs,
+      allMs,
+      longest,
+      load,
+      search,
+      answer,
+    };
     console.log('  long list:', JSON.stringify(figures));
     return figures;
   } finally {

@@ -4,6 +4,7 @@ import { usePrices } from '../../hooks/usePrices.ts';
 import { useConversations, useStorageStatus, useTeam } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
+import { valuesOf } from '../../state/domain/idRecord.ts';
 import {
   attemptEntries,
   serverEntries,
@@ -78,7 +79,7 @@ function LocalUsage({ grouping }: { grouping: UsageGrouping }) {
   const unread = useStorageStatus((s) => s.unread);
   const conversations = useConversations((s) => s.conversations);
   const entries = useMemo(
-    () => attemptEntries(Object.values(conversations), prices, localDay),
+    () => attemptEntries(valuesOf(conversations), prices, localDay),
     [conversations, prices],
   );
   return (

@@ -115,6 +115,11 @@ describe('orphanedAttachments', () => {
 
   it('names the attachments only a deleted conversation referred to', () => {
     expect(orphanedAttachments({ c1, c2 }, { c2 })).toEqual(['a']);
+    expect(orphanedAttachments({ c1, c2 }, { c2 }, ['c1'])).toEqual(['a']);
+  });
+
+  it('looks for the gone among the ids the store says it touched only', () => {
+    expect(orphanedAttachments({ c1, c2 }, { c2 }, ['c2'])).toEqual([]);
   });
 
   it('names none while every conversation is still there', () => {

@@ -1,6 +1,7 @@
 import { delMany, get, promisifyRequest, setMany, type UseStore } from 'idb-keyval';
+import { valuesOf } from '../domain/idRecord.ts';
 import type { AttachmentRef, Conversation } from '../domain/types.ts';
-import type { ConversationStore } from '../stores/conversationStore.ts';
+import { type ConversationStore, touchedIds } from '../stores/conversationStore.ts';
 
 /**
  * Where attachments' bytes live: one blob per attachment in the app's own database, under
@@ -85,14 +86,19 @@ export function attachmentUses(conversations: Iterable<Conversation>): Map<strin
   return uses;
 }
 
-/** The attachments only conversations that are gone referred to: their blobs can go too. */
+/**
+ * The attachments only conversations that are gone referred to: their blobs can go too. `ids`: those that
+ * may have gone (`touchedIds`; by default all of `previous`).
+ */
 export function orphanedAttachments(
   previous: Record<string, Conversation>,
   next: Record<string, Conversation>,
+  ids: readonly string[] = Object.keys(previous),
 ): string[] {
-  const gone = Object.values(previous).filter((c) => !next[c.id]);
+  const gone: Conversation[] = [];
+  for (const id of ids) if (previous[id] && !next[id]) gone.push(previous[id]);
   if (gone.length === 0) return [];
-  const kept = attachmentUses(Object.values(next));
+  const kept = attachmentUses(valuesOf(next));
   return [...attachmentUses(gone).keys()].filter((id) => !kept.has(id));
 }
 
@@ -106,7 +112,11 @@ export function deleteOrphanedAttachments(
 ): () => void {
   return conversations.subscribe((state, previous) => {
     if (state.conversations === previous.conversations || !previous.hydrated) return;
-    const orphans = orphanedAttachments(previous.conversations, state.conversations);
+    const orphans = orphanedAttachments(
+      previous.conversations,
+      state.conversations,
+      touchedIds(state, previous),
+    );
     if (orphans.length)
       blobs.remove(orphans).catch((error: unknown) => console.warn('Could not delete attachments', error));
   });

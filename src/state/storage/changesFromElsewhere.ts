@@ -19,8 +19,8 @@ import { withLocalRecordings } from './storedConversation.ts';
 import { joinBodies } from './storedRequests.ts';
 import { asStoredSettings } from './storedSettings.ts';
 
-/** How many older conversations one `getAll` reads: each range's values arrive in a task of their own. */
-const OLDER_CHUNK = 100;
+/** How many older conversations are checked in one task: each chunk's values arrive in a task of their own. */
+const OLDER_CHUNK = 50;
 
 /** A batch of the older conversations, asked for by `readOlder`: the keys after `after`, at most `count`. */
 interface OlderAsked {

@@ -56,4 +56,40 @@ describe('readRange', () => {
     });
     expect(await read('conversation:c5', 2, 2)).toEqual({ chunks: [], goOnAfter: null });
   });
+
+  it('asks for the records a chunk at a time, two chunks ahead, never the whole batch in one task', async () => {
+    await setMany(
+      Array.from({ length: 9 }, (_, i) => [`conversation:d${i}`, i] as [string, number]),
+      db,
+    );
+    const asked: number[] = [];
+    const chunks: string[][] = [];
+    await db('readonly', (store) => {
+      let gets = 0;
+      const counting = new Proxy(store, {
+        get(target, name) {
+          if (name === 'get')
+            return (key: IDBValidKey) => {
+              gets++;
+              return target.get(key);
+            };
+          const value: unknown = Reflect.get(target, name, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      readRange(
+        counting,
+        { prefix: 'conversation:d', after: null, count: 9, chunk: 2 },
+        (records) => {
+          asked.push(gets);
+          chunks.push(records.map(([key]) => key.slice('conversation:'.length)));
+        },
+        () => {},
+      );
+      return promisifyRequest(store.transaction);
+    });
+    expect(chunks).toEqual([['d0', 'd1'], ['d2', 'd3'], ['d4', 'd5'], ['d6', 'd7'], ['d8']]);
+    // When each chunk arrives: its own and the next one asked for, and the one after that just now.
+    expect(asked).toEqual([6, 8, 9, 9, 9]);
+  });
 });

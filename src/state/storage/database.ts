@@ -49,7 +49,8 @@ function rangeAfter(prefix: string, after: string | null): IDBKeyRange {
  * history's rest took 17 s instead of 11.5 s, and a micro-benchmark of 10,000 records of 30 kB agreed.)
  * `each` is called with every `chunk` records' [key, value] pairs once they are all read, in the task of
  * the last one's answer (no task takes the values of the whole batch); then `done` with the key to go on
- * after, or null when the range held no more.
+ * after, or null when the range held no more. The `get`s are asked for a chunk at a time, two chunks ahead
+ * (asking for 500 at once took 15–22 ms of one task in Chromium under load).
  */
 export function readRange(
   store: IDBObjectStore,
@@ -63,21 +64,25 @@ export function readRange(
     // Fewer than asked for: the range is read to its end.
     const goOnAfter = found.length < count ? null : (found.at(-1) ?? null);
     if (!found.length) return done(goOnAfter);
-    for (let start = 0; start < found.length; start += chunk) {
+    const ask = (start: number) => {
+      if (start >= found.length) return;
       const part = found.slice(start, start + chunk);
       const values: unknown[] = new Array(part.length);
       let left = part.length;
-      const last = start + chunk >= found.length;
       part.forEach((key, i) => {
         const value = store.get(key);
         value.onsuccess = () => {
           values[i] = value.result;
           if (--left > 0) return;
+          // Asked for in this answer's task, while the transaction is active.
+          ask(start + 2 * chunk);
           each(part.map((k, j) => [k, values[j]]));
-          if (last) done(goOnAfter);
+          if (start + chunk >= found.length) done(goOnAfter);
         };
       });
-    }
+    };
+    ask(0);
+    ask(chunk);
   };
 }
 

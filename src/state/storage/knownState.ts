@@ -60,14 +60,23 @@ export class KnownState {
         if (!this.unsavedTraces.has(attempt.id)) this.traceStored(attempt, 0);
   }
 
-  /** The conversations that differ from their stored copy. */
+  /** The conversations that differ from their stored copy (run at every write: no copy of the whole record). */
   changed(conversations: Record<string, Conversation>): Conversation[] {
-    return Object.values(conversations).filter((c) => this.bases.get(c.id)?.conversation !== c);
+    const out: Conversation[] = [];
+    const ids = Object.keys(conversations);
+    for (let i = 0; i < ids.length; i++) {
+      const conversation = conversations[ids[i]!]!;
+      if (this.bases.get(conversation.id)?.conversation !== conversation) out.push(conversation);
+    }
+    return out;
   }
 
   /** Conversations stored but deleted here, not yet written as deleted. */
   pendingDeletions(conversations: Record<string, Conversation>): [string, Base][] {
-    return [...this.bases].filter(([id, base]) => base.conversation !== null && !conversations[id]);
+    const out: [string, Base][] = [];
+    for (const [id, base] of this.bases)
+      if (base.conversation !== null && !conversations[id]) out.push([id, base]);
+    return out;
   }
 
   /** A recording the database holds as it is in memory: not this tab's to write again. */

@@ -1,4 +1,5 @@
 import { promisifyRequest, type UseStore } from 'idb-keyval';
+import { valuesOf } from '../domain/idRecord.ts';
 import type { PartLoad, PartLoads, PartLoadsStore } from '../domain/partLoads.ts';
 import type { Attempt, Conversation } from '../domain/types.ts';
 import type { UnreadableRecord } from '../formats/records.ts';
@@ -115,7 +116,7 @@ export function readPartsWhenAsked<T>(
     const held = kind.keptHere ? here : new Map([...here, ...there]);
     const heldAttempts: Attempt[] = [];
     const filledIn: Conversation[] = [];
-    for (const conversation of Object.values(conversationStore.getState().conversations)) {
+    for (const conversation of valuesOf(conversationStore.getState().conversations)) {
       const stored = partsOf(conversation, held);
       const asStored = kind.fill(conversation, stored);
       const next = kind.fill(asStored, partsOf(asStored, there));

@@ -1,5 +1,6 @@
 import type { UseStore } from 'idb-keyval';
 import type { AppStores } from '../stores/appStores.ts';
+import { touchedIds } from '../stores/conversationStore.ts';
 import type { ChangeFeed } from './changeFeed.ts';
 import { ChangesFromElsewhere, type OlderRead } from './changesFromElsewhere.ts';
 import { UnloadJournal } from './journal.ts';
@@ -88,7 +89,8 @@ export function startPersisting(
 
   const stopConversations = stores.conversations.subscribe((state, previous) => {
     if (state.conversations === previous.conversations && state.activeId === previous.activeId) return;
-    if (isStructural(state.conversations, previous.conversations)) scheduler.runSoon();
+    if (isStructural(state.conversations, previous.conversations, touchedIds(state, previous)))
+      scheduler.runSoon();
     else scheduler.later();
   });
   const stopSettings = stores.settings.subscribe((state, previous) => {

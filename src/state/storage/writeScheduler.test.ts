@@ -22,5 +22,11 @@ describe('isStructural', () => {
   });
   it('a new or deleted conversation is', () => {
     expect(isStructural({}, streaming)).toBe(true);
+    expect(isStructural({}, streaming, ['c1'])).toBe(true);
+  });
+  it('looks only at the ids the store says it touched', () => {
+    const renamed = conversation(answer('streaming', 'Hel'), 'Renamed');
+    expect(isStructural(renamed, streaming, ['c1'])).toBe(true);
+    expect(isStructural(renamed, streaming, [])).toBe(false);
   });
 });

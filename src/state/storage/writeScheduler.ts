@@ -78,18 +78,20 @@ export class WriteScheduler {
   }
 }
 
-/** Whether a change adds or removes something (written at once) rather than a streaming frame. */
+/**
+ * Whether a change adds or removes something (written at once) rather than a streaming frame. `ids`: those
+ * that may differ (`touchedIds`; by default all of both).
+ */
 export function isStructural(
   next: Record<string, Conversation>,
   previous: Record<string, Conversation>,
+  ids: readonly string[] = [...new Set([...Object.keys(next), ...Object.keys(previous)])],
 ): boolean {
-  const nextIds = Object.keys(next);
-  if (nextIds.length !== Object.keys(previous).length) return true;
-  for (const id of nextIds) {
-    const a = next[id]!;
+  for (const id of ids) {
+    const a = next[id];
     const b = previous[id];
     if (a === b) continue;
-    if (!b || a.messages.length !== b.messages.length || a.title !== b.title) return true;
+    if (!a || !b || a.messages.length !== b.messages.length || a.title !== b.title) return true;
     const last = a.messages.at(-1);
     const before = b.messages.at(-1);
     if (last?.role === 'assistant' && before?.role === 'assistant') {

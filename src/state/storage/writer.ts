@@ -1,4 +1,5 @@
 import type { UseStore } from 'idb-keyval';
+import { valuesOf } from '../domain/idRecord.ts';
 import { newestIds, sameIds } from '../domain/recent.ts';
 import { recordingKeptApart, recordingLimits } from '../domain/recordings.ts';
 import type { AttemptTrace, Conversation } from '../domain/types.ts';
@@ -97,7 +98,7 @@ export function createWriter({ db, stores, known, journal, elsewhere, traceDelay
     const changed = known.changed(conversations);
     const deletions = known.pendingDeletions(conversations);
     const traces = new Map<string, TraceWrite[]>();
-    for (const conversation of force ? Object.values(conversations) : changed) {
+    for (const conversation of force ? valuesOf(conversations) : changed) {
       const list = tracesToWrite(conversation, force, now);
       if (list.length) traces.set(conversation.id, list);
     }

@@ -11,6 +11,7 @@ import {
   currentAttempt,
   reasoningLeftOut,
   toConversationMessages,
+  touchedIds,
 } from './conversationStore.ts';
 
 let conversationStore: ConversationStore;
@@ -72,6 +73,59 @@ describe('conversationStore', () => {
     store().renameConversation('conv_c', 'Renamed here');
     expect(store().arrived).toEqual(['conv_c']);
     expect(store().arrived).not.toContain(mine);
+  });
+
+  it('names the ids each change of the conversations touched: every one that differs is among them', () => {
+    const seen: (readonly string[] | null)[] = [];
+    conversationStore.subscribe((state, previous) => {
+      if (state.conversations === previous.conversations) return;
+      seen.push(state.touched);
+      if (state.touched === null) return;
+      const ids = new Set([...Object.keys(state.conversations), ...Object.keys(previous.conversations)]);
+      const differ = [...ids].filter((id) => state.conversations[id] !== previous.conversations[id]);
+      expect(state.touched).toEqual(expect.arrayContaining(differ));
+      expect(touchedIds(state, previous)).toBe(state.touched);
+    });
+    const stored = (id: string) => ({ id, title: id, createdAt: 1, updatedAt: 1, messages: [] });
+    store().hydrate([stored('conv_a'), stored('conv_b')], null);
+    const id = store().newConversation();
+    store().renameConversation(id, 'Named');
+    store().addUserMessage(id, 'Hello');
+    const answer = store().addAssistantMessage(id, 'chat', 'm');
+    store().addAttempt(id, answer, attempt('att_1', { status: 'streaming' }));
+    store().updateAttempt(id, answer, 'att_1', (a) => ({ ...a, turn: { ...a.turn, text: 'Hi' } }));
+    store().noteAutomaticLimit(id, answer);
+    const again = store().addAnswerVersion(id, answer);
+    store().selectVersion(id, answer);
+    store().setChoices(id, { protocol: 'messages', model: 'n', reasoning: 'off' });
+    store().setSystemPrompt(id, 'Be brief.');
+    store().setToolSetup(id, { tools: [] });
+    store().addToolResult(id, 'call_1', 'lookup', '{}');
+    store().takeStored([stored('conv_c'), { ...stored('conv_a'), title: 'Changed elsewhere' }], ['conv_b']);
+    store().takeStored([stored('conv_d')], [], 'byDate');
+    store().deleteConversation('conv_c');
+    store().selectConversation('conv_a');
+    expect(again).not.toBeNull();
+    // A load may change any of them; every other change names its own, and changes of nothing else.
+    expect(seen[0]).toBeNull();
+    expect(seen.slice(1)).toEqual([
+      [id],
+      [id],
+      [id],
+      [id],
+      [id],
+      [id],
+      [id],
+      [id],
+      [id],
+      [id],
+      [id],
+      [id],
+      [id],
+      ['conv_c', 'conv_a', 'conv_b'],
+      ['conv_d'],
+      ['conv_c'],
+    ]);
   });
 
   it('selects only existing conversations', () => {

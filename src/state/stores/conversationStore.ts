@@ -61,6 +61,11 @@ export interface ConversationState {
    * array each time, so that a watcher of arrivals looks at those, not at every conversation.
    */
   arrived: readonly string[];
+  /**
+   * The ids whose conversation the last change of `conversations` put in or took out (null: any of them,
+   * as after a load): a watcher of every change looks at those, not at thousands of others.
+   */
+  touched: readonly string[] | null;
 
   hydrate(conversations: Conversation[], activeId: string | null): void;
   /**
@@ -205,6 +210,27 @@ type NewMessage<M extends ChatMessage = ChatMessage> = M extends unknown
 
 export type ConversationStore = StoreApi<ConversationState>;
 
+/** `conversations` with `set` put in and `removed` taken out, and the ids so touched. */
+function changed(
+  conversations: Readonly<Record<string, Conversation>>,
+  set: readonly (readonly [string, Conversation])[],
+  removed: readonly string[] = [],
+): Pick<ConversationState, 'conversations' | 'touched'> {
+  return {
+    conversations: withIds(conversations, set, removed),
+    touched: [...set.map(([id]) => id), ...removed],
+  };
+}
+
+/** The ids whose conversation may differ between `previous` and `state`: every one when not known. */
+export function touchedIds(state: ConversationState, previous: ConversationState): readonly string[] {
+  if (state.conversations === previous.conversations) return [];
+  if (state.touched !== null) return state.touched;
+  const ids = new Set(Object.keys(state.conversations));
+  for (const id of Object.keys(previous.conversations)) ids.add(id);
+  return [...ids];
+}
+
 export function createConversationStore(): ConversationStore {
   return createStore<ConversationState>()((set, get) => {
     /** Applies `change` to one conversation; unknown ids are ignored (it may have been deleted meanwhile). */
@@ -212,9 +238,7 @@ export function createConversationStore(): ConversationStore {
       set((state) => {
         const current = state.conversations[id];
         const next = current && change(current);
-        return next && next !== current
-          ? { conversations: withIds(state.conversations, [[id, next]]) }
-          : state;
+        return next && next !== current ? changed(state.conversations, [[id, next]]) : state;
       });
 
     const patchAssistant = (
@@ -252,6 +276,7 @@ export function createConversationStore(): ConversationStore {
       activeId: null,
       hydrated: false,
       arrived: [],
+      touched: null,
 
       hydrate(conversations, activeId) {
         const sorted = [...conversations].sort((a, b) => b.updatedAt - a.updatedAt);
@@ -261,6 +286,7 @@ export function createConversationStore(): ConversationStore {
           activeId: activeId && sorted.some((c) => c.id === activeId) ? activeId : (sorted[0]?.id ?? null),
           hydrated: true,
           arrived: sorted.map((c) => c.id),
+          touched: null,
         });
       },
 
@@ -268,11 +294,12 @@ export function createConversationStore(): ConversationStore {
         if (!stored.length && !removed.length) return;
         set((state) => {
           const added = stored.filter((c) => !state.conversations[c.id]);
-          const conversations = withIds(
+          const next = changed(
             state.conversations,
             stored.map((c) => [c.id, c]),
             removed,
           );
+          const { conversations } = next;
           const order = (
             placement === 'top'
               ? [...added.map((c) => c.id).reverse(), ...state.order]
@@ -280,7 +307,7 @@ export function createConversationStore(): ConversationStore {
           ).filter((id) => conversations[id]);
           const activeId =
             state.activeId !== null && !conversations[state.activeId] ? (order[0] ?? null) : state.activeId;
-          return { conversations, order, activeId, arrived: stored.map((c) => c.id) };
+          return { ...next, order, activeId, arrived: stored.map((c) => c.id) };
         });
       },
 
@@ -294,7 +321,7 @@ export function createConversationStore(): ConversationStore {
           messages: [],
         };
         set((state) => ({
-          conversations: withIds(state.conversations, [[conversation.id, conversation]]),
+          ...changed(state.conversations, [[conversation.id, conversation]]),
           order: [conversation.id, ...state.order],
           activeId: conversation.id,
         }));
@@ -316,10 +343,9 @@ export function createConversationStore(): ConversationStore {
 
       deleteConversation(id) {
         set((state) => {
-          const conversations = withIds(state.conversations, [], [id]);
           const order = state.order.filter((other) => other !== id);
           return {
-            conversations,
+            ...changed(state.conversations, [], [id]),
             order,
             activeId: state.activeId === id ? (order[0] ?? null) : state.activeId,
           };

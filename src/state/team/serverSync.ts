@@ -1,6 +1,6 @@
 import type { Conversation } from '../domain/types.ts';
 import { isStructural, WriteScheduler } from '../storage/writeScheduler.ts';
-import type { ConversationStore } from '../stores/conversationStore.ts';
+import { type ConversationStore, touchedIds } from '../stores/conversationStore.ts';
 import type { Settings, SettingsStore } from '../stores/settingsStore.ts';
 import type { TeamStore } from '../stores/teamStore.ts';
 import {
@@ -154,18 +154,17 @@ export class ServerSync {
     this.stops.push(
       conversations.subscribe((state, previous) => {
         if (this.applying || state.conversations === previous.conversations) return;
-        // In place, without collecting the ids: this runs on every streaming frame.
         const next = state.conversations;
         const before = previous.conversations;
-        for (const id in next) {
+        const ids = touchedIds(state, previous);
+        for (const id of ids) {
           if (next[id] === before[id]) continue;
           // One this page had not read yet arriving from its own cache (a long history reads its first
           // screen first) is not a change: pending only if the server never confirmed it, as at start.
-          if (before[id] === undefined && id in this.versions) continue;
+          if (next[id] !== undefined && before[id] === undefined && id in this.versions) continue;
           this.pending.add(id);
         }
-        for (const id in before) if (!(id in next)) this.pending.add(id);
-        if (isStructural(state.conversations, previous.conversations)) this.scheduler.runSoon();
+        if (isStructural(next, before, ids)) this.scheduler.runSoon();
         else this.scheduler.later();
       }),
       settings.subscribe((state, previous) => {
