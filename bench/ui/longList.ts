@@ -1,4 +1,5 @@
 import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { chooseModel, lastAnswerDone, newPage, sendMessage } from './page.ts';
 
@@ -155,6 +156,17 @@ async function timedAnswer(page: Page): Promise<{ ms: number; longest: number }>
   return { ms: doneAt - sentAt, longest: await longestTaskUntil(page, doneAt, sentAt) };
 }
 
+/** `BENCH_UI_SCREENSHOTS=1`: the long history as a person sees it, at desktop width, then on a phone in dark mode. */
+async function screenshots(page: Page): Promise<void> {
+  const dir = path.resolve(import.meta.dirname, '../../e2e-artifacts');
+  await page.screenshot({ path: path.join(dir, 'bench-ui-long-list.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  // The sidebar slides out of the way at this width: the picture is of where it ends.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  await page.screenshot({ path: path.join(dir, 'bench-ui-long-list-phone-dark.png') });
+}
+
 /**
  * A person with `count` conversations (three ~5 kB answers each) reloads: when the list, the answer and
  * the whole list's count show, and the longest task meanwhile.
@@ -188,6 +200,7 @@ export async function longList(browser: Browser, url: string, count: number): Pr
     // Every copy asked the same questions: the first search indexes all of them, a slice at a time.
     const search = await timedSearch(page, 'Third question', count);
     const answer = await timedAnswer(page);
+    if (process.env.BENCH_UI_SCREENSHOTS) await screenshots(page);
     const figures = {
       conversations: count,
       oneListMs,
