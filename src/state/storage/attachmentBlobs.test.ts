@@ -114,7 +114,6 @@ describe('orphanedAttachments', () => {
   const c2 = conversation('c2', [[ref('shared')]]);
 
   it('names the attachments only a deleted conversation referred to', () => {
-    expect(orphanedAttachments({ c1, c2 }, { c2 })).toEqual(['a']);
     expect(orphanedAttachments({ c1, c2 }, { c2 }, ['c1'])).toEqual(['a']);
   });
 
@@ -123,7 +122,7 @@ describe('orphanedAttachments', () => {
   });
 
   it('names none while every conversation is still there', () => {
-    expect(orphanedAttachments({ c1, c2 }, { c1: { ...c1, title: 'renamed' }, c2 })).toEqual([]);
+    expect(orphanedAttachments({ c1, c2 }, { c1: { ...c1, title: 'renamed' }, c2 }, ['c1'])).toEqual([]);
   });
 });
 

@@ -88,12 +88,12 @@ export function attachmentUses(conversations: Iterable<Conversation>): Map<strin
 
 /**
  * The attachments only conversations that are gone referred to: their blobs can go too. `ids`: those that
- * may have gone (`touchedIds`; by default all of `previous`).
+ * may have gone (`touchedIds`).
  */
 export function orphanedAttachments(
   previous: Record<string, Conversation>,
   next: Record<string, Conversation>,
-  ids: readonly string[] = Object.keys(previous),
+  ids: readonly string[],
 ): string[] {
   const gone: Conversation[] = [];
   for (const id of ids) if (previous[id] && !next[id]) gone.push(previous[id]);

@@ -12,17 +12,17 @@ function conversation(message: AssistantMessage, title = 'Chat'): Record<string,
 describe('isStructural', () => {
   const streaming = conversation(answer('streaming', 'Hel'));
   it('a streaming frame is not: it is written at most every delay', () => {
-    expect(isStructural(conversation(answer('streaming', 'Hello')), streaming)).toBe(false);
+    expect(isStructural(conversation(answer('streaming', 'Hello')), streaming, ['c1'])).toBe(false);
   });
   it('an answer that ends is', () => {
-    expect(isStructural(conversation(answer('complete', 'Hello')), streaming)).toBe(true);
+    expect(isStructural(conversation(answer('complete', 'Hello')), streaming, ['c1'])).toBe(true);
   });
   it('a new title is', () => {
-    expect(isStructural(conversation(answer('streaming', 'Hel'), 'Renamed'), streaming)).toBe(true);
+    expect(isStructural(conversation(answer('streaming', 'Hel'), 'Renamed'), streaming, ['c1'])).toBe(true);
   });
   it('a new or deleted conversation is', () => {
-    expect(isStructural({}, streaming)).toBe(true);
     expect(isStructural({}, streaming, ['c1'])).toBe(true);
+    expect(isStructural(streaming, {}, ['c1'])).toBe(true);
   });
   it('looks only at the ids the store says it touched', () => {
     const renamed = conversation(answer('streaming', 'Hel'), 'Renamed');

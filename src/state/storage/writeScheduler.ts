@@ -79,13 +79,13 @@ export class WriteScheduler {
 }
 
 /**
- * Whether a change adds or removes something (written at once) rather than a streaming frame. `ids`: those
- * that may differ (`touchedIds`; by default all of both).
+ * Whether a change adds or removes something (written at once) rather than a streaming frame, among the
+ * conversations `ids` names (those that may differ: `touchedIds`).
  */
 export function isStructural(
   next: Record<string, Conversation>,
   previous: Record<string, Conversation>,
-  ids: readonly string[] = [...new Set([...Object.keys(next), ...Object.keys(previous)])],
+  ids: readonly string[],
 ): boolean {
   for (const id of ids) {
     const a = next[id];
