@@ -251,9 +251,99 @@ class Pacer {
   }
 }
 
-keepShape(
-  new Pacer(new TurnSink(adapters.chat, undefined), () => 0, yieldToEventLoop, undefined, defaultWorkSliceMs),
-);
+/** What the read loop does once `ChunkReader` has read what it may of a chunk. */
+const readNext = 0;
+/** Yield, then go on with the rest of the chunk (`ChunkReader.goOn`). */
+const yieldWithin = 1;
+/** The chunk is read: yield, then read the next one. */
+const yieldThenRead = 2;
+type Next = typeof readNext | typeof yieldWithin | typeof yieldThenRead;
+
+/**
+ * A chunk's reading, from its bytes to the turn: everything `readTurn` does per chunk but wait. Synchronous
+ * and apart from the read loop on purpose: the loop's optimized code inlines the body's own stream code,
+ * which V8 throws away when a stream is collected, so the loop runs unoptimized; this class's methods
+ * stay optimized from stream to stream (see docs/performance.md).
+ */
+class ChunkReader {
+  // The parser strips a leading BOM itself, so that feeding it text directly behaves the same.
+  private readonly decoder = new ChunkDecoder();
+  private readonly parser: SseScanner;
+  /** Without callbacks, reading a short chunk is all parsing: see `shortChunk`. */
+  private readonly quiet: boolean;
+  /** The chunk being read, and how far. */
+  private text = '';
+  private at = 0;
+  private short = false;
+
+  constructor(
+    private readonly sink: TurnSink,
+    private readonly pacer: Pacer,
+    now: () => number,
+    onItem: ReadTurnOptions['onItem'],
+    private readonly onChunk: ReadTurnOptions['onChunk'],
+    private readonly answerCap: number,
+    private readonly eventCap: number,
+  ) {
+    // Only items carry times and comments: without a recorder the scanner skips both.
+    this.parser = new SseScanner(sink, onItem === undefined ? null : now, onItem !== undefined);
+    this.quiet = onChunk === undefined && onItem === undefined;
+  }
+
+  /** A chunk from the network: read up to its end, or until a yield is due within it. */
+  take(bytes: Uint8Array): Next {
+    const received = this.pacer.received();
+    const text = this.decoder.decode(bytes);
+    this.short = this.quiet && text.length < shortChunk;
+    if (this.onChunk !== undefined) {
+      try {
+        this.onChunk(bytes, received, text);
+      } catch (error) {
+        throw new CallbackError('onChunk', error);
+      }
+    }
+    this.text = text;
+    this.at = 0;
+    return this.goOn();
+  }
+
+  /** Reads on in the chunk, a slice at a time, checking the caps after each. */
+  goOn(): Next {
+    const { text, sink, pacer, parser } = this;
+    for (;;) {
+      const at = this.at;
+      const end = Math.min(text.length, at + (pacer.outputShown ? feedSlice : firstOutputSlice));
+      parser.feed(at === 0 && end === text.length ? text : text.slice(at, end));
+      checkSize(sink, parser, this.answerCap, this.eventCap);
+      this.at = end;
+      if (end === text.length || sink.turn.status !== 'streaming') break;
+      if (pacer.due(false)) return yieldWithin;
+    }
+    return this.chunkRead();
+  }
+
+  /** The chunk is read, or its reading stopped: whether to yield before the next. */
+  chunkRead(): Next {
+    this.text = '';
+    if (this.sink.turn.status === 'streaming' && this.pacer.due(this.short)) return yieldThenRead;
+    this.pacer.update();
+    return readNext;
+  }
+
+  /** The stream ended: what the decoder held, then the end of the events. */
+  end(): void {
+    this.parser.feed(this.decoder.end());
+    this.parser.end();
+    this.pacer.update();
+  }
+}
+
+{
+  const sink = new TurnSink(adapters.chat, undefined);
+  const pacer = new Pacer(sink, () => 0, yieldToEventLoop, undefined, defaultWorkSliceMs);
+  keepShape(pacer);
+  keepShape(new ChunkReader(sink, pacer, () => 0, undefined, undefined, 0, 0));
+}
 
 /**
  * Reads one streamed answer to its end. Never throws: a bad stream ends as `error` (an error event, a
@@ -273,11 +363,6 @@ export async function readTurn(
   const adapter = adapters[protocol];
 
   const sink = new TurnSink(adapter, onItem);
-  // Only items carry times and comments: without a recorder the scanner skips both.
-  const parser = new SseScanner(sink, onItem === undefined ? null : now, onItem !== undefined);
-
-  // The parser strips a leading BOM itself, so that feeding it text directly behaves the same.
-  const decoder = new ChunkDecoder();
   const reader = body.getReader();
   let onAbort: (() => void) | undefined;
   if (signal !== undefined) {
@@ -297,8 +382,7 @@ export async function readTurn(
     onUpdate,
     options.workSliceMs ?? defaultWorkSliceMs,
   );
-  // Without callbacks, reading a short chunk is all parsing: see `shortChunk`.
-  const quiet = onChunk === undefined && onItem === undefined;
+  const chunks = new ChunkReader(sink, pacer, now, onItem, onChunk, answerCap, eventCap);
   try {
     while (sink.turn.status === 'streaming') {
       let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -308,41 +392,17 @@ export async function readTurn(
         failure = error;
         break;
       }
-      const received = pacer.received();
-      const { done, value } = chunk;
-      let short = false;
-      if (done) {
-        parser.feed(decoder.end());
-        parser.end();
-      } else {
-        const text = decoder.decode(value);
-        short = quiet && text.length < shortChunk;
-        if (onChunk !== undefined) {
-          try {
-            onChunk(value, received, text);
-          } catch (error) {
-            throw new CallbackError('onChunk', error);
-          }
-        }
-        for (let at = 0; ; ) {
-          const end = Math.min(text.length, at + (pacer.outputShown ? feedSlice : firstOutputSlice));
-          parser.feed(at === 0 && end === text.length ? text : text.slice(at, end));
-          checkSize(sink, parser, answerCap, eventCap);
-          at = end;
-          if (at === text.length || sink.turn.status !== 'streaming') break;
-          if (pacer.due(false)) {
-            await pacer.yield();
-            // Stopped meanwhile: the rest of this chunk is not read.
-            if (signal?.aborted) break;
-          }
-        }
-      }
-      if (done) {
-        pacer.update();
+      if (chunk.done) {
+        chunks.end();
         break;
       }
-      if (sink.turn.status === 'streaming' && pacer.due(short)) await pacer.yield();
-      else pacer.update();
+      let next = chunks.take(chunk.value);
+      while (next === yieldWithin) {
+        await pacer.yield();
+        // Stopped meanwhile: the rest of this chunk is not read.
+        next = signal?.aborted ? chunks.chunkRead() : chunks.goOn();
+      }
+      if (next === yieldThenRead) await pacer.yield();
     }
   } catch (error) {
     // Not the network: a caller's callback threw (or, were there such a bug, the reader itself).
