@@ -1,3 +1,4 @@
+import { partsText, type TextKind, type TurnPart } from '../../src/core/index.ts';
 import { fold, markdownToPlain } from '../../src/core/searchText.ts';
 
 /**
@@ -14,6 +15,16 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/** A turn's flat text of `kind`: the record leaves it out where its parts make it. */
+function flat(turn: Record<string, unknown>, kind: TextKind): string {
+  if (typeof turn[kind] === 'string') return turn[kind];
+  const parts = Array.isArray(turn.parts) ? turn.parts : [];
+  return partsText(
+    parts.filter((part): part is TurnPart => isObject(part) && typeof part.text === 'string'),
+    kind,
+  );
+}
+
 function messageTexts(message: unknown): string[] {
   if (!isObject(message)) return [];
   if (message.role === 'user') return [text(message.text)];
@@ -23,9 +34,9 @@ function messageTexts(message: unknown): string[] {
   const turn = isObject(current) && isObject(current.turn) ? current.turn : {};
   const calls = Array.isArray(turn.toolCalls) ? turn.toolCalls.filter(isObject) : [];
   return [
-    markdownToPlain(text(turn.reasoning)),
-    markdownToPlain(text(turn.text)),
-    text(turn.refusal),
+    markdownToPlain(flat(turn, 'reasoning')),
+    markdownToPlain(flat(turn, 'text')),
+    flat(turn, 'refusal'),
     ...calls.map((call) => `${text(call.name)} ${text(call.arguments)}`),
   ];
 }

@@ -137,6 +137,24 @@ describe.each(testDatabases())('storage on $name', (database) => {
       expect(await ids('   ')).toEqual([]);
     });
 
+    it('searches an answer whose record holds its text in its parts only, as the browser writes it', async () => {
+      const person = await newPerson(storage);
+      const parts = [
+        { kind: 'reasoning', key: 'r', text: 'Thinking of Oslo' },
+        { kind: 'text', key: '0', text: 'It is Tórshavn.' },
+      ];
+      const answer = {
+        id: 'a',
+        role: 'assistant',
+        createdAt: 1,
+        attempts: [{ id: 't', startedAt: 1, turn: { status: 'complete', parts } }],
+      };
+      await person.conversations.put(conversation('parts', { messages: [answer] }), 0);
+      const ids = async (query: string) => (await person.conversations.search(query)).items.map((c) => c.id);
+      expect(await ids('torshavn')).toEqual(['parts']);
+      expect(await ids('oslo')).toEqual(['parts']);
+    });
+
     it('keeps text PostgreSQL cannot hold as is (NUL) in the record, and leaves it out of the columns', async () => {
       const person = await newPerson(storage);
       const record = conversation('nul', {

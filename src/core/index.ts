@@ -114,6 +114,7 @@ export type {
   Usage,
 } from './turn.ts';
 export { emptyTurn } from './turn.ts';
+export { partsText, type TextKind } from './turnBuilder.ts';
 export type { StallAssessment, StallThresholds, WatchState } from './watchdog.ts';
 export {
   assessStall,

@@ -8,7 +8,7 @@ import type { FinishReason, ToolCall, Turn, TurnPart, Usage } from './turn.ts';
  * so that reading them stays O(1) while a long answer streams.
  */
 
-type TextKind = 'text' | 'reasoning' | 'refusal';
+export type TextKind = 'text' | 'reasoning' | 'refusal';
 
 // Reasoning arrives in paragraphs (summary parts, thinking blocks): keep them apart in the flat string.
 const separator: Record<TextKind, string> = { text: '', reasoning: '\n\n', refusal: '' };
@@ -33,7 +33,11 @@ function appended<T>(items: T[], item: T): T[] {
   return copy;
 }
 
-function joinKind(parts: TurnPart[], kind: TextKind): string {
+/**
+ * The flat string of `kind` that a turn's `parts` make: what `text`, `reasoning` and `refusal` hold (a
+ * stored turn leaves them out when they are this, and its reader makes them again).
+ */
+export function partsText(parts: readonly TurnPart[], kind: TextKind): string {
   let out = '';
   for (const part of parts) {
     if (part.kind === kind && part.text !== '')
@@ -184,7 +188,7 @@ export function appendText(
   } else parts = index === -1 ? appended(turn.parts, part) : replaceAt(turn.parts, index, part);
   let flat: string;
   // Growing a part that a later same-kind part already follows: the flat string must be rebuilt in part order.
-  if (index !== -1 && hasLaterText(parts, kind, index)) flat = joinKind(parts, kind);
+  if (index !== -1 && hasLaterText(parts, kind, index)) flat = partsText(parts, kind);
   // The usual case, one part of this kind: the flat string is that part's text, so the same string serves
   // both (one concatenation per delta instead of two, and half the rope kept alive).
   else if (!hasEarlierText(parts, kind, index === -1 ? parts.length - 1 : index)) flat = text;
@@ -206,7 +210,7 @@ export function setText(turn: Turn, kind: TextKind, key: string, full: string): 
   if (index === -1) return appendText(turn, kind, key, full);
   if ((turn.parts[index] as { text: string }).text === full) return turn;
   const parts = replaceAt(turn.parts, index, { kind, key, text: full } as TurnPart);
-  return withContent(turn, parts, kind, joinKind(parts, kind), turn.toolCalls);
+  return withContent(turn, parts, kind, partsText(parts, kind), turn.toolCalls);
 }
 
 /**

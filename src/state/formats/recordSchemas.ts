@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import {
   type HttpError,
+  partsText,
   protocols,
   reasoningLevels,
   type SamplingParameters,
@@ -83,9 +84,10 @@ const usage = fields({
 const turn = v.pipe(
   fields({
     status: v.picklist(['streaming', 'complete', 'error', 'interrupted', 'aborted'], 'a turn status'),
-    text: optionalString(''),
-    reasoning: optionalString(''),
-    refusal: optionalString(''),
+    // Absent where the parts make them (`RecordTurn`), and in records from before parts: then none.
+    text: v.optional(aString),
+    reasoning: v.optional(aString),
+    refusal: v.optional(aString),
     toolCalls: v.optional(aList(toolCall), () => []),
     parts: v.optional(aList(turnPart), () => []),
     usage: v.nullish(usage, null),
@@ -96,7 +98,13 @@ const turn = v.pipe(
     model: optionalStringOrNull,
   }),
   // The finish reasons are the core's to name; its reasoning state is checked where it is sent back.
-  v.transform((t) => t as typeof t & Turn),
+  v.transform((t) => {
+    const turn = t as typeof t & Turn;
+    turn.text = t.text ?? partsText(t.parts, 'text');
+    turn.reasoning = t.reasoning ?? partsText(t.parts, 'reasoning');
+    turn.refusal = t.refusal ?? partsText(t.parts, 'refusal');
+    return turn;
+  }),
 );
 
 const headers = v.pipe(anObject, v.record(v.string(), aString));

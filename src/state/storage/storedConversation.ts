@@ -1,3 +1,4 @@
+import { partsText, type TextKind, type Turn } from '../../core/index.ts';
 import { sameContent } from '../domain/merge.ts';
 import { withFiguresKept } from '../domain/recordings.ts';
 import type { AssistantMessage, Attempt, ChatMessage, Conversation, SentRequest } from '../domain/types.ts';
@@ -12,7 +13,14 @@ import type { StoredTrace } from '../formats/records.ts';
 
 /** A request as its conversation's record holds it: its body apart (inline in records from before). */
 type RecordRequest = Omit<SentRequest, 'body' | 'bodyMissing'> & { body?: SentRequest['body'] };
-type RecordAttempt = Omit<Attempt, 'request'> & { request: RecordRequest };
+/**
+ * A turn as a record holds it: `text`, `reasoning` and `refusal` only where they differ from what its parts
+ * make (`partsText`). Otherwise each answer's text would be stored twice, for structured clone keeps one
+ * copy of an object but not of a string: twice the bytes to write at every checkpoint, and twice to read
+ * back (and collect) for every conversation on a reload.
+ */
+type RecordTurn = Omit<Turn, TextKind> & Partial<Pick<Turn, TextKind>>;
+type RecordAttempt = Omit<Attempt, 'request' | 'turn'> & { request: RecordRequest; turn: RecordTurn };
 type RecordMessage =
   | Exclude<ChatMessage, AssistantMessage>
   | (Omit<AssistantMessage, 'attempts'> & { attempts: RecordAttempt[] });
@@ -42,11 +50,25 @@ export function recordOf(
       m.role === 'assistant'
         ? {
             ...m,
-            attempts: m.attempts.map((a) => ({ ...a, request: requestOf(a), trace: withFiguresKept(a) })),
+            attempts: m.attempts.map((a) => ({
+              ...a,
+              request: requestOf(a),
+              trace: withFiguresKept(a),
+              turn: turnAsStored(a.turn),
+            })),
           }
         : m,
     ),
   };
+}
+
+function turnAsStored(turn: Turn): RecordTurn {
+  const { text, reasoning, refusal, ...stored } = turn;
+  const kept: RecordTurn = stored;
+  if (text !== partsText(turn.parts, 'text')) kept.text = text;
+  if (reasoning !== partsText(turn.parts, 'reasoning')) kept.reasoning = reasoning;
+  if (refusal !== partsText(turn.parts, 'refusal')) kept.refusal = refusal;
+  return kept;
 }
 
 export function withRecordings(
