@@ -98,11 +98,13 @@ const turn = v.pipe(
     model: optionalStringOrNull,
   }),
   // The finish reasons are the core's to name; its reasoning state is checked where it is sent back.
+  // The parts' text wins where they make one: a version from before read such a record's missing text as ''
+  // (and may have written that back), while the parts kept it.
   v.transform((t) => {
     const turn = t as typeof t & Turn;
-    turn.text = t.text ?? partsText(t.parts, 'text');
-    turn.reasoning = t.reasoning ?? partsText(t.parts, 'reasoning');
-    turn.refusal = t.refusal ?? partsText(t.parts, 'refusal');
+    turn.text = partsText(t.parts, 'text') || (t.text ?? '');
+    turn.reasoning = partsText(t.parts, 'reasoning') || (t.reasoning ?? '');
+    turn.refusal = partsText(t.parts, 'refusal') || (t.refusal ?? '');
     return turn;
   }),
 );

@@ -74,6 +74,17 @@ describe('a stored turn', () => {
       reasoning: 'First\n\nSecond',
       refusal: '',
     }));
+  it("reads the parts' text where an earlier version wrote the missing text back empty", () => {
+    const written = structuredClone(recordOf(answered));
+    const message = written.messages[0]!;
+    if (message.role === 'assistant') Object.assign(message.attempts[0]!.turn, { text: '', reasoning: '' });
+    const read = readConversationRecord('conversation:conv_1', written);
+    expect(read).toMatchObject({
+      conversation: {
+        messages: [{ attempts: [{ turn: { text: 'Hello there', reasoning: 'First\n\nSecond' } }] }],
+      },
+    });
+  });
   it('keeps a flat string its parts do not make (a record from before parts)', () => {
     const flatOnly = withTurn({ status: 'complete', text: 'Only flat', refusal: 'No' });
     expect(storedTurn(flatOnly)).toMatchObject({ text: 'Only flat', refusal: 'No' });
