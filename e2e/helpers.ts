@@ -187,19 +187,28 @@ interface StoredTurn {
   usage: { inputTokens: number; outputTokens: number } | null;
 }
 
+/** A turn as its record holds it: its text in its text parts, and only there where they make it. */
+type RecordTurn = Omit<StoredTurn, 'text'> & { text?: string; parts?: { kind: string; text?: string }[] };
+
+/** The turn's text, as the app reads it back. */
+function withText({ parts = [], ...turn }: RecordTurn): StoredTurn {
+  const fromParts = parts.map((part) => (part.kind === 'text' ? (part.text ?? '') : '')).join('');
+  return { ...turn, text: fromParts || (turn.text ?? '') };
+}
+
 /**
  * The turns of the last answer's attempts, as IndexedDB holds them now, in the stored conversation that
  * contains `needle`; `null` until that conversation has been written.
  */
 export async function storedTurns(page: Page, needle: string): Promise<StoredTurn[] | null> {
   const values = (await onAppDatabase(page, { kind: 'getAll' })) as unknown[] | null;
-  type Stored = { messages?: { role: string; attempts?: { turn: StoredTurn }[] }[] };
+  type Stored = { messages?: { role: string; attempts?: { turn: RecordTurn }[] }[] };
   const conversation = values?.find(
     (v): v is Stored =>
       typeof v === 'object' && v !== null && 'messages' in v && JSON.stringify(v).includes(needle),
   );
   const answer = conversation?.messages?.findLast((m) => m.role === 'assistant');
-  return answer?.attempts?.map((a) => a.turn) ?? null;
+  return answer?.attempts?.map((a) => withText(a.turn)) ?? null;
 }
 
 /**

@@ -233,7 +233,7 @@ test('each conversation keeps its scroll position when you switch away and back'
 interface StoredMessage {
   id: string;
   parentId?: string | null;
-  attempts?: { turn: { text: string } }[];
+  attempts?: { turn: { parts: { kind: string; text?: string }[] } }[];
 }
 
 /**
@@ -250,9 +250,12 @@ async function lengthen(page: Page, question: string, count: number): Promise<vo
     for (let i = 0; i < count; i++) {
       const id = `${asked.id}-${i}`;
       messages.push({ ...asked, id, parentId, text: `Question ${i}` } as StoredMessage);
+      // The stored turn holds its text in its parts (where they make it): the marker goes in its text part.
+      const marked = (part: { kind: string; text?: string }) =>
+        part.kind === 'text' ? { ...part, text: `${part.text}\n\nMarker ${i}.` } : part;
       const attempts = answered.attempts!.map((a) => ({
         ...a,
-        turn: { ...a.turn, text: `${a.turn.text}\n\nMarker ${i}.` },
+        turn: { ...a.turn, parts: a.turn.parts.map(marked) },
       }));
       parentId = `${answered.id}-${i}`;
       messages.push({ ...answered, id: parentId, parentId: id, attempts });
