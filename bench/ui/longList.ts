@@ -19,6 +19,8 @@ export interface LongListFigures {
   load: number;
   /** Then the sidebar's first search, matching every conversation. */
   search: TimedSearch;
+  /** The page's JavaScript heap once all were counted, after a full garbage collection (MB). */
+  heapMB: number;
   /** Then an answer streamed into the active conversation, saved as it grows beside all the others. */
   answer: { ms: number; longest: number };
 }
@@ -167,6 +169,18 @@ async function screenshots(page: Page): Promise<void> {
   await page.screenshot({ path: path.join(dir, 'bench-ui-long-list-phone-dark.png') });
 }
 
+/** The page's JavaScript heap in use after a full garbage collection, in MB. */
+async function heapAfterGc(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    return usedSize / 1e6;
+  } finally {
+    await cdp.detach();
+  }
+}
+
 /**
  * A person with `count` conversations (three ~5 kB answers each) reloads: when the list, the answer and
  * the whole list's count show, and the longest task meanwhile.
@@ -197,6 +211,7 @@ export async function longList(browser: Browser, url: string, count: number): Pr
     const rest = (count - 100).toLocaleString('en-US');
     const allMs = await whenShown(page, allCounted, rest);
     const longest = await longestTaskUntil(page, allMs);
+    const heapMB = await heapAfterGc(page);
     // Every copy asked the same questions: the first search indexes all of them, a slice at a time.
     const search = await timedSearch(page, 'Third question', count);
     const answer = await timedAnswer(page);
@@ -208,6 +223,7 @@ export async function longList(browser: Browser, url: string, count: number): Pr
       answerMs,
       allMs,
       longest,
+      heapMB,
       load,
       search,
       answer,

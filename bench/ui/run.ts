@@ -839,6 +839,7 @@ async function main() {
         lines.push(
           `| reload with 1 conversation: list and message box shown | ${f0(list.oneListMs)} ms |`,
           `| reload with ${list.conversations.toLocaleString('en-US')} conversations (load ${f1(list.load)}): list and message box shown / active answer rendered / all counted / longest task | ${f0(list.listMs)} ms / ${f0(list.answerMs)} ms / ${f0(list.allMs)} ms / ${f0(list.longest)} ms |`,
+          `| …the page's JavaScript heap once all are counted, after a full garbage collection | ${f0(list.heapMB)} MB |`,
           `| …then the sidebar's first search, matching all ${list.search.found.toLocaleString('en-US')}: typing to the results shown / longest task | ${f0(list.search.ms)} ms / ${f0(list.search.longest)} ms |`,
           `| …then a ~5 kB answer streamed and saved beside them: send to done / longest task | ${f0(list.answer.ms)} ms / ${f0(list.answer.longest)} ms |`,
         );
