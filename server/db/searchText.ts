@@ -15,14 +15,17 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** A turn's flat text of `kind`: the record leaves it out where its parts make it. */
+/**
+ * A turn's flat text of `kind`, as the browser reads it back: the record leaves it out where its parts
+ * make it, and their text wins over a stored one.
+ */
 function flat(turn: Record<string, unknown>, kind: TextKind): string {
-  if (typeof turn[kind] === 'string') return turn[kind];
   const parts = Array.isArray(turn.parts) ? turn.parts : [];
-  return partsText(
+  const fromParts = partsText(
     parts.filter((part): part is TurnPart => isObject(part) && typeof part.text === 'string'),
     kind,
   );
+  return fromParts || text(turn[kind]);
 }
 
 function messageTexts(message: unknown): string[] {

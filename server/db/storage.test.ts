@@ -150,8 +150,12 @@ describe.each(testDatabases())('storage on $name', (database) => {
         attempts: [{ id: 't', startedAt: 1, turn: { status: 'complete', parts } }],
       };
       await person.conversations.put(conversation('parts', { messages: [answer] }), 0);
+      // As an earlier version wrote it back: the text it read as missing stored empty, the parts whole.
+      const emptied = { status: 'complete', text: '', reasoning: '', parts: parts.slice(1) };
+      const written = { ...answer, attempts: [{ id: 't', startedAt: 1, turn: emptied }] };
+      await person.conversations.put(conversation('emptied', { messages: [written] }), 0);
       const ids = async (query: string) => (await person.conversations.search(query)).items.map((c) => c.id);
-      expect(await ids('torshavn')).toEqual(['parts']);
+      expect((await ids('torshavn')).sort()).toEqual(['emptied', 'parts']);
       expect(await ids('oslo')).toEqual(['parts']);
     });
 

@@ -84,7 +84,7 @@ const usage = fields({
 const turn = v.pipe(
   fields({
     status: v.picklist(['streaming', 'complete', 'error', 'interrupted', 'aborted'], 'a turn status'),
-    // Absent where the parts make them (`RecordTurn`), and in records from before parts: then none.
+    // Left out where the parts make them (`RecordTurn` in `storedConversation.ts`): made again below.
     text: v.optional(aString),
     reasoning: v.optional(aString),
     refusal: v.optional(aString),
