@@ -17,6 +17,8 @@ export interface TestApp {
   storage: AppStorage;
   /** Its markdown resources: nothing fetched yet (`markdownRenderer(app.markdown).load()` fetches the renderer). */
   markdown: MarkdownResources;
+  /** Its queries (the server's prices, the models): what is cached, and who observes it. */
+  queries: QueryClient;
   /** What the session's requests go to from now on (by default the global `fetch`, looked up per call). */
   setFetch(fetchImpl: typeof fetch): void;
   /** The retry jitter from now on (by default `Math.random`). */
@@ -59,6 +61,7 @@ export function createTestApp(
     session,
     storage,
     markdown,
+    queries: queryClient,
     setFetch(fetchImpl) {
       currentFetch = fetchImpl;
     },

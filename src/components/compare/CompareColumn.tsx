@@ -138,6 +138,7 @@ function ColumnAnswer({
         canAnswerTools={false}
         canRegenerate={false}
         version={null}
+        prices={prices}
         onRetry={(id) => void session.retry(conversation.id, id)}
         onSelectVersion={nothing}
         onStop={(id) => session.stop(id)}

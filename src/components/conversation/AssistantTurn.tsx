@@ -1,4 +1,5 @@
 import { memo, useContext, useEffect, useRef, useState } from 'react';
+import type { PriceTable } from '../../core/index.ts';
 import {
   adapters,
   argumentsComplete,
@@ -7,7 +8,6 @@ import {
   structuredOutputTool,
   type Turn,
 } from '../../core/index.ts';
-import { usePrices } from '../../hooks/usePrices.ts';
 import { useAnswer, useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
@@ -49,6 +49,11 @@ export interface AssistantTurnProps {
   canRegenerate: boolean;
   /** Its place among the answers to the same request: null when it is the only one. */
   version: Version | null;
+  /**
+   * What it is priced with (`usePrices`), read once by the list that shows the answers: one query
+   * observer per answer made a long conversation's first render that much longer.
+   */
+  prices: PriceTable;
   /**
    * Render the markdown only once the answer comes near the view (a long conversation opening): until
    * then its text shows as plain text, offscreen.
@@ -129,7 +134,6 @@ function AssistantTurnView(props: AssistantTurnProps) {
   const deadConnectionMs = useSettings((s) => s.settings.stallDeadSeconds * 1000);
   const i18n = useI18n();
   const { t } = i18n;
-  const prices = usePrices();
   const attempt = currentAttempt(message);
   if (!attempt) return null;
   const { turn } = attempt;
@@ -137,7 +141,7 @@ function AssistantTurnView(props: AssistantTurnProps) {
   const earlier = message.attempts.slice(0, -1);
   const billed = sumUsage(message.attempts);
   // Every attempt priced, interrupted ones too: they were billed.
-  const cost = costOfAnswer(message, prices);
+  const cost = costOfAnswer(message, props.prices);
   const label = adapters[message.protocol].label;
   const banner = bannerFor(attempt, answer, { source: message.source, silentModelMs });
   const status = statusOf(turn);
@@ -309,6 +313,7 @@ function sameTurn(previous: AssistantTurnProps, next: AssistantTurnProps): boole
     previous.canRegenerate !== next.canRegenerate ||
     !sameVersion(previous.version, next.version) ||
     previous.deferMarkdown !== next.deferMarkdown ||
+    previous.prices !== next.prices ||
     Boolean(previous.onInspect) !== Boolean(next.onInspect)
   )
     return false;

@@ -1,7 +1,8 @@
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Protocol, Turn } from '../../core/index.ts';
+import { serverPricesQuery } from '../../hooks/usePrices.ts';
 import type { AssistantMessage, Attempt, Conversation, TraceItem } from '../../state/domain/types.ts';
 import { answerMessage as answer, answerInFlight, conversationViewActions } from '../../testing/builders.ts';
 import { createTestApp, type TestApp } from '../../testing/testApp.tsx';
@@ -74,6 +75,18 @@ describe('ConversationView', () => {
     const { onExample, user } = renderView(null);
     await user.click(screen.getByRole('button', { name: 'Write a short haiku about streaming' }));
     expect(onExample).toHaveBeenCalledWith('Write a short haiku about streaming');
+  });
+
+  it('prices its answers from one reading of the price table, not one per answer', async () => {
+    const messages = Array.from({ length: 20 }, (_, i) => [
+      { id: `u${i}`, role: 'user' as const, text: `Question ${i}`, createdAt: 0 },
+      answer(`a${i}`, { status: 'complete', text: `Answer ${i}` }),
+    ]).flat();
+    renderView({ ...conversation, messages });
+    // The ones out of view are added over the next tasks.
+    await waitFor(() => expect(screen.getAllByTestId('assistant-turn')).toHaveLength(20));
+    const prices = app.queries.getQueryCache().find({ queryKey: serverPricesQuery.queryKey });
+    expect(prices?.getObserversCount()).toBe(1);
   });
 
   it('shows user messages and answers in order; results sent show under their call', async () => {

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { usePrices } from '../../hooks/usePrices.ts';
 import { useAnswers } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { AttachmentRef, Conversation } from '../../state/domain/types.ts';
@@ -68,6 +69,7 @@ export function ConversationView(props: ConversationViewProps) {
   const { conversation, onRetry, onRegenerate, onEdit, onSelectVersion, onStop, onToolResult } = props;
   const { onInspect, onExample } = props;
   const { t } = useI18n();
+  const prices = usePrices();
   const key = conversation?.id ?? null;
   const scroll = useFollowStream(key);
   const [queue] = useState(() => createRenderQueue(() => scroll.scrollerRef.current));
@@ -157,6 +159,7 @@ export function ConversationView(props: ConversationViewProps) {
                     canAnswerTools={m.id === layout?.awaitingTools}
                     canRegenerate={!answering}
                     version={version(index)}
+                    prices={prices}
                     deferMarkdown={deferMarkdown}
                     onRetry={onRetry}
                     onRegenerate={onRegenerate}
