@@ -13,6 +13,7 @@ import { createMarkdownResources } from '../markdown/resources.ts';
 import { webLocks } from '../session/answerLocks.ts';
 import { ChatSession } from '../session/ChatSession.ts';
 import { conversationIdInPath } from '../state/domain/address.ts';
+import type { Conversation } from '../state/domain/types.ts';
 import { type AppStorage, indexedDbStorage } from '../state/storage/appStorage.ts';
 import { deleteOrphanedAttachments } from '../state/storage/attachmentBlobs.ts';
 import { attachmentsInUse } from '../state/storage/attachmentSweep.ts';
@@ -22,6 +23,7 @@ import { type Account, accountHere } from '../state/team/account.ts';
 import { App, type TeamViews } from './App.tsx';
 import { followAddress } from './address.ts';
 import { Localized } from './Localized.tsx';
+import { prepareFirstScreen } from './prepareFirstScreen.ts';
 
 // The one place where the running app is made: everything below receives these instances.
 const queryClient = new QueryClient();
@@ -73,11 +75,14 @@ function firstIds(): string[] {
   return named === null ? [] : [named];
 }
 
-/** Whether the first screen shows an answer: then it waits for the renderer rather than flash plain text. */
-function opensOnAnswer({ conversations }: AppStores): boolean {
+/**
+ * The conversation the first screen shows, when it shows an answer: the first paint then waits for the
+ * renderer rather than flash plain text.
+ */
+function openingConversation({ conversations }: AppStores): Conversation | null {
   const { activeId, conversations: all } = conversations.getState();
-  const messages = activeId === null ? [] : (all[activeId]?.messages ?? []);
-  return messages.some((message) => message.role === 'assistant');
+  const conversation = activeId === null ? undefined : all[activeId];
+  return conversation?.messages.some((message) => message.role === 'assistant') ? conversation : null;
 }
 
 // Persisted conversations load before the first render, so a reload never flashes an empty app. Saving
@@ -110,15 +115,29 @@ async function start({ storage, team }: AppServices, painted: Promise<void>) {
   // answer never flashes plain text); else it is fetched once the first screen has painted and the page is
   // idle (`prefetchRenderer`), or as the first message is typed or sent if that comes first. A renderer that
   // cannot be fetched resolves null: the answers then show as plain text.
-  if (opensOnAnswer(stores)) {
-    await markdownRenderer(markdown).load();
+  const opening = openingConversation(stores);
+  if (opening) {
+    const renderer = await markdownRenderer(markdown).load();
     startMark('renderer-ready');
+    if (renderer) {
+      await prepareFirstScreen(opening, renderer.engine.processor, {
+        width: window.innerWidth,
+        height: window.innerHeight,
+      });
+      startMark('answers-parsed');
+    }
   }
 }
 
 /** A step of the app's start, named on the page's timeline: `npm run bench:ui` reports where a reload's time goes. */
 function startMark(
-  step: 'code-running' | 'account-known' | 'history-read' | 'renderer-ready' | 'first-render',
+  step:
+    | 'code-running'
+    | 'account-known'
+    | 'history-read'
+    | 'renderer-ready'
+    | 'answers-parsed'
+    | 'first-render',
 ) {
   performance.mark(`hopbase:${step}`);
 }

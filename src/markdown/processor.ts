@@ -28,7 +28,16 @@ export interface MarkdownProcessor {
    * From the first line past the inline bounds (inlineBounds.ts) on, the source is shown as written.
    */
   toHast(source: string, math?: MathRenderer | null): HastRoot;
+  /**
+   * `source` (without formulas) parsed ahead of the render that will ask for it: the next `toHast(source)`
+   * takes this tree instead of parsing again. A conversation's first screen is parsed so, in short tasks,
+   * before the render that shows it (prepare.ts), which is then not one long task.
+   */
+  prepare(source: string): HastRoot;
 }
+
+/** Trees prepared and not yet taken, at most: more means they were for a render that never came. */
+const PREPARED_MAX = 500;
 
 /**
  * The markdown pipeline of one app, built by its first use and reused for every block of every answer
@@ -47,19 +56,33 @@ export function createMarkdownProcessor(): MarkdownProcessor {
     withMath ??= build(math);
     return withMath;
   };
+  const parse = (block: string, math: MathRenderer | null): HastRoot => {
+    // Inline syntax past its bounds is not parsed: the rest of the block is shown as written.
+    const cut = inlineBoundAt(block);
+    const source = cut === -1 ? block : block.slice(0, cut);
+    const formulas = extractMath(source);
+    const pipeline = pipelineFor(formulas && math);
+    const tree = pipeline.parse(formulas ? formulas.text : source);
+    // Before the pipeline's own steps: raw HTML must become text with its formulas as written.
+    if (formulas) placeMath(tree, formulas.formulas);
+    const hast = pipeline.runSync(tree) as HastRoot;
+    if (cut !== -1) hast.children.push(asWritten(block.slice(cut)));
+    return hast;
+  };
+  // Taken once: a tree is made into elements by one render, and may be changed by it (footnote ids).
+  const prepared = new Map<string, HastRoot>();
   return {
     toHast(block, math = null) {
-      // Inline syntax past its bounds is not parsed: the rest of the block is shown as written.
-      const cut = inlineBoundAt(block);
-      const source = cut === -1 ? block : block.slice(0, cut);
-      const formulas = extractMath(source);
-      const pipeline = pipelineFor(formulas && math);
-      const tree = pipeline.parse(formulas ? formulas.text : source);
-      // Before the pipeline's own steps: raw HTML must become text with its formulas as written.
-      if (formulas) placeMath(tree, formulas.formulas);
-      const hast = pipeline.runSync(tree) as HastRoot;
-      if (cut !== -1) hast.children.push(asWritten(block.slice(cut)));
-      return hast;
+      const ready = math ? undefined : prepared.get(block);
+      if (!ready) return parse(block, math);
+      prepared.delete(block);
+      return ready;
+    },
+    prepare(source) {
+      if (prepared.size >= PREPARED_MAX) prepared.clear();
+      const tree = parse(source, null);
+      prepared.set(source, tree);
+      return tree;
     },
   };
 }

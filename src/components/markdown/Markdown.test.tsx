@@ -2,6 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import type { MarkdownEngine } from '../../markdown/engine.ts';
+import { prepareAnswer } from '../../markdown/prepare.ts';
 import { createEngine, Markdown } from './Markdown.tsx';
 
 // Each test's own engine, its parser and highlighter watched: tests count what gets parsed and highlighted.
@@ -324,5 +325,37 @@ describe('streaming', () => {
     const { rerender, container } = render(<Markdown engine={engine} text={'Alpha\n\nBeta'} />);
     rerender(<Markdown engine={engine} text={'Gamma'} />);
     expect(container).toHaveTextContent(/^Gamma$/);
+  });
+});
+
+describe('an answer parsed ahead of its render (prepareAnswer)', () => {
+  const tableRows = Array.from({ length: 12 }, (_, i) => `| ${i} | row ${i} |`).join('\n');
+  const answer = [
+    '## Heading',
+    'Prose with *emphasis*, `code` and https://example.com.',
+    `| n | name |\n|---|---|\n${tableRows}`,
+    '- one\n- two',
+    '1. first\n\n2. second',
+    '```js\nconst x = 1;\n```',
+  ].join('\n\n');
+
+  it('renders from the trees prepared, parsing nothing itself, the same as without them', () => {
+    const plain = render(<Markdown engine={engine} text={answer} />);
+    const expected = plain.container.innerHTML;
+    plain.unmount();
+    const prepared = new Set<unknown>();
+    const prepare = engine.processor.prepare;
+    vi.spyOn(engine.processor, 'prepare').mockImplementation((source) => {
+      const tree = prepare(source);
+      prepared.add(tree);
+      return tree;
+    });
+    for (const _block of prepareAnswer(answer, engine.processor));
+    parser.mockClear();
+    const { container } = render(<Markdown engine={engine} text={answer} />);
+    const taken = parser.mock.results.map((result) => result.value);
+    expect(taken.length).toBeGreaterThan(0);
+    expect(taken.filter((tree) => !prepared.has(tree))).toEqual([]);
+    expect(container.innerHTML).toBe(expected);
   });
 });

@@ -15,13 +15,14 @@ import {
 } from 'react';
 import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
+import { blockPlan, parsedWhole } from '../../markdown/blockPlan.ts';
 import { type BlockScan, scanMarkdownBlocks } from '../../markdown/blocks.ts';
 import { splitChunks } from '../../markdown/codeChunks.ts';
 import { createMarkdownEngine, type MarkdownEngine } from '../../markdown/engine.ts';
 import { fencedCode } from '../../markdown/fence.ts';
-import { type ListCache, type ListSource, listParts, listSource } from '../../markdown/list.ts';
+import { type ListCache, type ListSource, listParts } from '../../markdown/list.ts';
 import { hasFormulas } from '../../markdown/mathSyntax.ts';
-import { MAX_NESTING, tooDeepAt } from '../../markdown/nesting.ts';
+import { MAX_NESTING } from '../../markdown/nesting.ts';
 import { type MarkdownProcessor, type MathRenderer, safeUrl } from '../../markdown/processor.ts';
 import { tableRows, tableTree } from '../../markdown/table.ts';
 import { pacing } from '../../session/pacing.ts';
@@ -212,20 +213,24 @@ function ListBlock({ list, source, math }: { list: ListSource; source: string; m
  * shown as plain text instead of parsed.
  */
 function markdownOf(source: string, processor: MarkdownProcessor, math: MathRenderer | null): ReactNode {
+  const plan = blockPlan(source);
   // Made again when KaTeX arrives: the groups parsed without it are parsed again with it.
-  if (tableRows(source)) return <TableBlock key={math ? 'math' : 'tex'} source={source} math={math} />;
-  const deep = tooDeepAt(source);
-  if (deep === -1) {
-    const list = listSource(source);
-    if (list) return <ListBlock key={math ? 'math' : 'tex'} list={list} source={source} math={math} />;
-    return toReact(processor.toHast(source, math));
+  const key = math ? 'math' : 'tex';
+  switch (plan.kind) {
+    case 'table':
+      return <TableBlock key={key} source={source} math={math} />;
+    case 'list':
+      return <ListBlock key={key} list={plan.list} source={source} math={math} />;
+    case 'prose':
+      return toReact(processor.toHast(source, math));
+    case 'too-deep':
+      return (
+        <>
+          {plan.at > 0 ? toReact(processor.toHast(source.slice(0, plan.at), math)) : null}
+          <TooDeep source={source.slice(plan.at)} />
+        </>
+      );
   }
-  return (
-    <>
-      {deep > 0 ? toReact(processor.toHast(source.slice(0, deep), math)) : null}
-      <TooDeep source={source.slice(deep)} />
-    </>
-  );
 }
 
 /**
@@ -247,12 +252,6 @@ const Block = memo(function Block({ source, live }: { source: string; live: bool
   if (fence) return <CodeBlock language={fence.language} code={fence.code} live={live && !fence.closed} />;
   return <LiveBlock.Provider value={live}>{content}</LiveBlock.Provider>;
 });
-
-/**
- * A line that starts a reference-style link definition (`[label]: url`) or a footnote (`[^1]: note`),
- * also inside list items and quotes. A false match only costs one parse of the whole answer.
- */
-const DEFINITION = /^[ \t]*(?:(?:[>*+-]|\d{1,9}[.)])[ \t]*)*\[[^\]\n]+\]:/m;
 
 const CLOBBER = 'user-content-';
 const LABEL = 'footnote-label';
@@ -331,10 +330,8 @@ export function Markdown({
   // A saved answer with formulas waits for KaTeX, invisible in its place, rather than flash its TeX.
   const mathPending = useMathPending(engine.math, !catchUp && !live && hasFormulas(text));
   if (mathPending) return <div className="md-loading md-pending">{text}</div>;
-  // Definitions (citations at the end of an answer) only resolve within one parse: a finished answer
-  // that has any is parsed whole, once (unless it nests too deeply to parse whole). While it streams,
-  // the blocks show it as it comes.
-  const whole = !live && DEFINITION.test(text) && tooDeepAt(text) === -1;
+  // While it streams, the blocks show it as it comes; finished, one with definitions is parsed whole.
+  const whole = !live && parsedWhole(text);
   return (
     <EngineContext.Provider value={engine}>
       {whole ? <WholeAnswer source={text} /> : <StreamingMarkdown text={visible} streaming={live} />}
