@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { UseStore } from 'idb-keyval';
-import { type ReactElement, StrictMode } from 'react';
+import { type ReactElement, StrictMode, startTransition, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { draftAttachmentIds } from '../components/composer/drafts.ts';
 import { markdownRenderer } from '../components/markdown/LazyMarkdown.tsx';
@@ -154,6 +154,12 @@ function allRead({ storage }: AppStores): Promise<void> {
   });
 }
 
+/** Calls `then` once the first screen is committed, not before: what waits for its paint waits for that. */
+function WhenCommitted({ then }: { then: () => void }) {
+  useEffect(() => then(), [then]);
+  return null;
+}
+
 /** Runs `then` in a task after the next frame: after the first screen's paint, never competing with it. */
 function afterPaint(then: () => void) {
   requestAnimationFrame(() => setTimeout(then));
@@ -218,17 +224,25 @@ async function main() {
     });
   const [initial, screen] = await Promise.all([firstLanguage(), firstScreen(signedOut, views)]);
   startMark('first-render');
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <AppProvider services={services}>
-          <Localized initial={initial}>{screen}</Localized>
-        </AppProvider>
-      </QueryClientProvider>
-    </StrictMode>,
+  const committed = () => {
+    afterPaint(firstPainted);
+    if (!signedOut) prefetchRenderer();
+  };
+  // Rendered as a transition: in slices of a few milliseconds, not one long task (a reload on a long
+  // conversation made one of 60-100 ms), painted once all of it is there.
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <AppProvider services={services}>
+            <Localized initial={initial}>{screen}</Localized>
+          </AppProvider>
+        </QueryClientProvider>
+        <WhenCommitted then={committed} />
+      </StrictMode>,
+    ),
   );
-  afterPaint(firstPainted);
-  if (!signedOut) prefetchRenderer();
 }
 
 void main();
