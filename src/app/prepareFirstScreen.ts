@@ -27,10 +27,15 @@ export async function prepareFirstScreen(
     if (message.role !== 'assistant') continue;
     const turn = currentAttempt(message)?.turn;
     if (!turn || turn.status === 'streaming') continue;
-    for (const _block of prepareAnswer(turn.text, processor)) {
-      if (performance.now() - sliceStart < SLICE_MS) continue;
-      await nextTask();
-      sliceStart = performance.now();
+    try {
+      for (const _block of prepareAnswer(turn.text, processor)) {
+        if (performance.now() - sliceStart < SLICE_MS) continue;
+        await nextTask();
+        sliceStart = performance.now();
+      }
+    } catch (error) {
+      // Not the app's start that fails: the render parses this answer again, and shows what fails in place.
+      console.warn('Could not parse an answer ahead of its render', error);
     }
   }
 }
