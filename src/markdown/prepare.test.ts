@@ -1,16 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { prepareAnswer } from './prepare.ts';
 import { createMarkdownProcessor } from './processor.ts';
-
-const rows = Array.from({ length: 20 }, (_, i) => `| ${i} | row ${i} |`).join('\n');
-const answer = [
-  '## A heading',
-  'Some *prose* with `code` and a link: https://example.com.',
-  `| n | name |\n|---|---|\n${rows}`,
-  '- one\n- two\n- three',
-  '```js\nconst fenced = "never parsed";\n```',
-  '1. first\n\n2. second, loose',
-].join('\n\n');
+import { answerOfEveryBlock as answer } from './testing/answerOfEveryBlock.ts';
 
 const drain = (steps: Iterable<void>) => [...steps].length;
 

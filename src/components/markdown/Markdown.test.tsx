@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import type { MarkdownEngine } from '../../markdown/engine.ts';
 import { prepareAnswer } from '../../markdown/prepare.ts';
+import { answerOfEveryBlock as answer } from '../../markdown/testing/answerOfEveryBlock.ts';
 import { createEngine, Markdown } from './Markdown.tsx';
 
 // Each test's own engine, its parser and highlighter watched: tests count what gets parsed and highlighted.
@@ -329,16 +330,6 @@ describe('streaming', () => {
 });
 
 describe('an answer parsed ahead of its render (prepareAnswer)', () => {
-  const tableRows = Array.from({ length: 12 }, (_, i) => `| ${i} | row ${i} |`).join('\n');
-  const answer = [
-    '## Heading',
-    'Prose with *emphasis*, `code` and https://example.com.',
-    `| n | name |\n|---|---|\n${tableRows}`,
-    '- one\n- two',
-    '1. first\n\n2. second',
-    '```js\nconst x = 1;\n```',
-  ].join('\n\n');
-
   it('renders from the trees prepared, parsing nothing itself, the same as without them', () => {
     const plain = render(<Markdown engine={engine} text={answer} />);
     const expected = plain.container.innerHTML;
