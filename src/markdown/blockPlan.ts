@@ -1,6 +1,6 @@
 import { type ListSource, listSource } from './list.ts';
 import { tooDeepAt } from './nesting.ts';
-import { tableRows } from './table.ts';
+import { type TableSource, tableRows } from './table.ts';
 
 /**
  * How one top-level block of prose (not fenced code) is parsed: a table in groups of rows (table.ts), a
@@ -8,13 +8,14 @@ import { tableRows } from './table.ts';
  * written), anything else in one parse.
  */
 export type BlockPlan =
-  | { kind: 'table' }
+  | { kind: 'table'; table: TableSource }
   | { kind: 'list'; list: ListSource }
   | { kind: 'too-deep'; at: number }
   | { kind: 'prose' };
 
 export function blockPlan(source: string): BlockPlan {
-  if (tableRows(source)) return { kind: 'table' };
+  const table = tableRows(source);
+  if (table) return { kind: 'table', table };
   const at = tooDeepAt(source);
   if (at !== -1) return { kind: 'too-deep', at };
   const list = listSource(source);

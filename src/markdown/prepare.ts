@@ -4,7 +4,7 @@ import { fencedCode } from './fence.ts';
 import { listParts } from './list.ts';
 import { hasFormulas } from './mathSyntax.ts';
 import type { MarkdownProcessor } from './processor.ts';
-import { tableRows, tableTree } from './table.ts';
+import { tableTree } from './table.ts';
 
 /**
  * Parses a finished answer the way its first render will (`components/markdown/Markdown.tsx`: whole, or
@@ -24,11 +24,9 @@ export function* prepareAnswer(text: string, processor: MarkdownProcessor): Gene
     if (fencedCode(source)) continue;
     const plan = blockPlan(source);
     switch (plan.kind) {
-      case 'table': {
-        const table = tableRows(source)!;
-        if (!tableTree(table, parse, new Map())) parse(source);
+      case 'table':
+        if (!tableTree(plan.table, parse, new Map())) parse(source);
         break;
-      }
       case 'list':
         if (!listParts(plan.list, parse, new Map())) parse(source);
         break;

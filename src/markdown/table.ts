@@ -13,8 +13,14 @@ const DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$
 /** A line that would start another block (and so end the table), rather than be a row of it. */
 const OTHER_BLOCK = /^(?: {4}|\t| {0,3}(?:[>#]|[-*+][ \t]|\d{1,9}[.)][ \t]|`{3}|~{3}|<))/;
 
+/** A table's header and delimiter lines (`head`), and its rows. */
+export interface TableSource {
+  head: string;
+  rows: string[];
+}
+
 /** The table's header and delimiter lines and its rows, when `block` is a GFM table and nothing else. */
-export function tableRows(block: string): { head: string; rows: string[] } | null {
+export function tableRows(block: string): TableSource | null {
   const lines = block.split('\n');
   if (lines.length < 3 || !lines[0]!.includes('|') || !DELIMITER.test(lines[1]!)) return null;
   const rows = lines.slice(2);
@@ -37,7 +43,7 @@ function tbodyOf(table: HastElement): HastElement | null {
  * group's rows by its source. The same tree as one parse of the whole table, but for source positions.
  */
 export function tableTree(
-  table: { head: string; rows: string[] },
+  table: TableSource,
   parse: (source: string) => HastRoot,
   cache: Map<string, HastRoot>,
 ): HastRoot | null {

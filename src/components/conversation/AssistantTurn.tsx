@@ -1,9 +1,9 @@
 import { memo, useContext, useEffect, useRef, useState } from 'react';
-import type { PriceTable } from '../../core/index.ts';
 import {
   adapters,
   argumentsComplete,
   maxAutomaticRounds,
+  type PriceTable,
   structuredAnswerOf,
   structuredOutputTool,
   type Turn,
