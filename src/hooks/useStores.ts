@@ -1,6 +1,6 @@
 import { useStore } from 'zustand';
 import type { PartLoads } from '../state/domain/partLoads.ts';
-import type { AnswerSnapshot, AnswersState } from '../state/stores/answers.ts';
+import type { AnswersState } from '../state/stores/answers.ts';
 import type { CompareState } from '../state/stores/compareStore.ts';
 import type { ConversationState } from '../state/stores/conversationStore.ts';
 import type { SettingsState } from '../state/stores/settingsStore.ts';
@@ -20,11 +20,6 @@ export function useSettings<T>(selector: (state: SettingsState) => T): T {
 /** A slice of the answers in flight (streaming, or waiting to try again). */
 export function useAnswers<T>(selector: (state: AnswersState) => T): T {
   return useStore(useServices().stores.answers, selector);
-}
-
-/** One answer in flight, by its message id: the component re-renders with each of its snapshots only. */
-export function useAnswer(messageId: string): AnswerSnapshot | undefined {
-  return useAnswers((s) => s.answers[messageId]);
 }
 
 export function useStorageStatus<T>(selector: (state: StorageStatus) => T): T {

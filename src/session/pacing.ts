@@ -9,6 +9,8 @@ import { recordingLimits } from '../state/domain/recordings.ts';
  *   plain text while the renderer loads); a text shown over several frames starts at `firstFrameChars`, each
  *   frame twice the last one's.
  * - What was read is shown at most once per animation frame (`frameBatcher.ts`), on a timer in a hidden tab.
+ *   Past an answer's first text, what it shows is rendered as a React transition (`hooks/useAnswer.ts`,
+ *   the reveal in `Markdown.tsx`): in slices of a few milliseconds, a newer frame waiting for the last.
  * - It is handed to the conversation store, and from there to storage and the other tabs, at checkpoints:
  *   not every frame, since each store change re-derives the whole conversation's views and schedules a save.
  */

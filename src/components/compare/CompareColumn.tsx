@@ -1,7 +1,7 @@
 import { traceFigures } from '../../core/index.ts';
 import { useServices } from '../../hooks/appContext.tsx';
+import { useAnswer } from '../../hooks/useAnswer.ts';
 import { usePrices } from '../../hooks/usePrices.ts';
-import { useAnswer } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { shownBranch } from '../../state/domain/branches.ts';
 import { costOfAttempt } from '../../state/domain/cost.ts';

@@ -8,7 +8,8 @@ import {
   structuredOutputTool,
   type Turn,
 } from '../../core/index.ts';
-import { useAnswer, useSettings } from '../../hooks/useStores.ts';
+import { useAnswer } from '../../hooks/useAnswer.ts';
+import { useSettings } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { I18n } from '../../i18n/i18n.tsx';
 import type { Version } from '../../state/domain/branches.ts';

@@ -1,15 +1,10 @@
 import { useEffect, useState } from 'react';
 import { traceFigures } from '../../core/index.ts';
 import { useServices } from '../../hooks/appContext.tsx';
+import { useAnswer } from '../../hooks/useAnswer.ts';
 import { useChoices } from '../../hooks/useChoices.ts';
 import { usePrices } from '../../hooks/usePrices.ts';
-import {
-  useAnswer,
-  useBodyLoads,
-  useConversations,
-  useRecordingLoads,
-  useSettings,
-} from '../../hooks/useStores.ts';
+import { useBodyLoads, useConversations, useRecordingLoads, useSettings } from '../../hooks/useStores.ts';
 import type { MessageKey } from '../../i18n/catalogs/en.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import { costOfAttempt } from '../../state/domain/cost.ts';

@@ -6,6 +6,8 @@ import {
   memo,
   type ReactElement,
   type ReactNode,
+  startTransition,
+  useDeferredValue,
   useEffect,
   useId,
   useMemo,
@@ -24,6 +26,7 @@ import { type ListCache, type ListSource, listParts } from '../../markdown/list.
 import { hasFormulas } from '../../markdown/mathSyntax.ts';
 import { MAX_NESTING } from '../../markdown/nesting.ts';
 import { type MarkdownProcessor, type MathRenderer, safeUrl } from '../../markdown/processor.ts';
+import { advanceReveal, type Reveal, revealedLength, startReveal } from '../../markdown/reveal.ts';
 import { tableRows, tableTree } from '../../markdown/table.ts';
 import { pacing } from '../../session/pacing.ts';
 import { CodeBlock, LiveBlock, PreFromMarkdown } from './CodeBlock.tsx';
@@ -288,34 +291,32 @@ const WholeAnswer = memo(function WholeAnswer({ source }: { source: string }) {
 });
 
 /**
- * `text` as far as it may be shown this frame: all of it, unless it grew by more than this frame's share
- * (`pacing.firstFrameChars` at first, each frame twice the last one's, at most `pacing.charsPerFrame`).
+ * `text` as far as it may be shown this frame (reveal.ts). Each next frame's share is a transition: its
+ * parse runs in slices, and a render for another reason shows no more than the last frame did.
  */
 function useRevealed(text: string, catchUp: boolean): string {
   // Only an answer that was live when it appeared catches up; a saved answer shows whole at once.
-  const [live] = useState(catchUp);
-  const rendered = useRef(live ? 0 : text.length);
-  const share = useRef<number>(pacing.firstFrameChars);
-  const [, nextFrame] = useReducer((n: number) => n + 1, 0);
-  const limit = rendered.current + share.current;
-  const visible = !live || text.length <= limit ? text : text.slice(0, limit);
-  const behind = visible.length < text.length;
+  const [reveal, advance] = useReducer(
+    (last: Reveal, shown: number) => advanceReveal(last, shown, pacing.charsPerFrame),
+    catchUp,
+    (live) => startReveal(live, pacing.firstFrameChars),
+  );
+  const length = revealedLength(reveal, text.length);
+  const behind = length < text.length;
   useEffect(() => {
-    if (visible.length > rendered.current) share.current = Math.min(pacing.charsPerFrame, share.current * 2);
-    rendered.current = visible.length;
     if (!behind) return;
-    const frame = requestAnimationFrame(nextFrame);
+    const frame = requestAnimationFrame(() => startTransition(() => advance(length)));
     return () => cancelAnimationFrame(frame);
-  });
-  return visible;
+  }, [behind, length]);
+  return behind ? text.slice(0, length) : text;
 }
 
 /** Model output as GFM markdown, rendered block by block so a streaming answer stays cheap to update. */
 export function Markdown({
   engine,
-  text,
-  streaming = false,
-  catchUp = streaming,
+  text: latestText,
+  streaming: latestStreaming = false,
+  catchUp = latestStreaming,
 }: {
   /** The app's engine (its parser, highlighter and KaTeX), from its markdown resources. */
   engine: MarkdownEngine;
@@ -324,6 +325,10 @@ export function Markdown({
   /** Show a large text over several frames (an answer that arrived live); by default while streaming. */
   catchUp?: boolean;
 }) {
+  // A new text from an urgent render (a checkpoint, the answer's end) is parsed in a transition after it,
+  // in slices: an urgent render shows the last text parsed. A text from a transition renders at once.
+  const text = useDeferredValue(latestText);
+  const streaming = useDeferredValue(latestStreaming);
   const visible = useRevealed(text, catchUp);
   // Still catching up counts as streaming: nothing is highlighted or parsed whole before the end shows.
   const live = streaming || visible.length < text.length;

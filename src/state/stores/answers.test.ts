@@ -8,6 +8,7 @@ import {
   answeringConversations,
   answerReducer,
   createAnswersStore,
+  onlyProgressed,
   withAnswer,
 } from './answers.ts';
 
@@ -75,6 +76,35 @@ describe('answerReducer', () => {
     answerReducer(started, { type: 'progressed', turn: text, trace: emptyRecording(), watch });
     expect(started).toEqual(before);
   });
+});
+
+describe('onlyProgressed', () => {
+  const progressed = (turn: typeof text) =>
+    answerReducer(started, { type: 'progressed', turn, trace: emptyRecording(), watch });
+  const hello = progressed(text);
+  const more = progressed({ ...text, text: 'Hello' });
+  it('is true for more text of the same attempt', () => expect(onlyProgressed(hello, more)).toBe(true));
+  it('is true for a newer watch alone', () =>
+    expect(onlyProgressed(started, progressed(emptyTurn))).toBe(true));
+  it('is false when the answer appears or goes', () => {
+    expect(onlyProgressed(undefined, hello)).toBe(false);
+    expect(onlyProgressed(hello, undefined)).toBe(false);
+  });
+  it('is false for the first text', () => expect(onlyProgressed(started, hello)).toBe(false));
+  it('is false for the first reasoning', () =>
+    expect(onlyProgressed(started, progressed({ ...emptyTurn, reasoning: 'Hm' }))).toBe(false));
+  it('is false for a new status', () =>
+    expect(onlyProgressed(hello, progressed({ ...text, status: 'complete' }))).toBe(false));
+  it('is false for a retry scheduled', () =>
+    expect(
+      onlyProgressed(hello, answerReducer(hello, { type: 'retryScheduled', at: 1, attempt: 2, of: 3 })),
+    ).toBe(false));
+  it('is false for a new link', () =>
+    expect(onlyProgressed(hello, answerReducer(hello, { type: 'linkChanged', link: 'reconnecting' }))).toBe(
+      false,
+    ));
+  it('is false for a new attempt', () =>
+    expect(onlyProgressed(hello, { ...more, attempt: { ...more.attempt, id: 'att_3' } })).toBe(false));
 });
 
 describe('withAnswer', () => {

@@ -82,6 +82,25 @@ export function withAnswer(message: AssistantMessage, answer: AnswerSnapshot | u
   return { ...message, attempts };
 }
 
+/**
+ * Whether `next` only carries the answer `shown` further (more text, reasoning, tool arguments, a newer
+ * silence watch): such a change may be rendered as a transition, in slices. Anything else shows at once:
+ * the answer appearing or going, its first text or reasoning, a new attempt, a new status, phase or link.
+ */
+export function onlyProgressed(shown: AnswerSnapshot | undefined, next: AnswerSnapshot | undefined): boolean {
+  if (shown === undefined || next === undefined) return false;
+  const [was, is] = [shown.attempt.turn, next.attempt.turn];
+  return (
+    shown.messageId === next.messageId &&
+    shown.attempt.id === next.attempt.id &&
+    was.status === is.status &&
+    shown.phase.kind === next.phase.kind &&
+    shown.link === next.link &&
+    (was.text !== '' || is.text === '') &&
+    (was.reasoning !== '' || is.reasoning === '')
+  );
+}
+
 export interface AnswersState {
   /** Keyed by assistant message id. */
   answers: Readonly<Record<string, AnswerSnapshot>>;
