@@ -24,7 +24,7 @@ type Match = { locale: Locale; exact: boolean } | null;
 function matchTag(tag: string): Match {
   let parsed: Intl.Locale;
   try {
-    parsed = new Intl.Locale(tag).maximize();
+    parsed = new Intl.Locale(tag);
   } catch {
     return null;
   }
@@ -38,7 +38,8 @@ function matchTag(tag: string): Match {
     case 'zh':
       // zh, zh-CN, zh-SG and zh-Hans-* are written in Simplified characters; zh-TW, zh-HK, zh-MO and
       // zh-Hant-* in Traditional ones, which Simplified is only second best for (see negotiateLocale).
-      return { locale: 'zh-CN', exact: parsed.script === 'Hans' };
+      // Maximized only here: its likely-subtags data costs a fresh tab 12-20 ms on first use.
+      return { locale: 'zh-CN', exact: parsed.maximize().script === 'Hans' };
     default:
       return null;
   }
