@@ -1,23 +1,14 @@
 import { renderHook } from '@testing-library/react';
 import { act, useDeferredValue } from 'react';
 import { describe, expect, it } from 'vitest';
-import { emptyTurn, startWatch, type Turn } from '../core/index.ts';
-import { emptyRecording } from '../state/domain/recordings.ts';
-import { type AnswerSnapshot, answerReducer } from '../state/stores/answers.ts';
-import { answerMessage } from '../testing/builders.ts';
+import type { Turn } from '../core/index.ts';
+import type { AnswerSnapshot } from '../state/stores/answers.ts';
+import { answerInFlight, answerMessage } from '../testing/builders.ts';
 import { createTestApp } from '../testing/testApp.tsx';
 import { useAnswer } from './useAnswer.ts';
 
-const attempt = { ...answerMessage('m1', {}).attempts[0]!, turn: emptyTurn };
-const started = answerReducer(null, {
-  type: 'attemptStarted',
-  conversationId: 'c1',
-  messageId: 'm1',
-  attempt,
-  at: 5,
-});
-const progressed = (turn: Turn): AnswerSnapshot =>
-  answerReducer(started, { type: 'progressed', turn, trace: emptyRecording(), watch: startWatch(5) });
+const started = answerInFlight('c1', answerMessage('m1', {}));
+const progressed = (turn: Partial<Turn>): AnswerSnapshot => answerInFlight('c1', answerMessage('m1', turn));
 
 /**
  * Each render's answer, and whether that render was urgent: an urgent render of a new value gives the
@@ -43,9 +34,9 @@ describe('useAnswer', () => {
     const { seen, hook } = renders(app);
     const answers = app.stores.answers.getState();
     act(() => answers.publish(started));
-    act(() => answers.publish(progressed({ ...emptyTurn, text: 'Hel' })));
+    act(() => answers.publish(progressed({ text: 'Hel' })));
     seen.length = 0;
-    act(() => answers.publish(progressed({ ...emptyTurn, text: 'Hello' })));
+    act(() => answers.publish(progressed({ text: 'Hello' })));
     expect(seen.filter((r) => r.text === 'Hello').every((r) => !r.urgent)).toBe(true);
     expect(hook.result.current?.attempt.turn.text).toBe('Hello');
   });
@@ -54,14 +45,14 @@ describe('useAnswer', () => {
     const app = createTestApp();
     const { seen } = renders(app);
     act(() => app.stores.answers.getState().publish(started));
-    act(() => app.stores.answers.getState().publish(progressed({ ...emptyTurn, text: 'Hel' })));
+    act(() => app.stores.answers.getState().publish(progressed({ text: 'Hel' })));
     expect(seen.some((r) => r.text === 'Hel' && r.urgent)).toBe(true);
   });
 
   it('shows the end at once', () => {
     const app = createTestApp();
     const { seen, hook } = renders(app);
-    act(() => app.stores.answers.getState().publish(progressed({ ...emptyTurn, text: 'Hel' })));
+    act(() => app.stores.answers.getState().publish(progressed({ text: 'Hel' })));
     seen.length = 0;
     act(() => app.stores.answers.getState().remove('m1'));
     expect(seen.some((r) => r.text === undefined && r.urgent)).toBe(true);
@@ -70,7 +61,7 @@ describe('useAnswer', () => {
 
   it('follows another message id at once', () => {
     const app = createTestApp();
-    act(() => app.stores.answers.getState().publish(progressed({ ...emptyTurn, text: 'Hel' })));
+    act(() => app.stores.answers.getState().publish(progressed({ text: 'Hel' })));
     const { hook } = renders(app, 'other');
     expect(hook.result.current).toBeUndefined();
     hook.rerender({ messageId: 'm1' });
