@@ -284,15 +284,18 @@ describe('streaming', () => {
   it('shows no more of a burst than the last frame allowed when it renders for another reason', () => {
     // No frame comes: the reveal does not advance.
     const frames = vi.spyOn(globalThis, 'requestAnimationFrame').mockImplementation(() => 0);
-    const text = Array.from({ length: 200 }, (_, i) => `Paragraph ${i} with **bold** text.`).join('\n\n');
-    const { rerender, container } = render(<Markdown engine={engine} streaming text={text} />);
-    const first = container.querySelectorAll('p').length;
-    rerender(<Markdown engine={engine} streaming text={text} />);
-    rerender(<Markdown engine={engine} streaming text={text} />);
-    expect(first).toBeGreaterThan(0);
-    expect(first).toBeLessThan(200);
-    expect(container.querySelectorAll('p')).toHaveLength(first);
-    frames.mockRestore();
+    try {
+      const text = Array.from({ length: 200 }, (_, i) => `Paragraph ${i} with **bold** text.`).join('\n\n');
+      const { rerender, container } = render(<Markdown engine={engine} streaming text={text} />);
+      const first = container.querySelectorAll('p').length;
+      rerender(<Markdown engine={engine} streaming text={text} />);
+      rerender(<Markdown engine={engine} streaming text={text} />);
+      expect(first).toBeGreaterThan(0);
+      expect(first).toBeLessThan(200);
+      expect(container.querySelectorAll('p')).toHaveLength(first);
+    } finally {
+      frames.mockRestore();
+    }
   });
 
   it('renders a half-finished fenced code block as plain code while streaming, highlighted once closed', async () => {
