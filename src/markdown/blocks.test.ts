@@ -127,6 +127,12 @@ describe('scanMarkdownBlocks (incremental)', () => {
     );
   });
 
+  it('keeps a list open while its next item has come up to the CR of a CRLF', () => {
+    const early = scanMarkdownBlocks('- item\n\n-\r');
+    expect(scanMarkdownBlocks('- item\n\n-\r\n', early).closed).toEqual([]);
+    expect(splitMarkdownBlocks('- item\n\n-\r\n')).toEqual(['- item\n\n-']);
+  });
+
   it('reuses finished blocks and resumes from the open block', () => {
     const first = scanMarkdownBlocks('One\n\nTwo\n\nThr');
     expect(first.closed).toEqual(['One', 'Two']);

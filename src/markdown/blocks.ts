@@ -112,8 +112,9 @@ export function scanMarkdownBlocks(text: string, previous?: BlockScan | null): B
     const newline = text.indexOf('\n', pos);
     if (newline === -1) {
       // The last line is incomplete: it may still grow, so it is not scanned for fences. But its first
-      // character is final, so a boundary before it can already be decided.
-      const line = text.slice(pos);
+      // character is final, so a boundary before it can already be decided. A CR at its end may be the
+      // first half of a CRLF: read without it, as the line will be once its LF comes.
+      const line = text.slice(pos, text.endsWith('\r') ? -1 : undefined);
       const decided = line !== '' && !isBlank(line) && !isIndented(line);
       if (
         fence === null &&
