@@ -21,7 +21,21 @@ const pane = (page: Page) => page.locator('.scroller');
 
 /** How far the pane is from its end, in pixels. */
 function distanceFromEnd(page: Page): Promise<number> {
-  return pane(page).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  // As the next frame paints it: after the page's own resize observers have kept the end in view (a
+  // commit between frames grows the content before they run, and no one sees that moment). Observed
+  // last, this observer runs after the page's.
+  return pane(page).evaluate(
+    (el) =>
+      new Promise<number>((resolve) => {
+        requestAnimationFrame(() => {
+          const painted = new ResizeObserver(() => {
+            painted.disconnect();
+            resolve(el.scrollHeight - el.scrollTop - el.clientHeight);
+          });
+          painted.observe(el);
+        });
+      }),
+  );
 }
 
 /** The message at the top of the pane, and how far its top is above the pane's top: what the person sees. */
