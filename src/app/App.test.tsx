@@ -93,7 +93,10 @@ describe('App', () => {
       expect(within(turn).getByTestId('turn-usage')).toHaveTextContent('17 in · 10 out · 27 total'),
     );
     expect(within(turn).getByTestId('turn-usage').textContent).toBe('17 in · 10 out · 27 total');
-    expect(within(turn).getByTestId('turn-text')).toHaveTextContent('{"city":"San Francisco","units":"c"}');
+    // A burst that came live is shown over a few frames, also once the answer has ended.
+    await waitFor(() =>
+      expect(within(turn).getByTestId('turn-text')).toHaveTextContent('{"city":"San Francisco","units":"c"}'),
+    );
     expect(turn).toHaveAttribute('aria-busy', 'false');
     expect(within(turn).queryByRole('alert')).toBeNull();
     expect(screen.getByTestId('conversation-usage')).toHaveTextContent(
@@ -135,7 +138,7 @@ describe('App', () => {
       expect(within(second).getByTestId('turn-usage')).toHaveTextContent('20 in · 10 out · 30 total'),
     );
     expect(second).toHaveAccessibleName('Answer from sim-echo via Responses');
-    expect(within(second).getByTestId('turn-text')).toHaveTextContent('2+2 = 4');
+    await waitFor(() => expect(within(second).getByTestId('turn-text')).toHaveTextContent('2+2 = 4'));
 
     const posts = streamPosts();
     expect(posts.map((p) => p.url)).toEqual(['/v1/chat/completions', '/v1/responses']);
