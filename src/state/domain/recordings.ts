@@ -57,7 +57,7 @@ export class Recorder {
   /** Set once an item did not fit: none after it is kept either. */
   private itemsFull = false;
   private raw = '';
-  /** The chunks `raw` is made of, and its length after each: see `AttemptTrace.rawSince`. */
+  /** The chunks `raw` is made of, and its length after each: see `AttemptTrace.rawSlice`. */
   private readonly rawChunks: string[] = [];
   private readonly rawEnds: number[] = [];
   /** Bytes of the chunks in `raw`. */
@@ -132,29 +132,35 @@ export class Recorder {
       outputEvents: this.outputEvents,
       items: Object.freeze(this.items.slice()),
       raw: this.raw,
-      rawSince: this.rawSince(this.rawChunks.length),
+      rawSlice: this.rawSlice(this.rawChunks.length),
       truncated: this.truncated,
     });
     return this.latest;
   }
 
-  /** `AttemptTrace.rawSince` for a snapshot of the first `count` chunks. */
-  private rawSince(count: number): (length: number) => string | null {
+  /** `AttemptTrace.rawSlice` for a snapshot of the first `count` chunks. */
+  private rawSlice(count: number): (from: number, to: number) => string {
     const chunks = this.rawChunks;
     const ends = this.rawEnds;
-    return (length) => {
-      if (length === 0) return chunks.slice(0, count).join('');
-      // The chunk that ends at `length`, by binary search over the ends (they only grow).
+    return (from, to) => {
+      // The first chunk that ends after `from`, by binary search over the ends (they only grow).
       let low = 0;
-      let high = count - 1;
-      while (low <= high) {
+      let high = count;
+      while (low < high) {
         const mid = (low + high) >> 1;
-        const end = ends[mid]!;
-        if (end === length) return chunks.slice(mid + 1, count).join('');
-        if (end < length) low = mid + 1;
-        else high = mid - 1;
+        if (ends[mid]! > from) high = mid;
+        else low = mid + 1;
       }
-      return null;
+      const pieces: string[] = [];
+      for (let i = low; i < count; i++) {
+        const start = i === 0 ? 0 : ends[i - 1]!;
+        if (start >= to) break;
+        const chunk = chunks[i]!;
+        pieces.push(
+          start >= from && ends[i]! <= to ? chunk : chunk.slice(Math.max(0, from - start), to - start),
+        );
+      }
+      return pieces.join('');
     };
   }
 
@@ -197,6 +203,6 @@ export function silenceBeforeEndOf(attempt: Attempt): number {
  */
 export function withFiguresKept(attempt: Attempt): AttemptTrace {
   const silence = silenceBeforeEndOf(attempt);
-  const { silenceBeforeEndMs: _, rawSince: __, ...trace } = attempt.trace;
+  const { silenceBeforeEndMs: _, rawSlice: __, ...trace } = attempt.trace;
   return { ...trace, items: [], raw: '', ...(silence > 0 ? { silenceBeforeEndMs: silence } : {}) };
 }

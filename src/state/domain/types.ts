@@ -32,12 +32,12 @@ export interface AttemptTrace {
   /** The body as received, decoded as UTF-8 (a BOM kept), up to the terminal event: for `.sse` export. */
   raw: string;
   /**
-   * In memory, in a recorder's snapshots: `raw` from `length` (where a chunk ended) to this snapshot's end,
-   * or null when no chunk ended there. `raw` is a rope of every chunk, and slicing it copies it whole: a
-   * growing recording's parts are taken from here instead (`writer.ts`). Never stored (a function: a store
-   * that tried would fail loudly); `withFiguresKept` leaves it out.
+   * In memory, in a recorder's snapshots: `raw.slice(from, to)`, taken from the chunks received. `raw` is a
+   * rope of every chunk, and slicing it copies it whole: a growing recording's parts are taken from here
+   * instead (`writer.ts`). Never stored (a function: a store that tried would fail loudly);
+   * `withFiguresKept` leaves it out.
    */
-  rawSince?: (length: number) => string | null;
+  rawSlice?: (from: number, to: number) => string;
   /** Set when the per-attempt cap was reached and later items were not kept. */
   truncated: boolean;
   /**

@@ -510,10 +510,14 @@ describe('restore', () => {
     await set('trace:att_1_2', { parts: 2 }, db);
     await set(
       'trace-part:att_1_2:0',
-      { packed: packedLines(recorded.slice(0, 1)), raw: raw.slice(0, 5) },
+      { packed: packedLines(recorded.slice(0, 1)).lines, raw: raw.slice(0, 5) },
       db,
     );
-    await set('trace-part:att_1_2:1', { packed: packedLines(recorded.slice(1)), raw: raw.slice(5) }, db);
+    await set(
+      'trace-part:att_1_2:1',
+      { packed: packedLines(recorded.slice(1)).lines, raw: raw.slice(5) },
+      db,
+    );
     expect((await backUp(db, '', 0)).text).toBe(file.text);
 
     // The database's copy of that answer half: the backup's, further along, is written whole.
@@ -526,7 +530,7 @@ describe('restore', () => {
     const result = await restoreBackup(db, file.text, null);
     expect(result.ok && result.outcome).toMatchObject({ joined: ['conv_1'], recordingsWritten: 1 });
     expect(Object.keys(await snapshot()).filter((key) => key.startsWith('trace-part:'))).toEqual([]);
-    expect(await get('trace:att_1_2', db)).toEqual({ packed: packedLines(recorded), raw });
+    expect(await get('trace:att_1_2', db)).toEqual({ packed: packedLines(recorded).lines, raw });
     expect((await readEverything(db)).conversations).toEqual(readBackupConversations(file.text));
   });
 

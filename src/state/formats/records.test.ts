@@ -311,7 +311,7 @@ describe('readTraceRecord and readSettingsRecord', () => {
           }),
         ),
         (items) => {
-          expect(packedLines(items)).toBe(items.map((item) => `${JSON.stringify(item)}\n`).join(''));
+          expect(packedLines(items).lines).toBe(items.map((item) => `${JSON.stringify(item)}\n`).join(''));
         },
       ),
     );
@@ -323,11 +323,16 @@ describe('readTraceRecord and readSettingsRecord', () => {
       { t: 5, kind: 'comment' as const, event: '', data: 'hopbase-keepalive' },
       { t: 9, kind: 'event' as const, event: 'done', data: 'line one\nline two' },
     ];
-    const packed = packedLines(items);
+    const packed = packedLines(items).lines;
     expect(packed.split('\n')).toHaveLength(4);
     expect(readTraceRecord({ packed, raw: 'r' })).toEqual({ items, raw: 'r' });
     // Packed in two writes: the lines of the first, then those of the items added since.
-    expect(packedLines(items.slice(0, 1)) + packedLines(items, 1)).toBe(packed);
+    expect(packedLines(items.slice(0, 1)).lines + packedLines(items, 1).lines).toBe(packed);
+    // Packed in parts of at most about so many characters: each part ends with the line that reached it.
+    const first = packedLines(items, 0, 1);
+    expect(first).toEqual({ lines: packed.slice(0, packed.indexOf('\n') + 1), end: 1 });
+    expect(packedLines(items, first.end, first.lines.length + 1).end).toBe(3);
+    expect(packedLines(items, 3, 1)).toEqual({ lines: '', end: 3 });
     expect(readTraceRecord({ packed: '', raw: '' })).toEqual({ items: [], raw: '' });
     expect(readTraceRecord({ packed: `${packed}{"t":"x"}\n`, raw: '' })).toBe(
       'packed: line 4 is not a recorded event or comment',
@@ -341,14 +346,19 @@ describe('a recording written in parts', () => {
   const item = (t: number) => ({ t, kind: 'event' as const, event: 'message', data: `{"n":${t}}` });
   const items = [item(1), item(2), item(3)];
   const part = (from: number, to: number, raw: string) => ({
-    packed: packedLines(items.slice(from, to)),
+    packed: packedLines(items.slice(from, to)).lines,
     raw,
   });
   const whole = { items, raw: 'abc' };
 
   it.each([
     ['a list of items, as the first versions wrote it', { items, raw: 'abc' }, [], whole],
-    ['packed whole, as a recording written at once', { packed: packedLines(items), raw: 'abc' }, [], whole],
+    [
+      'packed whole, as a recording written at once',
+      { packed: packedLines(items).lines, raw: 'abc' },
+      [],
+      whole,
+    ],
     ['in parts, joined in order', { parts: 3 }, [part(0, 1, 'a'), part(1, 1, ''), part(1, 3, 'bc')], whole],
     ['in one part', { parts: 1 }, [part(0, 3, 'abc')], whole],
     ['a part missing', { parts: 2 }, [part(0, 1, 'a'), undefined], 'part 1: missing'],

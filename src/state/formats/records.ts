@@ -96,17 +96,23 @@ export function tracePartKeys(attemptId: string, head: unknown): string[] {
 }
 
 /**
- * The packed lines of `items` from `from` on (the lines of those before it are packed already): each item's
- * JSON, its four fields written in order by hand, a third faster than `JSON.stringify` of the object (a
- * recording written as it streams packs thousands at a time).
+ * The packed lines of `items` from `from` on (the lines of those before it are packed already), until they
+ * hold `maxChars` or more (at least one line), and the index of the first item left out: each item's JSON,
+ * its four fields written in order by hand, a third faster than `JSON.stringify` of the object (a recording
+ * written as it streams packs thousands at a time).
  */
-export function packedLines(items: readonly TraceItem[], from = 0): string {
+export function packedLines(
+  items: readonly TraceItem[],
+  from = 0,
+  maxChars = Number.POSITIVE_INFINITY,
+): { lines: string; end: number } {
   let lines = '';
-  for (let i = from; i < items.length; i++) {
+  let i = from;
+  for (; i < items.length && lines.length < maxChars; i++) {
     const { t, kind, event, data } = items[i]!;
     lines += `{"t":${JSON.stringify(t)},"kind":${JSON.stringify(kind)},"event":${JSON.stringify(event)},"data":${JSON.stringify(data)}}\n`;
   }
-  return lines;
+  return { lines, end: i };
 }
 
 /** A recording as its records are read into it. */

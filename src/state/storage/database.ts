@@ -115,7 +115,7 @@ function dropParts(store: IDBObjectStore, attemptId: string, from: number): void
 export function putRecording(store: IDBObjectStore, attemptId: string, trace: StoredTrace): void {
   dropParts(store, attemptId, 0);
   store.put(
-    { packed: packedLines(trace.items), raw: trace.raw } satisfies PackedTrace,
+    { packed: packedLines(trace.items).lines, raw: trace.raw } satisfies PackedTrace,
     tracePrefix + attemptId,
   );
 }

@@ -17,6 +17,14 @@ export interface SentTrace {
   at: number;
   /** When written in parts (`putRecordingPart`): how many, so that the next write adds only what came since. */
   parts?: number;
+  /** When those parts hold only the first of `trace` (a part is kept small): how far, the rest to follow. */
+  upTo?: RecordingPosition;
+}
+
+/** A place in a recording: its first `items` items and `raw` characters of its stream. */
+export interface RecordingPosition {
+  items: number;
+  raw: number;
 }
 
 /**

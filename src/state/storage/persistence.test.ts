@@ -492,6 +492,48 @@ describe('recordings', () => {
     expect((await storedRecording(db, 'att_1'))?.items).toHaveLength(3);
   });
 
+  it('are written at once, not at the next timed write, once a part of partBytes came since the last', async () => {
+    stop = startPersisting(watching, stores, 60_000, 60_000);
+    put(recorded(1, 'streaming'));
+    await expect.poll(traceWrites).toBe(1);
+    put(recorded(2, 'streaming', 10 + recordingLimits.partBytes));
+    await expect.poll(traceWrites).toBe(2);
+  });
+
+  it('from a fast stream are written in parts of about partBytes, one write after another, read back whole', async () => {
+    stop = startPersisting(db, stores, 60_000, 60_000);
+    put(withTrace('streaming', new Recorder(0).snapshot()));
+    await expect.poll(() => get('trace:att_1', db)).toEqual({ parts: 1 });
+    // One network chunk of parts' worth, its events read at once: the next write would hold it all.
+    const recorder = new Recorder(0);
+    const events = Array.from({ length: 12_000 }, (_, n) => `data: {"n":${n}}\n\n`);
+    const chunk = events.join('');
+    recorder.chunk(chunk.length, chunk);
+    for (let n = 0; n < events.length; n++) recorder.event(n, 'message', `{"n":${n}}`, true);
+    put(withTrace('streaming', recorder.snapshot()));
+    await expect.poll(async () => Object.keys(await storedParts()).length).toBeGreaterThan(3);
+    recorder.end(12_000);
+    const conversation = withTrace('complete', recorder.snapshot());
+    put(conversation);
+    await finish();
+    const parts = Object.values(await storedParts()) as { packed: string; raw: string }[];
+    const longestLine = Math.max(
+      ...parts.flatMap((part) => part.packed.split('\n').map((l) => l.length + 1)),
+    );
+    for (const part of parts) {
+      expect(part.raw.length).toBeLessThanOrEqual(recordingLimits.partBytes);
+      expect(part.packed.length).toBeLessThan(recordingLimits.partBytes + longestLine);
+    }
+
+    resetStores();
+    const loaded = await loadState(db, stores);
+    stop = startPersisting(db, stores, 1, 0, { loaded });
+    stores.recordings.getState().want('att_1');
+    await expect.poll(loads).toEqual({});
+    const { rawSlice: _, ...whole } = attemptOf(conversation)!.trace;
+    expect(attemptOf(conversations().conversations.conv_streaming)?.trace).toEqual(whole);
+  });
+
   it('held back while growing are written when the page goes away', async () => {
     stop = startPersisting(watching, stores, 1, 60_000);
     put(recorded(1, 'streaming'));
@@ -511,7 +553,7 @@ describe('recordings', () => {
         .filter(([key]) => String(key).startsWith('trace-part:'))
         .map(([k, v]) => [String(k), v]),
     );
-  const lines = (from: number, to: number) => packedLines(recordedItems.slice(from, to));
+  const lines = (from: number, to: number) => packedLines(recordedItems.slice(from, to)).lines;
 
   it('growing are written in parts, each with what came since the last, and read back joined', async () => {
     stop = startPersisting(db, stores, 1, 0);
@@ -574,7 +616,7 @@ describe('recordings', () => {
     stop = startPersisting(db, stores, 1, 0, { loaded });
     stores.recordings.getState().want('att_1');
     await expect.poll(loads).toEqual({});
-    const { rawSince: _, ...whole } = attemptOf(conversation)!.trace;
+    const { rawSlice: _, ...whole } = attemptOf(conversation)!.trace;
     expect(attemptOf(conversations().conversations.conv_streaming)?.trace).toEqual(whole);
   });
 

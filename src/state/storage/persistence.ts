@@ -11,7 +11,7 @@ import { type RecordingsElsewhere, recordingParts } from './recordingReads.ts';
 import { type BodiesElsewhere, bodyParts } from './storedRequests.ts';
 import { keepSessionKey } from './storedSettings.ts';
 import { createWriter } from './writer.ts';
-import { isStructural, WriteScheduler } from './writeScheduler.ts';
+import { isStructural, outgrewPart, WriteScheduler } from './writeScheduler.ts';
 
 /**
  * Conversations and settings survive a reload in IndexedDB (through idb-keyval), and stay coherent across
@@ -81,6 +81,7 @@ export function startPersisting(
     elsewhere,
     traceDelayMs,
     retry: () => scheduler.runIn(retryDelayMs),
+    more: () => scheduler.runSoon(),
   });
   const scheduler = new WriteScheduler(async (force) => {
     if (elsewhere.pending) await elsewhere.catchUp();
@@ -89,7 +90,16 @@ export function startPersisting(
 
   const stopConversations = stores.conversations.subscribe((state, previous) => {
     if (state.conversations === previous.conversations && state.activeId === previous.activeId) return;
-    if (isStructural(state.conversations, previous.conversations, touchedIds(state, previous)))
+    const touched = touchedIds(state, previous);
+    if (
+      isStructural(state.conversations, previous.conversations, touched) ||
+      outgrewPart(
+        state.conversations,
+        previous.conversations,
+        touched,
+        (id) => known.sentTraces.get(id)?.trace.bytes ?? 0,
+      )
+    )
       scheduler.runSoon();
     else scheduler.later();
   });

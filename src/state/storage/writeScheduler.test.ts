@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { answerMessage } from '../../testing/builders.ts';
+import { recordingLimits } from '../domain/recordings.ts';
 import type { AssistantMessage, Conversation } from '../domain/types.ts';
-import { isStructural } from './writeScheduler.ts';
+import { isStructural, outgrewPart } from './writeScheduler.ts';
 
 const answer = (status: 'streaming' | 'complete', text: string) => answerMessage('msg_1', { status, text });
 
@@ -28,5 +29,26 @@ describe('isStructural', () => {
     const renamed = conversation(answer('streaming', 'Hel'), 'Renamed');
     expect(isStructural(renamed, streaming, ['c1'])).toBe(true);
     expect(isStructural(renamed, streaming, [])).toBe(false);
+  });
+});
+
+describe('outgrewPart', () => {
+  const { partBytes } = recordingLimits;
+  const received = (status: 'streaming' | 'complete', bytes: number) =>
+    conversation(answerMessage('msg_1', { status, text: 'Hi' }, { bytes }));
+  const sent = (bytes: number) => (id: string) => (id === 'msg_1_att' ? bytes : 0);
+  it('a streaming recording with a part unwritten is: written at once', () => {
+    expect(outgrewPart(received('streaming', 100 + partBytes), {}, ['c1'], sent(100))).toBe(true);
+  });
+  it('one with less unwritten is not', () => {
+    expect(outgrewPart(received('streaming', 99 + partBytes), {}, ['c1'], sent(100))).toBe(false);
+  });
+  it('an ended answer is not (its end is written at once anyway)', () => {
+    expect(outgrewPart(received('complete', 100 + partBytes), {}, ['c1'], sent(100))).toBe(false);
+  });
+  it('looks only at conversations that changed among the ids the store says it touched', () => {
+    const next = received('streaming', partBytes);
+    expect(outgrewPart(next, {}, [], sent(0))).toBe(false);
+    expect(outgrewPart(next, next, ['c1'], sent(0))).toBe(false);
   });
 });

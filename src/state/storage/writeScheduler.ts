@@ -1,5 +1,7 @@
 import { yieldToEventLoop } from '../../core/yieldToEventLoop.ts';
+import { recordingLimits } from '../domain/recordings.ts';
 import type { Conversation } from '../domain/types.ts';
+import { attemptsOf } from './storedConversation.ts';
 
 /**
  * When writes run: one at a time, a run asked for while one runs making it go round again (`force`
@@ -98,6 +100,31 @@ export function isStructural(
       if (last.attempts.length !== before.attempts.length) return true;
       if (last.attempts.at(-1)?.turn.status !== before.attempts.at(-1)?.turn.status) return true;
     }
+  }
+  return false;
+}
+
+/**
+ * Whether a streaming answer among the conversations `ids` names (those that may differ) has more of its
+ * recording unwritten than one part holds (`recordingLimits.partBytes`; `sentBytes`: how much of an
+ * attempt's recording was written). Then it is written at once: a fast stream, written only every delay,
+ * made parts of megabytes, each packed and cloned into IndexedDB in one long task.
+ */
+export function outgrewPart(
+  next: Record<string, Conversation>,
+  previous: Record<string, Conversation>,
+  ids: readonly string[],
+  sentBytes: (attemptId: string) => number,
+): boolean {
+  for (const id of ids) {
+    const conversation = next[id];
+    if (!conversation || conversation === previous[id]) continue;
+    for (const attempt of attemptsOf(conversation))
+      if (
+        attempt.turn.status === 'streaming' &&
+        attempt.trace.bytes - sentBytes(attempt.id) >= recordingLimits.partBytes
+      )
+        return true;
   }
   return false;
 }

@@ -53,8 +53,8 @@ describe('the history from before team mode', () => {
     await set('conversation:conv_a', answered('conv_a', 'att_a'), source);
     await set('conversation:conv_b', answered('conv_b', 'att_b'), source);
     await set('trace:att_a', { parts: 2 }, source);
-    await set('trace-part:att_a:0', { packed: packedLines(items.slice(0, 1)), raw: 'da' }, source);
-    await set('trace-part:att_a:1', { packed: packedLines(items.slice(1)), raw: 'ta' }, source);
+    await set('trace-part:att_a:0', { packed: packedLines(items.slice(0, 1)).lines, raw: 'da' }, source);
+    await set('trace-part:att_a:1', { packed: packedLines(items.slice(1)).lines, raw: 'ta' }, source);
     await set('trace:att_b', { items, raw: 'data' }, source);
     const stores = createAppStores();
     const history = new LocalHistory({
