@@ -492,6 +492,17 @@ describe('recordings', () => {
     expect((await storedRecording(db, 'att_1'))?.items).toHaveLength(3);
   });
 
+  /** After a reload, the recording as the inspector reads it: the one `conversation` holds. */
+  const expectReadAfterReload = async (conversation: Conversation) => {
+    resetStores();
+    const loaded = await loadState(db, stores);
+    stop = startPersisting(db, stores, 1, 0, { loaded });
+    stores.recordings.getState().want('att_1');
+    await expect.poll(loads).toEqual({});
+    const { rawSlice: _, ...whole } = attemptOf(conversation)!.trace;
+    expect(attemptOf(conversations().conversations.conv_streaming)?.trace).toEqual(whole);
+  };
+
   it('are written at once, not at the next timed write, once a part of partBytes came since the last', async () => {
     stop = startPersisting(watching, stores, 60_000, 60_000);
     put(recorded(1, 'streaming'));
@@ -525,13 +536,7 @@ describe('recordings', () => {
       expect(part.packed.length).toBeLessThan(recordingLimits.partBytes + longestLine);
     }
 
-    resetStores();
-    const loaded = await loadState(db, stores);
-    stop = startPersisting(db, stores, 1, 0, { loaded });
-    stores.recordings.getState().want('att_1');
-    await expect.poll(loads).toEqual({});
-    const { rawSlice: _, ...whole } = attemptOf(conversation)!.trace;
-    expect(attemptOf(conversations().conversations.conv_streaming)?.trace).toEqual(whole);
+    await expectReadAfterReload(conversation);
   });
 
   it('held back while growing are written when the page goes away', async () => {
@@ -573,14 +578,7 @@ describe('recordings', () => {
     });
 
     // Read when the inspector asks, after a reload: joined into the attempt as it was.
-    resetStores();
-    const loaded = await loadState(db, stores);
-    stop = startPersisting(db, stores, 1, 0, { loaded });
-    stores.recordings.getState().want('att_1');
-    await expect.poll(loads).toEqual({});
-    expect(attemptOf(conversations().conversations.conv_streaming)?.trace).toEqual(
-      attemptOf(conversation)?.trace,
-    );
+    await expectReadAfterReload(conversation);
   });
 
   it('growing as a recorder records them are written in parts of what came since, read back whole', async () => {
@@ -611,13 +609,7 @@ describe('recordings', () => {
       raw(5, 6),
     ]);
 
-    resetStores();
-    const loaded = await loadState(db, stores);
-    stop = startPersisting(db, stores, 1, 0, { loaded });
-    stores.recordings.getState().want('att_1');
-    await expect.poll(loads).toEqual({});
-    const { rawSlice: _, ...whole } = attemptOf(conversation)!.trace;
-    expect(attemptOf(conversations().conversations.conv_streaming)?.trace).toEqual(whole);
+    await expectReadAfterReload(conversation);
   });
 
   it('written whole after they were written in parts leave no part behind', async () => {
