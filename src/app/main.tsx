@@ -138,7 +138,8 @@ function startMark(
     | 'history-read'
     | 'renderer-ready'
     | 'answers-parsed'
-    | 'first-render',
+    | 'first-render'
+    | 'first-commit',
 ) {
   performance.mark(`hopbase:${step}`);
 }
@@ -230,6 +231,7 @@ async function main() {
   const [initial, screen] = await Promise.all([firstLanguage(), firstScreen(signedOut, views)]);
   startMark('first-render');
   const committed = () => {
+    startMark('first-commit');
     afterPaint(firstPainted);
     if (!signedOut) prefetchRenderer();
   };
