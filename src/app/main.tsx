@@ -40,6 +40,7 @@ const markdown = createMarkdownResources();
 async function servicesFor(
   account: Account,
   single: AppStorage,
+  firstPaint: Promise<void>,
 ): Promise<{ services: AppServices; views: TeamViews | null }> {
   const person = account.mode === 'team' ? account.person : null;
   const team = person ? (await import('./teamServices.ts')).teamServices(stores, person) : null;
@@ -65,6 +66,7 @@ async function servicesFor(
       storage: { ...storage, attachments },
       markdown,
       team: team?.account(storage, database) ?? null,
+      firstPaint,
     },
     views: team?.views ?? null,
   };
@@ -88,12 +90,12 @@ function openingConversation({ conversations }: AppStores): Conversation | null 
 
 // Persisted conversations load before the first render, so a reload never flashes an empty app. Saving
 // starts once they are loaded (a load that fails overwrites nothing), with the channel to the other tabs.
-async function start({ storage, team }: AppServices, painted: Promise<void>) {
+async function start({ storage, team, firstPaint }: AppServices) {
   // A long history reads its first screen first (with the conversation the address names), the rest once painted.
   const loaded = await storage.load(stores, firstIds());
   startMark('history-read');
   followAddress(stores.conversations);
-  storage.persist(stores, loaded, painted);
+  storage.persist(stores, loaded, firstPaint);
   // Team mode: in step with the server from now on (what is loaded above is its cache).
   team?.start().catch((error: unknown) => console.warn('Could not start the sync with the server', error));
   deleteOrphanedAttachments(stores.conversations, storage.attachments);
@@ -162,9 +164,27 @@ function WhenCommitted({ then }: { then: () => void }) {
   return null;
 }
 
-/** Runs `then` in a task after the next frame: after the first screen's paint, never competing with it. */
+/**
+ * Runs `then` in a task once the first screen is on screen, never competing with its paint: the
+ * first-contentful-paint entry comes when the frame is presented, after its raster and compositing (on a
+ * busy machine 50-100 ms after the next animation frame, the fallback where browsers have no such entry).
+ */
 function afterPaint(then: () => void) {
-  requestAnimationFrame(() => setTimeout(then));
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    observer?.disconnect();
+    setTimeout(then);
+  };
+  const observer = PerformanceObserver.supportedEntryTypes?.includes('paint')
+    ? new PerformanceObserver((entries) => {
+        if (entries.getEntriesByName('first-contentful-paint').length > 0) once();
+      })
+    : null;
+  observer?.observe({ type: 'paint', buffered: true });
+  // Not later than a second after the frame, whatever the entry does (a screen without content has none).
+  requestAnimationFrame(() => (observer ? setTimeout(once, 1_000) : once()));
 }
 
 /**
@@ -216,14 +236,14 @@ async function main() {
   const account = await accountHere();
   startMark('account-known');
   stores.team.getState().signedIn(account);
-  const { services, views } = await servicesFor(account, single);
-  const signedOut = account.mode === 'team' && account.person === null;
   let firstPainted = () => {};
-  const painted = new Promise<void>((resolve) => {
+  const firstPaint = new Promise<void>((resolve) => {
     firstPainted = resolve;
   });
+  const { services, views } = await servicesFor(account, single, firstPaint);
+  const signedOut = account.mode === 'team' && account.person === null;
   if (!signedOut)
-    await start(services, painted).catch((error: unknown) => {
+    await start(services).catch((error: unknown) => {
       console.error('Could not load saved conversations', error);
       // Its own words: the banner says what failed around them.
       stores.storage.getState().loadFailed(String(error));

@@ -16,6 +16,11 @@ export interface AppServices {
   markdown: MarkdownResources;
   /** Team mode, signed in: the person's account here (null in single-person mode, or signed out). */
   team: TeamAccount | null;
+  /**
+   * Resolves once the app's first screen is on screen: what can wait (the rest of a long history, the
+   * messages above a conversation's first screen) waits for it rather than slow that paint down.
+   */
+  firstPaint: Promise<void>;
 }
 
 const AppContext = createContext<AppServices | null>(null);

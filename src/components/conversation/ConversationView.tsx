@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useServices } from '../../hooks/appContext.tsx';
 import { usePrices } from '../../hooks/usePrices.ts';
 import { useAnswers } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
@@ -98,14 +99,25 @@ export function ConversationView(props: ConversationViewProps) {
     opened = { ...opening, key, countAtOpen: messages.length };
     setOpened(opened);
   }
-  // The messages above the first ones, a few more each task.
+  // The messages above the first ones, a few more each task, once the app's first screen is on screen.
+  const { firstPaint } = useServices();
   useEffect(() => {
     if (opened.mountFrom === 0) return;
-    const timer = setTimeout(() =>
-      setOpened((o) => (o && o.key === opened.key ? { ...o, mountFrom: mountedAfterStep(o.mountFrom) } : o)),
-    );
-    return () => clearTimeout(timer);
-  }, [opened]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let gone = false;
+    void firstPaint.then(() => {
+      if (gone) return;
+      timer = setTimeout(() =>
+        setOpened((o) =>
+          o && o.key === opened.key ? { ...o, mountFrom: mountedAfterStep(o.mountFrom) } : o,
+        ),
+      );
+    });
+    return () => {
+      gone = true;
+      clearTimeout(timer);
+    };
+  }, [opened, firstPaint]);
 
   // A message the person just sent (or an edit): show it and follow the answer, wherever the pane was.
   // The newest one made, not the last one shown: moving between versions does not move the view.

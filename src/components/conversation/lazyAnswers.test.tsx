@@ -102,6 +102,29 @@ describe('a long conversation renders lazily', () => {
     },
   );
 
+  it(
+    'mounts the messages above the first screen only once the app’s first screen is on screen',
+    slow,
+    async () => {
+      let painted = () => {};
+      const firstPaint = new Promise<void>((resolve) => {
+        painted = resolve;
+      });
+      app = createTestApp({ firstPaint });
+      await markdownRenderer(app.markdown).load();
+      app.render(<ConversationView {...props} conversation={longConversation()} />);
+      const first = screen.getAllByTestId('assistant-turn').length;
+      // Tasks go by (each would have mounted a few more): nothing more competes with the first paint.
+      for (let i = 0; i < 5; i++) await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+      expect(screen.getAllByTestId('assistant-turn')).toHaveLength(first);
+
+      act(painted);
+      await waitFor(() => expect(screen.getAllByTestId('assistant-turn')).toHaveLength(50), {
+        timeout: 30_000,
+      });
+    },
+  );
+
   it('renders every answer’s markdown where there is no IntersectionObserver', slow, async () => {
     vi.stubGlobal('IntersectionObserver', undefined);
     app.render(<ConversationView {...props} conversation={longConversation()} />);
