@@ -11,6 +11,7 @@
  * own; a list such as `own,preview,serve` runs each case under each server in turn, in the same run), `BENCH_UI_CASES=paced,fast,reload,hostile,js,list,team-list` the cases run (`team-list`: team mode, its own
  * production server in header mode on a seeded PGlite, whatever `BENCH_UI_SERVER` says) (default all; the results file is written
  * only when all ran). `BENCH_UI_REPS=n` runs each streaming case n times (median reported; default 2).
+ * `BENCH_UI_RELOADS=n` reloads the 50-answer conversation n times per HTTP cache state (default 5).
  * `BENCH_UI_NAMES=1` builds the app unminified, so that traces and profiles name its functions (the figures
  * are then not the production build's). `BENCH_UI_FILES=1` lists each file a reload loaded, with its timings.
  * `BENCH_UI_TASKS=1` lists each streaming run's long tasks, when they began after the send and how long they took.
