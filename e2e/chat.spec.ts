@@ -111,6 +111,8 @@ test('a reload keeps the conversation intact', async ({ page }) => {
     await route.continue();
   });
   await page.reload();
+  // The app itself, not the picture of the last screen painted before it (e2e/firstScreen.spec.ts).
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
   await expect(page.getByTestId('user-message')).toContainText(text);
   const restored = turns(page).last();
   expect(await restored.getByRole('table').count()).toBe(1);

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { inlineScriptHashes } from '../server/security.ts';
 import {
   artifactsDir,
   choose,
@@ -157,16 +158,19 @@ test('the production server: security headers, caching, compression, /healthz, n
   const index = await request.get('/');
   expect(index.status()).toBe(200);
   const headers = index.headers();
+  const page = await index.text();
+  // The one inline script (the last screen's, src/app/firstScreen), allowed by its hash and nothing else.
+  const [inline, ...more] = inlineScriptHashes(page);
+  expect(inline).toMatch(/^'sha256-[\w+/]{43}='$/);
+  expect(more).toEqual([]);
   expect(headers['content-security-policy']).toBe(
-    `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; font-src 'self'; connect-src 'self' ${simUrl}; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+    `default-src 'self'; script-src 'self' ${inline}; style-src 'self'; img-src 'self' blob:; font-src 'self'; connect-src 'self' ${simUrl}; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
   );
   expect(headers['x-content-type-options']).toBe('nosniff');
   expect(headers['referrer-policy']).toBe('no-referrer');
   expect(headers['cache-control']).toBe('no-cache');
 
-  const script = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"/.exec(
-    await index.text(),
-  )?.[1];
+  const script = /<script type="module" async crossorigin src="(\/assets\/[^"]+\.js)"/.exec(page)?.[1];
   expect(script).toBeDefined();
   const asset = await request.get(script ?? '', { headers: { 'accept-encoding': 'br, gzip' } });
   expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');

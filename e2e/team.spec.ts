@@ -240,6 +240,9 @@ test('behind an authenticating proxy: the history kept before is offered once, a
   await inSync(before);
   await expect(before.getByRole('region', { name: 'Add to my account' })).toHaveCount(0);
   await expect(before.getByRole('navigation').getByText(title)).toHaveCount(1);
+  // Team mode leaves no picture of its screen for the next load (single-person mode does): nothing of
+  // the person's conversations in this browser's localStorage.
+  expect(await before.evaluate(() => Object.values(localStorage).join('\n'))).not.toContain(title);
 });
 
 test('sign-in and the account on a phone, in the dark, in Japanese: readable, and no accessibility fault', async ({

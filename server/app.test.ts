@@ -7,14 +7,17 @@ import { frames, readText } from '../simulator/testing.ts';
 import { createServerApp, IMMUTABLE, REVALIDATE, type ServerApp } from './app.ts';
 import { DEFAULT_LIMITS, type ServerConfig } from './config.ts';
 import { precompress } from './precompress.ts';
-import { contentSecurityPolicy } from './security.ts';
+import { contentSecurityPolicy, inlineScriptHashes } from './security.ts';
 import { fromApp, rawRequest } from './testing.ts';
 
 // The production server's static side and its simulator mode, in process on 127.0.0.1: cache headers,
 // compression, /healthz, security headers on every response, the Host check.
 
 const INDEX =
-  '<!doctype html><html><head><script type="module" src="/assets/index-Ab12Cd34.js"></script></head></html>';
+  '<!doctype html><html><head><script type="module" src="/assets/index-Ab12Cd34.js"></script></head>' +
+  '<body><div id="root"></div><script>document.title=\'x\'</script></body></html>';
+/** The inline script's hash, as `openssl dgst -sha256 -binary | base64` gives it. */
+const INDEX_SCRIPT_HASH = "'sha256-0XQZ7aST49KmyfZxNvnCGVoBYcF3pv/Te/oNEavi2jU='";
 /** Compressible and larger than the 1 KB threshold. */
 const SCRIPT = `console.log(${JSON.stringify('HopBase '.repeat(2000))});\n`;
 const STYLE = `body { color: #123; }\n${'.x { margin: 0 }\n'.repeat(500)}`;
@@ -50,7 +53,7 @@ afterAll(async () => {
 });
 
 const SECURITY_HEADERS = {
-  'content-security-policy': contentSecurityPolicy(['https://gateway.example.com']),
+  'content-security-policy': contentSecurityPolicy(['https://gateway.example.com'], [INDEX_SCRIPT_HASH]),
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
@@ -157,6 +160,18 @@ describe('security headers', () => {
         "connect-src 'self' https://gateway.example.com https://*.corp.example; object-src 'none'; " +
         "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
+  });
+
+  it("allows the page's inline scripts by their hashes, and no other", () => {
+    expect(contentSecurityPolicy([], [INDEX_SCRIPT_HASH])).toContain(
+      `script-src 'self' ${INDEX_SCRIPT_HASH};`,
+    );
+    expect(inlineScriptHashes(INDEX)).toEqual([INDEX_SCRIPT_HASH]);
+    expect(inlineScriptHashes('<script></script>')).toEqual([
+      "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
+    ]);
+    // A script with attributes is a file (or not the build's): it gets no hash.
+    expect(inlineScriptHashes('<script src="/a.js"></script><script type="module">x()</script>')).toEqual([]);
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import {
   createServer,
   type IncomingMessage,
@@ -6,6 +7,7 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type MiddlewareHandler } from 'hono';
@@ -24,7 +26,7 @@ import { type InnerBackend, startInnerBackend } from './relay/innerBackend.ts';
 import { DEFAULT_RELAY_SETTINGS, LOCAL_OWNER, Relay } from './relay/relay.ts';
 import { isAnswersPath, serveAnswers } from './relay/routes.ts';
 import { type AnswerStart, relayedAttempt, runAnswer } from './relay/runner.ts';
-import { isAmbiguousPath, securityHeaders } from './security.ts';
+import { inlineScriptHashes, isAmbiguousPath, securityHeaders } from './security.ts';
 import { isTeamPath, type TeamServer } from './team.ts';
 import { serveMetered, serveTeamGateway } from './teamGateway.ts';
 
@@ -57,6 +59,12 @@ function cacheControl(value: string): MiddlewareHandler {
  * The static side (Hono): the built app with cache headers, precompressed `.br`/`.gz` files when the
  * build wrote them and gzip on the fly otherwise, ETags for revalidation, and `/healthz`.
  */
+/** The hashes of the built page's inline scripts, read once at startup (none when there is no build yet). */
+function pageScriptHashes(distDir: string): string[] {
+  const page = join(distDir, 'index.html');
+  return existsSync(page) ? inlineScriptHashes(readFileSync(page, 'utf8')) : [];
+}
+
 function staticApp(config: ServerConfig, backend: Backend): Hono {
   const app = new Hono();
   app.get('/healthz', (c) =>
@@ -164,7 +172,7 @@ export function createServerApp(
   const backend = createBackend(config.proxy, log);
   const serveFiles = getRequestListener(staticApp(config, backend).fetch, { overrideGlobalObjects: false });
   const serveTeam = team && getRequestListener(team.routes.fetch, { overrideGlobalObjects: false });
-  const headers = Object.entries(securityHeaders(config.connectSrc));
+  const headers = Object.entries(securityHeaders(config.connectSrc, pageScriptHashes(config.distDir)));
   const prices = JSON.stringify(config.prices ?? {});
   const { maxRequests, maxRequestsPerClient } = config.limits;
   const inFlight = createConcurrencyLimit(maxRequests, maxRequestsPerClient);

@@ -1,16 +1,21 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 /**
  * The page's Content-Security-Policy. Everything comes from the server's own origin: scripts and
- * styles as files (Vite emits no inline script or style; React sets `style` through the CSSOM, which
- * CSP allows), no plugins, no `<base>`, no framing. Images also from `blob:`: the thumbnails of attached
- * files, object URLs the page makes of its own bytes (never a URL from elsewhere). `connect-src` adds only the gateways the operator
- * lists in HOPBASE_CONNECT_SRC, so direct-to-gateway mode works towards those and no others.
+ * styles as files (React sets `style` through the CSSOM, which CSP allows), but for the page's own inline
+ * scripts, each allowed by its hash (`inlineScriptHashes`), no plugins, no `<base>`, no framing. Images
+ * also from `blob:`: the thumbnails of attached files, object URLs the page makes of its own bytes (never
+ * a URL from elsewhere). `connect-src` adds only the gateways the operator lists in HOPBASE_CONNECT_SRC,
+ * so direct-to-gateway mode works towards those and no others.
  */
-export function contentSecurityPolicy(connectSrc: readonly string[]): string {
+export function contentSecurityPolicy(
+  connectSrc: readonly string[],
+  scriptHashes: readonly string[] = [],
+): string {
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...scriptHashes].join(' '),
     "style-src 'self'",
     "img-src 'self' blob:",
     "font-src 'self'",
@@ -22,10 +27,24 @@ export function contentSecurityPolicy(connectSrc: readonly string[]): string {
   ].join('; ');
 }
 
+/**
+ * The CSP sources (`'sha256-…'`) of the inline scripts in the page's `html`: the build puts one there, the
+ * script that paints the last screen before the app's code arrives (src/app/firstScreen). Only a bare
+ * `<script>` is one; a script with a `src` is a file, allowed by `'self'`.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    ([, code]) => `'sha256-${createHash('sha256').update(code!).digest('base64')}'`,
+  );
+}
+
 /** Headers sent with every response of the production server, pages and API alike. */
-export function securityHeaders(connectSrc: readonly string[]): Record<string, string> {
+export function securityHeaders(
+  connectSrc: readonly string[],
+  scriptHashes: readonly string[] = [],
+): Record<string, string> {
   return {
-    'content-security-policy': contentSecurityPolicy(connectSrc),
+    'content-security-policy': contentSecurityPolicy(connectSrc, scriptHashes),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     // For browsers that predate frame-ancestors.

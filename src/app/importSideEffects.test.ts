@@ -1,7 +1,8 @@
 /**
  * Importing the app starts nothing: no listeners, timers, subscriptions or workers, and no module holds
  * state: no store, and no variable or collection a module changes, but for the few constant caches listed
- * here. `main.tsx` is the one exception by design: it is the startup that makes the instances.
+ * here. The startups are the exceptions by design: `main.tsx`, which makes the instances, and the inline
+ * script that paints the last screen before it (`firstScreen/restoreMain.ts`).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
@@ -11,6 +12,7 @@ const modules = import.meta.glob<Record<string, unknown>>([
   '!../testing/**',
   '!../core/testing/**',
   '!./main.tsx',
+  '!./firstScreen/restoreMain.ts',
   // chart.js asks on import whether the browser takes passive listeners (a 'test' listener added and
   // removed at once): nothing is left listening, and the module is fetched only when the usage page opens.
   '!../components/usage/drawChart.ts',

@@ -19,10 +19,13 @@ import { type AppStorage, indexedDbStorage } from '../state/storage/appStorage.t
 import { deleteOrphanedAttachments } from '../state/storage/attachmentBlobs.ts';
 import { attachmentsInUse } from '../state/storage/attachmentSweep.ts';
 import { openDatabase } from '../state/storage/database.ts';
+import { forgetScreenSnapshot } from '../state/storage/screenSnapshot.ts';
 import { type AppStores, createAppStores } from '../state/stores/appStores.ts';
 import { type Account, accountHere } from '../state/team/account.ts';
 import { App, type TeamViews } from './App.tsx';
 import { followAddress } from './address.ts';
+import { leaveSnapshots } from './firstScreen/leaveSnapshots.ts';
+import { takeTyped } from './firstScreen/restoreFirstScreen.ts';
 import { Localized } from './Localized.tsx';
 import { prepareFirstScreen } from './prepareFirstScreen.ts';
 
@@ -41,6 +44,7 @@ async function servicesFor(
   account: Account,
   single: AppStorage,
   firstPaint: Promise<void>,
+  typedEarly: () => string,
 ): Promise<{ services: AppServices; views: TeamViews | null }> {
   const person = account.mode === 'team' ? account.person : null;
   const team = person ? (await import('./teamServices.ts')).teamServices(stores, person) : null;
@@ -67,6 +71,7 @@ async function servicesFor(
       markdown,
       team: team?.account(storage, database) ?? null,
       firstPaint,
+      typedEarly,
     },
     views: team?.views ?? null,
   };
@@ -168,8 +173,14 @@ function WhenCommitted({ then }: { then: () => void }) {
  * Runs `then` in a task once the first screen is on screen, never competing with its paint: the
  * first-contentful-paint entry comes when the frame is presented, after its raster and compositing (on a
  * busy machine 50-100 ms after the next animation frame, the fallback where browsers have no such entry).
+ * After a snapshot's paint (`snapshotShown`), that entry was the snapshot's: then once the next frame
+ * after the app's has begun, which the app's frame was handed on before.
  */
-function afterPaint(then: () => void) {
+function afterPaint(then: () => void, snapshotShown: boolean) {
+  if (snapshotShown) {
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(then)));
+    return;
+  }
   let done = false;
   const once = () => {
     if (done) return;
@@ -191,12 +202,12 @@ function afterPaint(then: () => void) {
  * The renderer fetched (and warmed up) after the first screen's paint, when the page is idle: the first
  * answer then neither waits for its chunk nor runs its code cold.
  */
-function prefetchRenderer() {
+function prefetchRenderer(snapshotShown: boolean) {
   const load = () => void markdownRenderer(markdown).load();
   afterPaint(() => {
     if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 2_000 });
     else load();
-  });
+  }, snapshotShown);
 }
 
 /** The first screen's language, loaded before it renders; if its catalog cannot be fetched, English. */
@@ -240,7 +251,9 @@ async function main() {
   const firstPaint = new Promise<void>((resolve) => {
     firstPainted = resolve;
   });
-  const { services, views } = await servicesFor(account, single, firstPaint);
+  // The last screen, painted before this code ran (`firstScreen/restoreMain.ts`), until the first commit.
+  let snapshot: HTMLElement | null = null;
+  const { services, views } = await servicesFor(account, single, firstPaint, () => takeTyped(snapshot));
   const signedOut = account.mode === 'team' && account.person === null;
   if (!signedOut)
     await start(services).catch((error: unknown) => {
@@ -250,10 +263,17 @@ async function main() {
     });
   const [initial, screen] = await Promise.all([firstLanguage(), firstScreen(signedOut, views)]);
   startMark('first-render');
+  snapshot = document.querySelector<HTMLElement>('#root > .first-screen');
+  const snapshotShown = snapshot !== null;
   const committed = () => {
     startMark('first-commit');
-    afterPaint(firstPainted);
-    if (!signedOut) prefetchRenderer();
+    afterPaint(firstPainted, snapshotShown);
+    if (!signedOut) prefetchRenderer(snapshotShown);
+    // Single-person mode's screen is left for the next load to paint first; team mode keeps none (its
+    // conversations are the signed-in person's). The dev server paints none (`firstScreenScript`).
+    if (account.mode === 'single' && import.meta.env.PROD)
+      leaveSnapshots({ window, stores, storage: localStorage });
+    else forgetScreenSnapshot(localStorage);
   };
   // Rendered as a transition: in slices of a few milliseconds, not one long task (a reload on a long
   // conversation made one of 60-100 ms), painted once all of it is there.

@@ -21,6 +21,11 @@ export interface AppServices {
    * messages above a conversation's first screen) waits for it rather than slow that paint down.
    */
   firstPaint: Promise<void>;
+  /**
+   * Takes what was typed while the last screen's snapshot stood in for the app (src/app/firstScreen),
+   * once: the message box adds it to its draft. Empty when nothing was.
+   */
+  typedEarly: () => string;
 }
 
 const AppContext = createContext<AppServices | null>(null);

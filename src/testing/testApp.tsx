@@ -32,12 +32,19 @@ export interface TestApp {
 const created: { dispose(): void }[] = [];
 
 export function createTestApp(
-  options: { storage?: AppStorage; stores?: AppStores; team?: TeamAccount; firstPaint?: Promise<void> } = {},
+  options: {
+    storage?: AppStorage;
+    stores?: AppStores;
+    team?: TeamAccount;
+    firstPaint?: Promise<void>;
+    typedEarly?: () => string;
+  } = {},
 ): TestApp {
   const stores = options.stores ?? createAppStores();
   const team = options.team ?? null;
   // The first screen is on screen already, unless the test holds it back.
   const firstPaint = options.firstPaint ?? Promise.resolve();
+  const typedEarly = options.typedEarly ?? (() => '');
   const storage = options.storage ?? indexedDbStorage();
   let currentFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
   let currentRandom = Math.random;
@@ -52,7 +59,7 @@ export function createTestApp(
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={queryClient}>
-      <AppProvider services={{ stores, session, storage, markdown, team, firstPaint }}>
+      <AppProvider services={{ stores, session, storage, markdown, team, firstPaint, typedEarly }}>
         {/* English, as the app starts: one language for the app, not one per component. */}
         <I18nProvider locale="en">{children}</I18nProvider>
       </AppProvider>

@@ -136,4 +136,20 @@ describe('Composer', () => {
     render(<Composer {...props} />);
     expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('');
   });
+
+  it('takes what was typed on the reload’s snapshot into the draft, once, and keeps the focus for the rest', async () => {
+    sessionStorage.setItem('hopbase-chat:draft:conv_a', 'Kept draft, ');
+    const typed = ['typed early', ''];
+    const typedEarly = vi.fn(() => typed.shift() ?? '');
+    createTestApp({ typedEarly }).render(
+      <Composer draftKey="conv_a" streaming={false} onSend={vi.fn()} onStop={vi.fn()} />,
+    );
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    expect(box).toHaveValue('Kept draft, typed early');
+    expect(box).toHaveFocus();
+    await userEvent.setup().keyboard(' and the rest');
+    expect(box).toHaveValue('Kept draft, typed early and the rest');
+    // Kept as the draft, as if typed in the box.
+    expect(sessionStorage.getItem('hopbase-chat:draft:conv_a')).toBe('Kept draft, typed early and the rest');
+  });
 });

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useServices } from '../../hooks/appContext.tsx';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
 import type { AttachmentRef, Conversation } from '../../state/domain/types.ts';
 import { AttachmentList } from '../attachments/AttachmentList.tsx';
@@ -69,6 +70,17 @@ export function Composer({ draftKey, streaming, onSend, onStop, onTyping, gauge 
     setTextState(next);
     if (draftKey !== undefined) writeDraft(draftKey, next);
   };
+
+  // Typed on the last screen's snapshot, before this box was there: added to the draft, the box focused
+  // for what follows. Once, at mount (the snapshot is only ever the first screen).
+  const { typedEarly } = useServices();
+  const takeEarly = useRef(() => {
+    const early = typedEarly();
+    if (early === '') return;
+    setText(text + early);
+    box.current?.focus();
+  });
+  useEffect(() => takeEarly.current(), []);
   function setAttachments(forKey: string, next: readonly AttachmentRef[]) {
     waiting.current.set(forKey, next);
     if (forKey !== '') writeDraftFiles(forKey, next.length ? next : null);

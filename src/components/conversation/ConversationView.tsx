@@ -187,7 +187,8 @@ export function ConversationView(props: ConversationViewProps) {
         </RenderQueueContext.Provider>
       </div>
       {scroll.detached ? (
-        <button type="button" className="btn jump-latest" onClick={scroll.jumpToLatest}>
+        // Not in a reload's snapshot of this screen (src/app/firstScreen), which opens at the end.
+        <button type="button" className="btn jump-latest" data-snapshot="omit" onClick={scroll.jumpToLatest}>
           <span aria-hidden="true">↓ </span>
           {t('conversation.jumpLatest')}
         </button>

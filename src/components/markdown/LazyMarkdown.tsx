@@ -4,7 +4,11 @@ import type { LazyChunk } from '../../markdown/lazyChunk.ts';
 import type { MarkdownResources } from '../../markdown/resources.ts';
 import { pacing } from '../../session/pacing.ts';
 import type { Renderer } from './Markdown.tsx';
+// The rendered answers' styles come with the first screen's, not with the renderer's chunk: a reload's
+// snapshot of answers (src/app/firstScreen) paints with them before the renderer is fetched.
+import './highlight.css';
 import './lazyMarkdown.css';
+import './markdown.css';
 
 // The markdown renderer lives in its own chunk, fetched when the first answer needs it, so the app shell
 // paints without waiting for it. Until it is here a live answer shows as plain text, never hidden.

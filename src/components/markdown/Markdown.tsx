@@ -32,8 +32,6 @@ import { pacing } from '../../session/pacing.ts';
 import { CodeBlock, LiveBlock, PreFromMarkdown } from './CodeBlock.tsx';
 import { EngineContext, useEngine } from './engineContext.ts';
 import { useMathPending, useMathRenderer } from './useMath.ts';
-import './highlight.css';
-import './markdown.css';
 
 /** External links open in a new tab without handing it our window; unsafe URLs are plain text. */
 function Link({ href, children, node: _node, ...rest }: ComponentProps<'a'> & { node?: unknown }) {

@@ -1,0 +1,89 @@
+import { expect, type Page, test } from '@playwright/test';
+import { artifactsDir, choose, openApp, send, turns, uniqueText, waitForAnswer } from './helpers.ts';
+
+// A reload paints the last screen before any of the app's code has run (src/app/firstScreen): a picture
+// of the app as it was left, which the app replaces once it is there. Nothing typed on it is lost.
+
+/** Holds back the app's entry script until the returned function is called. */
+async function holdAppScript(page: Page): Promise<() => void> {
+  const entry = await page.evaluate(
+    () => document.querySelector('script[type="module"]')!.getAttribute('src')!,
+  );
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(`**${entry}`, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+test('a reload shows the last screen at once, takes what is typed on it, and hands over to the app', async ({
+  page,
+}) => {
+  await openApp(page);
+  await choose(page, 'chat', 'sim-echo');
+  const text = uniqueText('Shown before the code');
+  await waitForAnswer(await send(page, text));
+  await expect(turns(page)).toHaveCount(1);
+
+  const release = await holdAppScript(page);
+  await page.reload({ waitUntil: 'commit' });
+  // The picture: the conversation as it was, not the app (inert, hidden from assistive technology).
+  const picture = page.locator('#root > .first-screen');
+  await expect(picture).toBeVisible();
+  await expect(picture).toContainText(text);
+  await expect(picture).toHaveAttribute('inert', '');
+  await expect(page.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
+  await page.screenshot({ path: `${artifactsDir}/first-screen-snapshot.png` });
+  await page.keyboard.type('Typed before the app');
+
+  release();
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await expect(box).toHaveValue('Typed before the app');
+  await expect(box).toBeFocused();
+  await expect(picture).toHaveCount(0);
+  await page.keyboard.type(', and after');
+  await expect(box).toHaveValue('Typed before the app, and after');
+  await expect(turns(page)).toHaveCount(1);
+  await expect(turns(page).first()).toContainText(text);
+  expect(await page.evaluate(() => performance.getEntriesByName('hopbase:snapshot-shown').length)).toBe(1);
+});
+
+test('the picture is of its own address only, and none is left of a deleted conversation', async ({
+  page,
+}) => {
+  await openApp(page);
+  await choose(page, 'chat', 'sim-echo');
+  const text = uniqueText('Deleted with its picture');
+  await waitForAnswer(await send(page, text));
+  const address = new URL(page.url()).pathname;
+  expect(address).toMatch(/^\/c\//);
+
+  // Left on the way out, shown at the same address...
+  await page.reload();
+  await expect(turns(page)).toHaveCount(1);
+  expect(await page.evaluate(() => performance.getEntriesByName('hopbase:snapshot-shown').length)).toBe(1);
+  // ...not at another.
+  await page.goto('/');
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  expect(await page.evaluate(() => performance.getEntriesByName('hopbase:snapshot-shown').length)).toBe(0);
+
+  // Deleted, the conversation leaves nothing of itself in the browser's localStorage.
+  await page.goto(address);
+  await expect(turns(page)).toHaveCount(1);
+  // Hidden (another tab in front): the picture is left now, not only on the way out.
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  expect(await page.evaluate(() => Object.values(localStorage).join('\n'))).toContain(text);
+  await page
+    .getByRole('navigation', { name: 'Conversations' })
+    .getByRole('button', { name: `Delete ${text}`, exact: true })
+    .click();
+  await expect(page.getByRole('navigation', { name: 'Conversations' })).not.toContainText(text.slice(0, 20));
+  expect(await page.evaluate(() => Object.values(localStorage).join('\n'))).not.toContain(text);
+});
