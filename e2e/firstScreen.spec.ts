@@ -87,3 +87,26 @@ test('the picture is of its own address only, and none is left of a deleted conv
   await expect(page.getByRole('navigation', { name: 'Conversations' })).not.toContainText(text.slice(0, 20));
   expect(await page.evaluate(() => Object.values(localStorage).join('\n'))).not.toContain(text);
 });
+
+test('a screen a reload would not bring back (the inspector open, a message being edited) leaves no picture', async ({
+  page,
+}) => {
+  await openApp(page);
+  await choose(page, 'chat', 'sim-echo');
+  const turn = await waitForAnswer(await send(page, uniqueText('Inspected')));
+  const shownOnReload = async () => {
+    await page.reload();
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+    return page.evaluate(() => performance.getEntriesByName('hopbase:snapshot-shown').length);
+  };
+
+  await turn.getByRole('button', { name: 'Inspect' }).click();
+  await expect(page.getByRole('complementary', { name: 'Inspector' })).toBeVisible();
+  expect(await shownOnReload()).toBe(0);
+  // At rest again, the next reload has one.
+  expect(await shownOnReload()).toBe(1);
+
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await expect(page.getByRole('form', { name: 'Edit message' })).toBeVisible();
+  expect(await shownOnReload()).toBe(0);
+});

@@ -117,6 +117,9 @@ export function App({ team = null }: { team?: TeamViews | null }) {
       className="app"
       data-sidebar={sidebarOpen ? 'open' : 'closed'}
       data-inspector={inspecting === undefined ? 'closed' : 'open'}
+      // What a reload does not bring back (the drawer, the inspector, the comparison): a screen showing it is
+      // not one to paint first on the next load (./firstScreen).
+      data-snapshot={sidebarOpen || inspecting !== undefined || comparing ? 'none' : undefined}
     >
       <ConversationList
         id={sidebarId}

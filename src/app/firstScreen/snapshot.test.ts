@@ -132,8 +132,10 @@ describe('taking a snapshot of the screen', () => {
     expect(html).toContain('data-snapshot-end');
   });
 
-  it('takes none with a dialog open, with no app mounted, with no build, or while a snapshot is shown', () => {
+  it('takes none with a dialog or what a reload closes open, with no app mounted, with no build, or while a snapshot is shown', () => {
     page(`${APP}<div role="dialog" aria-modal="true">Settings</div>`);
+    expect(takeSnapshot(document)).toBeNull();
+    page(APP.replace('class="app"', 'class="app" data-snapshot="none"'));
     expect(takeSnapshot(document)).toBeNull();
     page('');
     expect(takeSnapshot(document)).toBeNull();

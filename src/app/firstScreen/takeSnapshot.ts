@@ -26,7 +26,8 @@ export function addressOf(location: Pick<Location, 'pathname' | 'search'>): stri
 
 /**
  * The app as it is on screen, for the next load's first paint; null when the screen is not one to show
- * again (a dialog open, the app not mounted yet, a snapshot itself still shown). Runs as the page is
+ * again (a dialog open, something open that a reload closes, the app not mounted yet, a snapshot itself
+ * still shown). Runs as the page is
  * hidden, on the way to the next load, so it copies only what that load shows: the conversation's last
  * screenful, not the whole history.
  */
@@ -35,7 +36,8 @@ export function takeSnapshot(doc: Document): ScreenSnapshot | null {
   const build = buildOf(doc);
   const app = root?.firstElementChild;
   if (!root || !build || !app || app.classList.contains('first-screen')) return null;
-  if (doc.querySelector('[aria-modal="true"]')) return null;
+  // A dialog, or what the components mark as not brought back by a reload: the next load would not match.
+  if (doc.querySelector('[aria-modal="true"], [data-snapshot="none"]')) return null;
   const copy = copyOf(root, conversationEnd(root));
   // What the components mark as only making sense on the live page.
   for (const omitted of copy.querySelectorAll('[data-snapshot="omit"]')) omitted.remove();

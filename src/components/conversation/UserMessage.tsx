@@ -86,6 +86,8 @@ function EditBox({ message, canSend, onSend, onClose }: EditBoxProps) {
   return (
     <form
       className="user-edit attach-drop-zone"
+      // A reload does not bring it back: its screen is not one to paint first (src/app/firstScreen).
+      data-snapshot="none"
       aria-label={t('message.editBox')}
       onSubmit={send}
       {...files.dropZone}

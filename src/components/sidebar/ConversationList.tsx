@@ -28,6 +28,8 @@ function RenameForm({ id, title, onDone }: { id: string; title: string; onDone()
   return (
     <form
       className="rename"
+      // A reload does not bring it back: its screen is not one to paint first (src/app/firstScreen).
+      data-snapshot="none"
       onSubmit={(e) => {
         e.preventDefault();
         rename(id, value);

@@ -97,8 +97,14 @@ export function ExportPanel({ id, conversationId, title, onClose }: ExportPanelP
   };
 
   return (
+    // data-snapshot: a reload does not bring it back, so its screen is not one to paint first (src/app/firstScreen).
     // biome-ignore lint/a11y/noStaticElementInteractions: Escape from either button closes the panel
-    <div id={id} className="export-panel" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+    <div
+      id={id}
+      className="export-panel"
+      data-snapshot="none"
+      onKeyDown={(e) => e.key === 'Escape' && onClose()}
+    >
       <span className="export-label">{t('export.as')}</span>
       <button
         type="button"
