@@ -84,12 +84,17 @@ describe('leaving a snapshot for the next load', () => {
     expect(kept()).toBeNull();
   });
 
-  it('forgets it when the conversation it shows is deleted, not when another is', () => {
+  it('forgets it when the conversations change meanwhile: one deleted, another renamed (another tab)', () => {
     const id = open();
     const other = stores.conversations.getState().newConversation('Other');
     start();
     setVisibility('hidden');
-    stores.conversations.getState().deleteConversation(other);
+    expect(kept()).not.toBeNull();
+    stores.conversations.getState().renameConversation(other, 'Renamed elsewhere');
+    expect(kept()).toBeNull();
+
+    setVisibility('visible');
+    setVisibility('hidden');
     expect(kept()).not.toBeNull();
     stores.conversations.getState().deleteConversation(id);
     expect(kept()).toBeNull();

@@ -1,7 +1,8 @@
-import { conversationIdInPath } from '../../state/domain/address.ts';
 import { forgetScreenSnapshot, keepScreenSnapshot } from '../../state/storage/screenSnapshot.ts';
 import type { AppStores } from '../../state/stores/appStores.ts';
 import { takeSnapshot } from './takeSnapshot.ts';
+
+type Conversations = ReturnType<AppStores['conversations']['getState']>['conversations'];
 
 export interface LeaveSnapshotsOptions {
   window: Window;
@@ -14,16 +15,16 @@ export interface LeaveSnapshotsOptions {
  * a snapshot of its screen for the next load's first paint (`restoreFirstScreen`), or none when the screen
  * is not one to show again: an answer in flight (the next load shows it ended or resumed), a dialog open.
  * The snapshot this load was shown with is forgotten now, and the one the page left is forgotten once it is
- * shown again or the conversation in the snapshot is deleted: a snapshot only bridges a hide and the next
- * load. Returns the function that stops.
+ * shown again or the conversations change meanwhile (another tab's change, a deletion): a snapshot only
+ * bridges a hide and the next load, and never shows what is no longer so. Returns the function that stops.
  */
 export function leaveSnapshots({ window, stores, storage }: LeaveSnapshotsOptions): () => void {
   forgetScreenSnapshot(storage);
-  /** The snapshot this page left, by the conversation it shows (null: none there). */
-  let left: { conversationId: string | null } | null = null;
+  /** The conversations as they were when this page left its snapshot (null: it left none). */
+  let left: Conversations | null = null;
   let hidden = false;
   const forget = () => {
-    if (left) forgetScreenSnapshot(storage);
+    if (left !== null) forgetScreenSnapshot(storage);
     left = null;
   };
   const leave = () => {
@@ -33,7 +34,7 @@ export function leaveSnapshots({ window, stores, storage }: LeaveSnapshotsOption
     const snapshot =
       Object.keys(stores.answers.getState().answers).length > 0 ? null : takeSnapshot(window.document);
     if (snapshot && keepScreenSnapshot(storage, snapshot))
-      left = { conversationId: conversationIdInPath(window.location.pathname) };
+      left = stores.conversations.getState().conversations;
     else forgetScreenSnapshot(storage);
   };
   const shown = () => {
@@ -48,8 +49,7 @@ export function leaveSnapshots({ window, stores, storage }: LeaveSnapshotsOption
   window.addEventListener('pagehide', leave);
   window.addEventListener('pageshow', shown);
   const stopWatching = stores.conversations.subscribe(({ conversations }) => {
-    const id = left?.conversationId;
-    if (id && !conversations[id]) forget();
+    if (left !== null && conversations !== left) forget();
   });
   return () => {
     window.document.removeEventListener('visibilitychange', onVisibility);
