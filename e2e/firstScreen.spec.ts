@@ -110,3 +110,31 @@ test('a screen a reload would not bring back (the inspector open, a message bein
   await expect(page.getByRole('form', { name: 'Edit message' })).toBeVisible();
   expect(await shownOnReload()).toBe(0);
 });
+
+test('a picture with formulas paints them with the stylesheet they were drawn with', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'chat', 'sim-echo');
+  const turn = await waitForAnswer(await send(page, uniqueText('Show me a formula')));
+  await expect(turn.locator('.katex')).toHaveCount(5);
+
+  const release = await holdAppScript(page);
+  await page.reload({ waitUntil: 'commit' });
+  const picture = page.locator('#root > .first-screen');
+  await expect(picture.locator('.katex-display').last()).toBeVisible();
+  // KaTeX's stylesheet (fetched with its chunk, long after the first screen's) is there before the
+  // picture paints: the MathML for screen readers is clipped away, not shown beside the drawn formula.
+  await expect
+    .poll(() =>
+      picture
+        .locator('.katex-mathml')
+        .first()
+        .evaluate((mathml) => getComputedStyle(mathml).position),
+    )
+    .toBe('absolute');
+  await page.screenshot({ path: `${artifactsDir}/first-screen-formulas.png` });
+  release();
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  await expect(turns(page).last().locator('.katex')).toHaveCount(5);
+  // The app's loading of KaTeX found its stylesheet there: one link, not two.
+  await expect(page.locator('link[rel="stylesheet"][href*="mathRenderer"]')).toHaveCount(1);
+});

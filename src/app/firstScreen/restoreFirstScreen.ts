@@ -88,18 +88,22 @@ export function takeTyped(shown: HTMLElement | null): string {
 
 /**
  * The stylesheets the page had loaded since it started (a math answer's), which the app adds only once its
- * code runs: render-blocking, so that the snapshot is never painted without them. The app's own loading
- * of them then finds them there.
+ * code runs: render-blocking, so that the snapshot is never painted without them. The build's loader then
+ * finds them there (it compares full URLs) and adds none again.
  */
 function addStylesheets(doc: Document, snapshot: ScreenSnapshot) {
   const present = new Set(
-    [...doc.querySelectorAll('link[rel="stylesheet"][href]')].map((link) => link.getAttribute('href')),
+    [...doc.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"][href]')].map(
+      (link) => new URL(link.href, doc.baseURI).pathname,
+    ),
   );
   for (const href of snapshot.stylesheets) {
     // Only the build's own files: a stylesheet from elsewhere could restyle the page.
     if (present.has(href) || !/^\/assets\/[\w.-]+\.css$/.test(href)) continue;
     const link = doc.createElement('link');
     link.rel = 'stylesheet';
+    // As the build's loader asks for it: the same request, and the loader then finds it there.
+    link.crossOrigin = '';
     link.href = href;
     link.setAttribute('blocking', 'render');
     doc.head.append(link);

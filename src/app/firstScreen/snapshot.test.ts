@@ -91,7 +91,14 @@ describe('how much of the conversation a snapshot keeps', () => {
 });
 
 describe('taking a snapshot of the screen', () => {
-  it('keeps the address, the build, the language and the stylesheets', () => {
+  it('keeps the address, the build, the language and the stylesheets of its own origin, by path', () => {
+    page(APP);
+    // As the build's loader adds a chunk's stylesheet: by its full URL.
+    document.head.insertAdjacentHTML(
+      'beforeend',
+      `<link rel="stylesheet" href="${location.origin}/assets/math-2.css"><link rel="stylesheet" href="https://cdn.example/x.css">`,
+    );
+    expect(takeSnapshot(document)?.stylesheets).toEqual(['/assets/index-1.css', '/assets/math-2.css']);
     const snapshot = taken();
     expect(snapshot).toMatchObject({
       address: '/c/abc',

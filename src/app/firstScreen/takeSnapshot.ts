@@ -54,11 +54,22 @@ export function takeSnapshot(doc: Document): ScreenSnapshot | null {
     address: addressOf(doc.location),
     build,
     lang: doc.documentElement.lang,
-    stylesheets: [...doc.querySelectorAll('link[rel="stylesheet"][href]')].map(
-      (link) => link.getAttribute('href')!,
-    ),
+    stylesheets: stylesheetsOf(doc),
     html: copy.innerHTML,
   };
+}
+
+/**
+ * The page's stylesheets of its own origin, by path (the build's loader gives a chunk's stylesheet its full
+ * URL; the page's own is a path already).
+ */
+function stylesheetsOf(doc: Document): string[] {
+  const paths: string[] = [];
+  for (const link of doc.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"][href]')) {
+    const url = new URL(link.href, doc.baseURI);
+    if (url.origin === doc.location.origin) paths.push(url.pathname);
+  }
+  return paths;
 }
 
 /** The conversation's list and which of its items a reload shows: its last screenful and a half. */
