@@ -19,7 +19,7 @@ import { type AppStorage, indexedDbStorage } from '../state/storage/appStorage.t
 import { deleteOrphanedAttachments } from '../state/storage/attachmentBlobs.ts';
 import { attachmentsInUse } from '../state/storage/attachmentSweep.ts';
 import { openDatabase } from '../state/storage/database.ts';
-import { forgetScreenSnapshot } from '../state/storage/screenSnapshot.ts';
+import { forgetScreenSnapshot, localStorageHere } from '../state/storage/screenSnapshot.ts';
 import { type AppStores, createAppStores } from '../state/stores/appStores.ts';
 import { type Account, accountHere } from '../state/team/account.ts';
 import { App, type TeamViews } from './App.tsx';
@@ -271,9 +271,10 @@ async function main() {
     if (!signedOut) prefetchRenderer(snapshotShown);
     // Single-person mode's screen is left for the next load to paint first; team mode keeps none (its
     // conversations are the signed-in person's). The dev server paints none (`firstScreenScript`).
-    if (account.mode === 'single' && import.meta.env.PROD)
-      leaveSnapshots({ window, stores, storage: localStorage });
-    else forgetScreenSnapshot(localStorage);
+    const kept = localStorageHere();
+    if (kept && account.mode === 'single' && import.meta.env.PROD)
+      leaveSnapshots({ window, stores, storage: kept });
+    else if (kept) forgetScreenSnapshot(kept);
   };
   // Rendered as a transition: in slices of a few milliseconds, not one long task (a reload on a long
   // conversation made one of 60-100 ms), painted once all of it is there.

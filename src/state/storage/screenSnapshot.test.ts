@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   forgetScreenSnapshot,
   keepScreenSnapshot,
+  localStorageHere,
   readScreenSnapshot,
   type ScreenSnapshot,
   SNAPSHOT_LIMIT,
@@ -72,6 +73,15 @@ describe('the screen snapshot kept for the next load', () => {
     expect(keepScreenSnapshot(storage, { ...snapshot, html: '<p>newer</p>' })).toBe(false);
     expect(readScreenSnapshot(storage)).toBeNull();
     expect(storage.items.get('other')).toBe('kept');
+  });
+
+  it('is kept nowhere where the browser refuses the site its localStorage', () => {
+    const refused = vi.spyOn(window, 'localStorage', 'get').mockImplementation(() => {
+      throw new DOMException('The site is not allowed to keep data', 'SecurityError');
+    });
+    expect(localStorageHere()).toBeNull();
+    refused.mockRestore();
+    expect(localStorageHere()).toBe(localStorage);
   });
 
   it('is forgotten', () => {

@@ -61,6 +61,15 @@ export function keepScreenSnapshot(storage: SnapshotStorage, snapshot: ScreenSna
   }
 }
 
+/** This browser's localStorage, or null where it is refused (a browser blocking the site's data throws). */
+export function localStorageHere(): Storage | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export function forgetScreenSnapshot(storage: SnapshotStorage): void {
   storage.removeItem(SNAPSHOT_KEY);
 }
