@@ -173,8 +173,8 @@ function WhenCommitted({ then }: { then: () => void }) {
  * Runs `then` in a task once the first screen is on screen, never competing with its paint: the
  * first-contentful-paint entry comes when the frame is presented, after its raster and compositing (on a
  * busy machine 50-100 ms after the next animation frame, the fallback where browsers have no such entry).
- * After a snapshot's paint (`snapshotShown`), that entry was the snapshot's: then once the next frame
- * after the app's has begun, which the app's frame was handed on before.
+ * After a snapshot's paint (`snapshotShown`) that entry was the snapshot's: then in a task once the frame
+ * after the app's first one has begun, by when the app's frame has been handed to the compositor.
  */
 function afterPaint(then: () => void, snapshotShown: boolean) {
   if (snapshotShown) {

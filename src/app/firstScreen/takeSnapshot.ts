@@ -27,9 +27,8 @@ export function addressOf(location: Pick<Location, 'pathname' | 'search'>): stri
 /**
  * The app as it is on screen, for the next load's first paint; null when the screen is not one to show
  * again (a dialog open, something open that a reload closes, the app not mounted yet, a snapshot itself
- * still shown). Runs as the page is
- * hidden, on the way to the next load, so it copies only what that load shows: the conversation's last
- * screenful, not the whole history.
+ * still shown). Runs as the page is hidden, on the way to the next load, so it copies only what that load
+ * shows: the conversation's last screenful, not the whole history.
  */
 export function takeSnapshot(doc: Document): ScreenSnapshot | null {
   const root = doc.getElementById('root');
