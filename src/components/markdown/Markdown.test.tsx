@@ -2,6 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import type { MarkdownEngine } from '../../markdown/engine.ts';
+import { MAX_NESTING } from '../../markdown/nesting.ts';
 import { prepareAnswer } from '../../markdown/prepare.ts';
 import { answerOfEveryBlock as answer } from '../../markdown/testing/answerOfEveryBlock.ts';
 import { createEngine, Markdown } from './Markdown.tsx';
@@ -262,6 +263,21 @@ describe('streaming', () => {
     expect(parsedSources()).toContain(`| a |\n${list}`);
     expect(split).toBe(whole!.outerHTML);
     expect(split).toContain('<li>\n<p>one <strong>bold</strong></p>');
+  });
+
+  it('parses a block nested past the limit once while its rest streams as written', () => {
+    // Each line one quote deeper: from line MAX_NESTING on, the block is too deep.
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `${'>'.repeat(i + 1)} q${i}`).join('\n');
+    const deep = MAX_NESTING + 3;
+    const { rerender, container } = render(<Markdown engine={engine} streaming text={lines(deep)} />);
+    const parsedPart = parsedSources();
+    expect(parsedPart).toHaveLength(1);
+    parser.mockClear();
+    rerender(<Markdown engine={engine} streaming text={lines(deep + 1)} />);
+    rerender(<Markdown engine={engine} streaming text={lines(deep + 2)} />);
+    expect(parsedSources()).toEqual([]);
+    expect(container.querySelector('.md-too-deep')).toHaveTextContent(`q${deep + 1}`);
+    expect(container.querySelectorAll('blockquote')).toHaveLength(MAX_NESTING);
   });
 
   it('keeps per-delta parsing independent of answer length', async () => {

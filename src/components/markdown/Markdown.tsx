@@ -226,12 +226,28 @@ function markdownOf(source: string, processor: MarkdownProcessor, math: MathRend
       return toReact(processor.toHast(source, math));
     case 'too-deep':
       return (
-        <>
-          {plan.at > 0 ? toReact(processor.toHast(source.slice(0, plan.at), math)) : null}
-          <TooDeep source={source.slice(plan.at)} />
-        </>
+        <TooDeepBlock key={key} parsed={source.slice(0, plan.at)} rest={source.slice(plan.at)} math={math} />
       );
   }
+}
+
+/**
+ * A block nested past the limit: what comes before its too-deep line, parsed, then the rest as written.
+ * While the rest streams, the part before it stays the same: it is parsed and made into elements once (a
+ * 24-level list took a parse and a reconciliation of its whole tree on every frame).
+ */
+function TooDeepBlock({ parsed, rest, math }: { parsed: string; rest: string; math: MathRenderer | null }) {
+  const { processor } = useEngine();
+  const head = useMemo(
+    () => (parsed.length > 0 ? toReact(processor.toHast(parsed, math)) : null),
+    [parsed, processor, math],
+  );
+  return (
+    <>
+      {head}
+      <TooDeep source={rest} />
+    </>
+  );
 }
 
 /**
