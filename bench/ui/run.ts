@@ -15,6 +15,9 @@
  * `BENCH_UI_NAMES=1` builds the app unminified, so that traces and profiles name its functions (the figures
  * are then not the production build's). `BENCH_UI_FILES=1` lists each file a reload loaded, with its timings.
  * `BENCH_UI_TASKS=1` lists each streaming run's long tasks, when they began after the send and how long they took.
+ * `BENCH_UI_TRACE=1` traces the streaming, reload and hostile cases, writes each trace to the temp folder and
+ * says what each task over 50 ms ran; `BENCH_UI_TRACE=light` leaves out the JavaScript sampling, whose own
+ * cost lengthens every task, for a trace that times tasks as they are.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -115,12 +118,15 @@ interface TraceEvent {
 }
 
 /** What traces record: tasks, their timeline events, and the JavaScript sampled in them. */
-const TRACE_CATEGORIES = [
-  'toplevel',
-  'devtools.timeline',
-  'disabled-by-default-devtools.timeline',
-  'disabled-by-default-v8.cpu_profiler',
-];
+const TRACE_CATEGORIES =
+  process.env.BENCH_UI_TRACE === 'light'
+    ? ['toplevel', 'devtools.timeline']
+    : [
+        'toplevel',
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'disabled-by-default-v8.cpu_profiler',
+      ];
 
 /** The main thread's JavaScript samples from a trace: when, and in which function (name file:line). */
 function jsSamples(events: TraceEvent[], main: number | undefined): { ts: number; where: string }[] {
