@@ -96,7 +96,10 @@ describe('a long conversation renders lazily', () => {
 
       // It comes near the view: rendered, in a task of its own (the turn as it is now, not as first found).
       const firstTurn = () => screen.getAllByTestId('assistant-turn')[0]!;
-      act(() => FakeObserver.reveal(firstTurn().querySelector('.md-deferred')!));
+      const deferred = () => firstTurn().querySelector('.md-deferred')!;
+      // Watched from its effect, which may run after its turn is on the page (the first turn is mounted last).
+      await waitFor(() => expect(FakeObserver.all.some((o) => o.observed.has(deferred()))).toBe(true));
+      act(() => FakeObserver.reveal(deferred()));
       await waitFor(() => expect(firstTurn().querySelector('.md table')).not.toBeNull(), { timeout: 30_000 });
       expect(document.querySelectorAll('.md')).toHaveLength(rendered + 1);
     },
