@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Profiler } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -62,6 +62,31 @@ describe('a long list', () => {
     await user.click(more('Show 50 more conversations'));
     expect(titles()).toHaveLength(250);
     expect(container.querySelector('.more-conversations')).toBeNull();
+  });
+
+  it('makes the rows of a batch read in a render of their own, not in the task that read them', async () => {
+    const { container } = app.render(<ConversationList />);
+    const rows = () => container.querySelectorAll('.conversation-title').length;
+    const now = Date.now();
+    const batch = Array.from({ length: 100 }, (_, i) => ({
+      id: `conv_${i}`,
+      title: `Trip ${i}`,
+      createdAt: now - i,
+      updatedAt: now - i,
+      messages: [],
+    }));
+    // Outside act, as the page's own reads change the store: React's work is scheduled as in a browser.
+    const testGlobal = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+    testGlobal.IS_REACT_ACT_ENVIRONMENT = false;
+    try {
+      store().hydrate(batch, null);
+      // A store change is rendered at once, before the task that made it ends: the rows are not in it.
+      for (let i = 0; i < 3; i++) await Promise.resolve();
+      expect(rows()).toBe(0);
+      await waitFor(() => expect(rows()).toBe(100));
+    } finally {
+      testGlobal.IS_REACT_ACT_ENVIRONMENT = true;
+    }
   });
 });
 

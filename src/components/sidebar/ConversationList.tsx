@@ -1,4 +1,14 @@
-import { type ComponentType, memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import {
+  type ComponentType,
+  memo,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useServices } from '../../hooks/appContext.tsx';
 import { useAnswers, useConversations, useStorageStatus } from '../../hooks/useStores.ts';
 import { useI18n } from '../../i18n/I18nProvider.tsx';
@@ -195,7 +205,9 @@ export const ConversationList = memo(function ConversationList({
   onRequestOpen,
   AccountPanel,
 }: ConversationListProps) {
-  const order = useConversations((s) => s.order);
+  // The rows follow the order in a render that yields to the page: a long history's first hundred rows,
+  // or a batch of older ones read in, are made a few at a time, never in one long task.
+  const order = useDeferredValue(useConversations((s) => s.order));
   const unread = useStorageStatus((s) => s.unread);
   const activeId = useConversations((s) => s.activeId);
   const { stores, team } = useServices();
