@@ -6,7 +6,7 @@ import {
   type ScreenSnapshot,
 } from '../../state/storage/screenSnapshot.ts';
 import { harmless, restoreFirstScreen, takeTyped } from './restoreFirstScreen.ts';
-import { lastFilling, takeSnapshot } from './takeSnapshot.ts';
+import { filling, takeSnapshot } from './takeSnapshot.ts';
 
 const BUILD = '/assets/index-Ab12.js';
 
@@ -78,15 +78,15 @@ afterEach(() => {
 
 describe('how much of the conversation a snapshot keeps', () => {
   it.each([
-    [[100, 200, 300], 250, 1],
-    [[100, 200, 300], 300, 1],
-    [[100, 200, 300], 301, 2],
-    [[100, 200, 300], 10_000, 3],
+    [[300, 200, 100], 250, 1],
+    [[300, 200, 100], 300, 1],
+    [[300, 200, 100], 301, 2],
+    [[300, 200, 100], 10_000, 3],
     [[], 500, 0],
     // Nothing laid out: all of it.
     [[0, 0, 0], 500, 3],
-  ])('of items %j, to fill %i px: the last %i', (heights, fill, kept) => {
-    expect(lastFilling(heights, fill)).toBe(kept);
+  ])('of items %j, to fill %i px: the first %i', (heights, fill, kept) => {
+    expect(filling(heights, fill)).toBe(kept);
   });
 });
 
@@ -114,6 +114,20 @@ describe('taking a snapshot of the screen', () => {
     expect(html).not.toContain('first question');
     expect(html).toContain('first answer');
     expect(html).toContain('second answer');
+  });
+
+  it("cuts the sidebar's list to the rows down to its fold and half a screen more, where it is scrolled", () => {
+    const rows = Array.from({ length: 8 }, (_, i) => `<li><button>Trip ${i}</button></li>`).join('');
+    page(`<div class="app"><nav class="sidebar"><ul class="conversation-list">${rows}</ul></nav></div>`);
+    const sidebar = document.querySelector<HTMLElement>('.sidebar')!;
+    for (const row of document.querySelectorAll('.conversation-list > li'))
+      Object.defineProperty(row, 'offsetHeight', { value: 100 });
+    Object.defineProperty(sidebar, 'clientHeight', { value: 200 });
+    const shown = () => takeSnapshot(document)!.html.match(/Trip \d/g);
+    // 300 px to fill: three rows.
+    expect(shown()).toEqual(['Trip 0', 'Trip 1', 'Trip 2']);
+    sidebar.scrollTop = 200;
+    expect(shown()).toEqual(['Trip 0', 'Trip 1', 'Trip 2', 'Trip 3', 'Trip 4']);
   });
 
   it('carries what markup does not hold: fields typed in, the option chosen, the box ticked; no password', () => {

@@ -1,14 +1,16 @@
 import type { ScreenSnapshot } from '../../state/storage/screenSnapshot.ts';
 
 /**
- * How many of the last items, of these heights in order, fill `fill` pixels: the conversation is shown from
- * its end, so only its last screenful (and half again, for a taller window) is kept.
+ * How many items, of these heights in order, fill `fill` pixels (all of them when nothing is laid out): a
+ * reload shows the conversation from its end and the sidebar's list from its start, so only a screenful of
+ * each (and half again, for a taller window) is kept.
  */
-export function lastFilling(heights: readonly number[], fill: number): number {
+export function filling(heights: readonly number[], fill: number): number {
   let height = 0;
   let kept = 0;
-  for (let i = heights.length - 1; i >= 0 && height < fill; i--) {
-    height += heights[i]!;
+  for (const item of heights) {
+    if (height >= fill) break;
+    height += item;
     kept++;
   }
   return kept;
@@ -28,7 +30,8 @@ export function addressOf(location: Pick<Location, 'pathname' | 'search'>): stri
  * The app as it is on screen, for the next load's first paint; null when the screen is not one to show
  * again (a dialog open, something open that a reload closes, the app not mounted yet, a snapshot itself
  * still shown). Runs as the page is hidden, on the way to the next load, so it copies only what that load
- * shows: the conversation's last screenful, not the whole history.
+ * shows: the conversation's last screenful, not the whole history, and the sidebar's first rows, not the
+ * hundred it lists.
  */
 export function takeSnapshot(doc: Document): ScreenSnapshot | null {
   const root = doc.getElementById('root');
@@ -37,7 +40,7 @@ export function takeSnapshot(doc: Document): ScreenSnapshot | null {
   if (!root || !build || !app || app.classList.contains('first-screen')) return null;
   // A dialog, or what the components mark as not brought back by a reload: the next load would not match.
   if (doc.querySelector('[aria-modal="true"], [data-snapshot="none"]')) return null;
-  const copy = copyOf(root, conversationEnd(root));
+  const copy = copyOf(root, cutsOf(root));
   // What the components mark as only making sense on the live page.
   for (const omitted of copy.querySelectorAll('[data-snapshot="omit"]')) omitted.remove();
   // The page's CSP refuses a `style` attribute in markup; the restoring script sets them through the CSSOM.
@@ -71,43 +74,53 @@ function stylesheetsOf(doc: Document): string[] {
   return paths;
 }
 
-/** The conversation's list and which of its items a reload shows: its last screenful and a half. */
-interface ConversationEnd {
-  scroller: Element;
-  messages: Element;
-  kept: Element[];
+/** The lists a reload shows part of, each with the items it keeps; and the conversation's scroller. */
+interface Cuts {
+  kept: Map<Element, Element[]>;
+  scroller: Element | null;
 }
 
-function conversationEnd(root: HTMLElement): ConversationEnd | null {
+/** Where `items` are laid out, their heights (offsetHeight: an element's own box, margins apart). */
+const heightsOf = (items: Element[]) => items.map((item) => (item as HTMLElement).offsetHeight);
+
+function cutsOf(root: HTMLElement): Cuts {
+  const kept = new Map<Element, Element[]>();
+  // The conversation: its last screenful and a half, from the end.
   const scroller = root.querySelector<HTMLElement>('.scroller');
   const messages = scroller?.querySelector('.messages');
-  if (!scroller || !messages) return null;
-  const items = [...messages.children];
-  const kept = lastFilling(
-    items.map((item) => (item as HTMLElement).offsetHeight),
-    scroller.clientHeight * 1.5,
-  );
-  return { scroller, messages, kept: items.slice(items.length - kept) };
+  if (scroller && messages) {
+    const items = [...messages.children];
+    const count = filling(heightsOf(items).reverse(), scroller.clientHeight * 1.5);
+    kept.set(messages, items.slice(items.length - count));
+  }
+  // The sidebar's list: the rows down to its fold (where it is scrolled) and half a screen more.
+  const sidebar = root.querySelector<HTMLElement>('.sidebar');
+  const list = sidebar?.querySelector('.conversation-list');
+  if (sidebar && list) {
+    const rows = [...list.children];
+    kept.set(list, rows.slice(0, filling(heightsOf(rows), sidebar.scrollTop + sidebar.clientHeight * 1.5)));
+  }
+  return { kept, scroller: scroller && messages ? scroller : null };
 }
 
 /**
  * A copy of `live` with what markup does not hold (what is typed in the fields, where the panes are
- * scrolled), the conversation's list cut to its kept items.
+ * scrolled), each list of `cuts` cut to its kept items.
  */
-function copyOf(live: Element, end: ConversationEnd | null): Element {
+function copyOf(live: Element, cuts: Cuts): Element {
   const copy = live.cloneNode(false) as Element;
-  const children = live === end?.messages ? end.kept : live.childNodes;
-  for (const child of children) {
+  const kept = cuts.kept.get(live);
+  for (const child of kept ?? live.childNodes) {
     if (!(child instanceof Element)) copy.append(child.cloneNode(false));
-    else if (live === end?.messages) copy.append(deepCopy(child));
-    else copy.append(copyOf(child, end));
+    else if (kept) copy.append(deepCopy(child));
+    else copy.append(copyOf(child, cuts));
   }
-  if (live === end?.scroller) copy.setAttribute('data-snapshot-end', '');
+  if (live === cuts.scroller) copy.setAttribute('data-snapshot-end', '');
   carryState(live, copy);
   return copy;
 }
 
-/** A message, copied whole (the browser's own copy), its fields' state carried over. */
+/** A kept item, copied whole (the browser's own copy), its fields' state carried over. */
 function deepCopy(live: Element): Element {
   const copy = live.cloneNode(true) as Element;
   const fields = live.querySelectorAll('input, textarea, select');
