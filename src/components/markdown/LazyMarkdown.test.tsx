@@ -16,7 +16,7 @@ afterEach(() => {
 const actual = () => vi.importActual<typeof import('./Markdown.tsx')>('./Markdown.tsx');
 
 describe('LazyMarkdown', () => {
-  it('warms the renderer up once it has arrived, when the page is idle', async () => {
+  it('warms the renderer up once it has arrived, a small piece in each idle moment', async () => {
     const idle: (() => void)[] = [];
     vi.stubGlobal('requestIdleCallback', (work: () => void) => idle.push(work));
     vi.stubGlobal('cancelIdleCallback', () => {});
@@ -24,9 +24,30 @@ describe('LazyMarkdown', () => {
     const parse = vi.spyOn(renderer!.engine.processor, 'toHast');
     expect(idle).toHaveLength(1);
     expect(parse).not.toHaveBeenCalled();
+    // Each idle moment parses one piece and asks for the next moment.
     idle[0]!();
     expect(parse).toHaveBeenCalledTimes(1);
+    expect(idle).toHaveLength(2);
+    idle[1]!();
+    expect(parse).toHaveBeenCalledTimes(2);
+    while (idle.length > parse.mock.calls.length) idle[idle.length - 1]!();
+    const pieces = parse.mock.calls.map(([text]) => text);
+    // Together the pieces run the common constructs: a heading, a list, a quote, a table.
+    expect(pieces.join('\n\n')).toMatch(/^# .*\n[\s\S]*^- [\s\S]*^> [\s\S]*^\| /m);
     app.markdown.dispose();
+  });
+
+  it('stops warming up when the app is disposed', async () => {
+    const idle = new Map<number, () => void>();
+    vi.stubGlobal('requestIdleCallback', (work: () => void) => idle.set(idle.size + 1, work) && idle.size);
+    vi.stubGlobal('cancelIdleCallback', (id: number) => idle.delete(id));
+    const renderer = await markdownRenderer(app.markdown).load();
+    const parse = vi.spyOn(renderer!.engine.processor, 'toHast');
+    idle.get(1)!();
+    expect(idle.has(2)).toBe(true);
+    app.markdown.dispose();
+    expect(idle.has(2)).toBe(false);
+    expect(parse).toHaveBeenCalledTimes(1);
   });
 
   it('shows plain text until the renderer arrives, then markdown, then stays mounted', async () => {
