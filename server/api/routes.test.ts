@@ -190,21 +190,25 @@ describe('Mallory after Alice’s data', () => {
     expect(hers.document.systemPrompt).toBe('Alice');
   });
 
-  it('hears none of Alice’s changes', async () => {
+  it.each([
+    ['one by one', '/api/changes', 'conv_while_listening'],
+    ['a page at a time', '/api/changes?since=0&batch=1', 'conv_while_listening_batched'],
+  ])('hears none of Alice’s changes, %s', async (_, path, hers) => {
     const controller = new AbortController();
-    const response = await fetch(`${base}/api/changes`, {
+    const response = await fetch(`${base}${path}`, {
       headers: { 'x-forwarded-email': 'mallory@example.test' },
       signal: controller.signal,
     });
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let heard = '';
     while (!heard.includes('event: ready')) heard += (await reader.read()).value ?? '';
-    await put(alice, 'conv_while_listening', 0);
+    await put(alice, hers, 0);
     // Mallory's own change comes after Alice's: when it arrives, Alice's would have too.
-    await put(mallory, 'conv_mallory_marker', 0);
-    while (!heard.includes('conv_mallory_marker')) heard += (await reader.read()).value ?? '';
+    const marker = `${hers}_mallory_marker`;
+    await put(mallory, marker, 0);
+    while (!heard.includes(marker)) heard += (await reader.read()).value ?? '';
     controller.abort();
-    expect(heard).not.toContain('conv_while_listening');
+    expect(heard).not.toContain(`"${hers}"`);
     expect(heard).not.toContain('conv_a1');
   });
 
@@ -226,6 +230,31 @@ describe('Mallory after Alice’s data', () => {
 });
 
 describe('the change stream', () => {
+  it('sends what was missed a page per event to a page that asks so, then the live changes one by one', async () => {
+    const before = (await (await put(alice, 'conv_batch_before', 0)).json()) as { change: number };
+    const first = (await (await put(alice, 'conv_batch_a', 0)).json()) as { change: number };
+    const second = (await (await put(alice, 'conv_batch_b', 0)).json()) as { change: number };
+    const controller = new AbortController();
+    const response = await fetch(`${base}/api/changes?since=${before.change}&batch=1`, {
+      headers: { 'x-forwarded-email': 'alice@example.test' },
+      signal: controller.signal,
+    });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let heard = '';
+    while (!heard.includes('event: ready')) heard += (await reader.read()).value ?? '';
+    const missed = /event: changes\ndata: (.*)\nid: (\d+)\n\n/.exec(heard);
+    expect(JSON.parse(missed![1]!)).toEqual([
+      { kind: 'conversation', id: 'conv_batch_a', version: 1, deleted: false, change: first.change },
+      { kind: 'conversation', id: 'conv_batch_b', version: 1, deleted: false, change: second.change },
+    ]);
+    expect(missed![2]).toBe(String(second.change));
+    expect(heard).not.toContain('event: change\n');
+    await put(alice, 'conv_batch_live', 0);
+    while (!/conv_batch_live[\s\S]*\n\n/.test(heard)) heard += (await reader.read()).value ?? '';
+    controller.abort();
+    expect(heard).toMatch(/event: change\ndata: \{"kind":"conversation","id":"conv_batch_live",/);
+  });
+
   it('sends what a page missed since its last event, then the live changes', async () => {
     const written = (await (await put(alice, 'conv_before', 0)).json()) as { change: number };
     await put(alice, 'conv_after_a', 0);

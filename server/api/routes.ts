@@ -3,7 +3,7 @@ import { streamSSE } from 'hono/streaming';
 import * as v from 'valibot';
 import type { TeamAuth } from '../auth/teamAuth.ts';
 import type { ChangeEvent } from '../db/changes.ts';
-import type { PageCursor } from '../db/conversations.ts';
+import type { ChangedConversation, PageCursor } from '../db/conversations.ts';
 import { TooLarge } from '../db/limits.ts';
 import type { Storage } from '../db/storage.ts';
 import { BodyTooLarge, readJson } from './body.ts';
@@ -49,6 +49,21 @@ function changeMessage(change: {
 }) {
   const { kind, id, version, deleted } = change;
   return { id: String(change.change), event: 'change', data: JSON.stringify({ kind, id, version, deleted }) };
+}
+
+/**
+ * A page of missed changes as one event, each with its place (`change`): a new device catching up on a
+ * long history hears one event per thousand changes, not one per change.
+ */
+function changesMessage(page: readonly ChangedConversation[]) {
+  const changes = page.map(({ id, version, deleted, change }) => ({
+    kind: 'conversation',
+    id,
+    version,
+    deleted,
+    change,
+  }));
+  return { id: String(page.at(-1)!.change), event: 'changes', data: JSON.stringify(changes) };
 }
 
 /**
@@ -140,6 +155,8 @@ export function apiRoutes(auth: TeamAuth, storage: Storage): Hono<ApiEnv> {
   /**
    * The person's changes as Server-Sent Events, each with its place in the order of changes as its `id`:
    * a reconnecting page (`Last-Event-ID`, or `?since=`) first gets what it missed, then the live ones.
+   * With `?batch=1` what it missed comes in `changes` events, a page of them each (a page that asks knows
+   * them; one that does not, an older one, still hears each change on its own).
    */
   app.get('/api/changes', async (c) => {
     const person = c.get('person');
@@ -148,6 +165,7 @@ export function apiRoutes(auth: TeamAuth, storage: Storage): Hono<ApiEnv> {
       return c.json({ error: 'Too many open change streams.' }, 429, { 'retry-after': '30' });
     const since = Number(c.req.header('last-event-id') ?? c.req.query('since') ?? 0);
     if (!Number.isSafeInteger(since) || since < 0) return c.json({ error: 'Not a change number.' }, 400);
+    const batched = c.req.query('batch') === '1';
     streams.set(person.userId, open + 1);
     return streamSSE(c, async (stream) => {
       let sent = since;
@@ -165,10 +183,11 @@ export function apiRoutes(auth: TeamAuth, storage: Storage): Hono<ApiEnv> {
       stream.onAbort(() => wake?.());
       try {
         for (let page = await person.conversations.changesSince(sent); page.length; ) {
-          for (const change of page) {
-            await stream.writeSSE(changeMessage({ kind: 'conversation', ...change }));
-            sent = change.change;
-          }
+          if (batched) await stream.writeSSE(changesMessage(page));
+          else
+            for (const change of page)
+              await stream.writeSSE(changeMessage({ kind: 'conversation', ...change }));
+          sent = page.at(-1)!.change;
           page = page.length >= 1_000 ? await person.conversations.changesSince(sent) : [];
         }
         await stream.writeSSE({ event: 'ready', data: '{}' });

@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { type OpenChangeStream, readStreamEvent } from '../state/team/changeStream.ts';
+import { changeStreamPath, type OpenChangeStream, readStreamEvent } from '../state/team/changeStream.ts';
 
 /**
  * The team server's change stream read over `fetch`, for tests and benchmarks in Node (which has no
@@ -10,7 +10,7 @@ export function fetchChangeStream(fetchFn: typeof fetch): OpenChangeStream {
     const controller = new AbortController();
     void (async () => {
       try {
-        const response = await fetchFn(`/api/changes?since=${since}`, { signal: controller.signal });
+        const response = await fetchFn(changeStreamPath(since), { signal: controller.signal });
         if (!response.ok || !response.body) return listener({ kind: 'closed' });
         const parser = createParser({
           onEvent: ({ event, data, id }) => {

@@ -7,16 +7,16 @@ import * as v from 'valibot';
  */
 
 const count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
-const change = v.pipe(
-  v.string(),
-  v.parseJson(),
-  v.object({
-    kind: v.picklist(['conversation', 'settings']),
-    id: v.string(),
-    version: count,
-    deleted: v.boolean(),
-  }),
-);
+const changeFields = {
+  kind: v.picklist(['conversation', 'settings']),
+  id: v.string(),
+  version: count,
+  deleted: v.boolean(),
+};
+/** One change; its place is the event's id. */
+const change = v.pipe(v.string(), v.parseJson(), v.object(changeFields));
+/** A page of missed changes, each with its place (`change`). */
+const changes = v.pipe(v.string(), v.parseJson(), v.array(v.object({ ...changeFields, change: count })));
 
 export type RemoteChange = v.InferOutput<typeof change> & {
   /** Its place in the order of the person's changes. */
@@ -25,6 +25,8 @@ export type RemoteChange = v.InferOutput<typeof change> & {
 
 export type StreamEvent =
   | { kind: 'change'; change: RemoteChange }
+  /** Missed changes, several at once, in their order. */
+  | { kind: 'changes'; changes: RemoteChange[] }
   /** What was missed since `since` has been sent: from now on, live changes. */
   | { kind: 'ready' }
   /** The connection dropped: the browser reconnects on its own, from the last change it heard. */
@@ -45,6 +47,15 @@ export type OpenChangeStream = (since: number, listener: (event: StreamEvent) =>
 export function readStreamEvent(type: string, data: string, lastEventId: string): StreamEvent | undefined {
   if (type === 'ready') return { kind: 'ready' };
   if (type === 'resync') return { kind: 'missed' };
+  if (type === 'changes') {
+    const read = v.safeParse(changes, data);
+    return read.success
+      ? {
+          kind: 'changes',
+          changes: read.output.map(({ change, ...rest }) => ({ ...rest, position: change })),
+        }
+      : undefined;
+  }
   if (type !== 'change') return undefined;
   const read = v.safeParse(change, data);
   const position = Number(lastEventId);
@@ -53,14 +64,17 @@ export function readStreamEvent(type: string, data: string, lastEventId: string)
     : undefined;
 }
 
+/** The stream's address from change `since`: what was missed comes a page per event (`changes`). */
+export const changeStreamPath = (since: number) => `/api/changes?since=${since}&batch=1`;
+
 /** The stream through the browser's EventSource, which reconnects on its own after a dropped connection. */
 export const openChangeStream: OpenChangeStream = (since, listener) => {
-  const source = new EventSource(`/api/changes?since=${since}`);
+  const source = new EventSource(changeStreamPath(since));
   const hear = (event: MessageEvent<string>) => {
     const read = readStreamEvent(event.type, event.data, event.lastEventId);
     if (read) listener(read);
   };
-  for (const type of ['change', 'ready', 'resync']) source.addEventListener(type, hear);
+  for (const type of ['change', 'changes', 'ready', 'resync']) source.addEventListener(type, hear);
   source.addEventListener('error', () => {
     listener({ kind: source.readyState === EventSource.CLOSED ? 'closed' : 'interrupted' });
   });

@@ -269,6 +269,28 @@ describe('two devices of one person', () => {
     await expect.poll(() => stores.team.getState().pending).toBe(0);
   });
 
+  it('catch up on what changed while away: a deletion, a rename and a new conversation', async () => {
+    const phone = device('gus@example.test');
+    const laptop = device('gus@example.test');
+    await live(phone, laptop);
+    const state = () => phone.stores.conversations.getState();
+    const [gone, kept] = ['Old plans', 'Reading list'].map((title) => state().newConversation(title));
+    await expect.poll(() => titles(laptop).length).toBe(2);
+    await laptop.sync.stop();
+
+    state().deleteConversation(gone!);
+    state().renameConversation(kept!, 'Reading list 2027');
+    const added = state().newConversation('Garden');
+    expect(await phone.sync.flush()).toBe(0);
+
+    // The laptop opens again: what it missed comes as one page of changes.
+    const again = device('gus@example.test', { stores: laptop.stores, memory: laptop.memory });
+    await again.sync.start();
+    await expect.poll(() => titles(again)).toEqual(['Garden', 'Reading list 2027']);
+    expect(again.stores.conversations.getState().conversations[gone!]).toBeUndefined();
+    expect(again.stores.conversations.getState().conversations[added]?.title).toBe('Garden');
+  });
+
   it('write nothing back when a long history’s cache reads its older conversations after the first screen', async () => {
     const laptop = device('flo@example.test');
     await live(laptop);

@@ -180,7 +180,10 @@ export class ServerSync {
     this.stream = this.options.openStream(this.heard, (event) => {
       switch (event.kind) {
         case 'change':
-          this.heardChange(event.change);
+          this.heardChanges([event.change]);
+          break;
+        case 'changes':
+          this.heardChanges(event.changes);
           break;
         case 'ready':
           this.failures = 0;
@@ -213,15 +216,19 @@ export class ServerSync {
     }, this.nextRetryMs());
   }
 
-  private heardChange(change: RemoteChange): void {
-    this.heard = Math.max(this.heard, change.position);
-    if (change.kind === 'settings') {
-      if (change.version > this.settingsVersion) this.settingsWanted = true;
-    } else if ((this.versions[change.id] ?? 0) < change.version) {
-      // A deletion says all there is to know; anything else is read.
-      if (change.deleted) this.takeConversations([{ ...change, deleted: true, change: change.position }]);
-      else this.wanted.add(change.id);
+  private heardChanges(changes: readonly RemoteChange[]): void {
+    const deletions: ServerConversation[] = [];
+    for (const change of changes) {
+      this.heard = Math.max(this.heard, change.position);
+      if (change.kind === 'settings') {
+        if (change.version > this.settingsVersion) this.settingsWanted = true;
+      } else if ((this.versions[change.id] ?? 0) < change.version) {
+        // A deletion says all there is to know; anything else is read.
+        if (change.deleted) deletions.push({ ...change, deleted: true, change: change.position });
+        else this.wanted.add(change.id);
+      }
     }
+    if (deletions.length > 0) this.takeConversations(deletions);
     this.scheduler.runSoon();
   }
 
