@@ -16,8 +16,9 @@
  * are then not the production build's). `BENCH_UI_FILES=1` lists each file a reload loaded, with its timings.
  * `BENCH_UI_TASKS=1` lists each streaming run's long tasks (from the send's own on), when they began after the send
  * (the send's own a little before it) and how long they took.
- * `BENCH_UI_TRACE=1` traces the streaming, reload and hostile cases, writes each trace to the temp folder and
- * says what each task over 50 ms ran; `BENCH_UI_TRACE=light` leaves out the JavaScript sampling, whose own
+ * `BENCH_UI_TRACE=1` traces the streaming, reload and hostile cases and team mode's new device, writes each
+ * trace to the temp folder and says what each task over 50 ms ran and how much of it was the thread's own
+ * time (CPU; the rest is waiting); `BENCH_UI_TRACE=light` leaves out the JavaScript sampling, whose own
  * cost lengthens every task, for a trace that times tasks as they are.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,7 @@ import { chooseModel, lastAnswerDone, median, newPage, sendMessage } from './pag
 import { PACED_RATE, startServer } from './server.ts';
 import { type AppServer, SERVER_KINDS, type ServerKind, startAppServer } from './servers.ts';
 import { type TeamOpening, teamList } from './teamList.ts';
+import { explainFirstText, explainLongTasks, TRACE_CATEGORIES } from './trace.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const REPS = Number(process.env.BENCH_UI_REPS ?? 2);
@@ -92,183 +94,12 @@ async function metrics(cdp: Cdp): Promise<Record<string, number>> {
 
 let profiles = 0;
 
-interface CpuProfileNode {
-  id: number;
-  parent?: number;
-  callFrame: { functionName: string; url?: string; lineNumber?: number };
-}
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tid: number;
-  id?: string;
-  args?: {
-    name?: string;
-    data?: {
-      url?: string;
-      functionName?: string;
-      frames?: { url: string }[];
-      startTime?: number;
-      cpuProfile?: { nodes?: CpuProfileNode[]; samples?: number[] };
-      timeDeltas?: number[];
-    };
-  };
-}
-
 /**
  * A long task of the answer's: from the one that sent it on. The send is stamped inside its task (the
  * Enter's keydown, the reference's call), so that task began a little before the stamp and still counts.
  */
 const fromTheSend = (task: { start: number; duration: number }, sendAt: number) =>
   task.start + task.duration >= sendAt;
-
-/** What traces record: tasks, their timeline events, and the JavaScript sampled in them. */
-const TRACE_CATEGORIES =
-  process.env.BENCH_UI_TRACE === 'light'
-    ? ['toplevel', 'devtools.timeline']
-    : [
-        'toplevel',
-        'devtools.timeline',
-        'disabled-by-default-devtools.timeline',
-        'disabled-by-default-v8.cpu_profiler',
-      ];
-
-/** The main thread's JavaScript samples from a trace: when, and in which function (name file:line). */
-function jsSamples(events: TraceEvent[], main: number | undefined): { ts: number; where: string }[] {
-  const nodes = new Map<number, CpuProfileNode>();
-  const out: { ts: number; where: string }[] = [];
-  const profiles = new Map<string, number>();
-  for (const e of events) {
-    if (e.name === 'Profile' && e.tid === main) profiles.set(e.id ?? '', e.args?.data?.startTime ?? 0);
-    if (e.name !== 'ProfileChunk' || !profiles.has(e.id ?? '')) continue;
-    let ts = profiles.get(e.id ?? '')!;
-    for (const node of e.args?.data?.cpuProfile?.nodes ?? []) nodes.set(node.id, node);
-    const samples = e.args?.data?.cpuProfile?.samples ?? [];
-    const deltas = e.args?.data?.timeDeltas ?? [];
-    samples.forEach((id, i) => {
-      ts += deltas[i] ?? 0;
-      const frame = nodes.get(id)?.callFrame;
-      if (frame && frame.functionName !== '(idle)' && frame.functionName !== '(program)')
-        out.push({
-          ts,
-          where: `${frame.functionName || '(anonymous)'} ${(frame.url ?? '').split('/').pop()}:${(frame.lineNumber ?? -1) + 1}`,
-        });
-    });
-    profiles.set(e.id ?? '', ts);
-  }
-  return out;
-}
-
-/** `BENCH_UI_TRACE=1`: what each task over 50 ms on the page's main thread spent its time on. */
-function explainLongTasks(buffer: Buffer): void {
-  const events = (JSON.parse(buffer.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
-  writeFileSync(path.join(os.tmpdir(), `bench-ui-trace-${Date.now()}.json`), buffer);
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')?.tid;
-  const own = events.filter((e) => e.tid === main && e.ph === 'X');
-  const samples = jsSamples(events, main);
-  const top = (by: Map<string, number>) =>
-    [...by.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 6)
-      .map(([k, v]) => `${k} ${v.toFixed(0)}`)
-      .join(' | ');
-  for (const task of own.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 50_000)) {
-    const end = task.ts + task.dur!;
-    const inside = own.filter((e) => e !== task && e.ts >= task.ts && e.ts < end && e.name !== 'RunTask');
-    const by = new Map<string, number>();
-    for (const e of inside) {
-      const where = e.args?.data?.functionName || e.args?.data?.url?.split('/').pop() || '';
-      const key = `${e.name}${where ? ` ${where}` : ''}`;
-      by.set(key, Math.max(by.get(key) ?? 0, (e.dur ?? 0) / 1000));
-    }
-    console.log(`    task ${(task.dur! / 1000).toFixed(0)} ms: ${top(by)}`);
-    // JavaScript by self time (ms, from the samples taken during the task).
-    const js = new Map<string, number>();
-    let previous = task.ts;
-    for (const sample of samples) {
-      if (sample.ts < task.ts || sample.ts >= end) continue;
-      js.set(sample.where, (js.get(sample.where) ?? 0) + (sample.ts - previous) / 1000);
-      previous = sample.ts;
-    }
-    if (js.size) console.log(`      js: ${top(js)}`);
-  }
-}
-
-/**
- * `BENCH_UI_TRACE=1`, a streamed answer: what the main thread and the network did from the key that sent
- * the message until the first text was painted (`firstTextMs` after it): each task over 2 ms with what
- * it ran, the requests' sends, responses and ends, and the frames.
- */
-function explainFirstText(buffer: Buffer, firstTextMs: number): void {
-  const events = (JSON.parse(buffer.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')?.tid;
-  const keys = events.filter(
-    (e) =>
-      e.tid === main &&
-      e.name === 'EventDispatch' &&
-      (e.args?.data as { type?: string } | undefined)?.type === 'keydown',
-  );
-  const t0 = keys.at(-1)?.ts ?? events.find((e) => e.tid === main && e.name === 'RunTask')?.ts ?? 0;
-  const end = t0 + (firstTextMs + 30) * 1000;
-  const at = (ts: number) => `${((ts - t0) / 1000).toFixed(1).padStart(6)} ms`;
-  const samples = jsSamples(events, main);
-  const lines: { ts: number; text: string }[] = [];
-  for (const e of events) {
-    if (e.ts < t0 - 1000 || e.ts > end) continue;
-    const data = e.args?.data as { url?: string; requestId?: string; encodedDataLength?: number } | undefined;
-    if (
-      e.name === 'ResourceSendRequest' ||
-      e.name === 'ResourceReceiveResponse' ||
-      e.name === 'ResourceFinish'
-    )
-      lines.push({
-        ts: e.ts,
-        text: `net  ${e.name.replace('Resource', '')} ${(data?.url ?? data?.requestId ?? '').split('/').pop()}`,
-      });
-    if (e.tid !== main || e.ph !== 'X') continue;
-    if (e.name === 'RunTask' && (e.dur ?? 0) > 2000) {
-      const inside = events.filter(
-        (x) =>
-          x.tid === main &&
-          x.ph === 'X' &&
-          x !== e &&
-          x.ts >= e.ts &&
-          x.ts < e.ts + e.dur! &&
-          x.name !== 'RunTask' &&
-          (x.dur ?? 0) > 500,
-      );
-      const what = [
-        ...new Set(
-          inside.map((x) => `${x.name}${x.args?.data?.url ? ` ${x.args.data.url.split('/').pop()}` : ''}`),
-        ),
-      ]
-        .slice(0, 8)
-        .join(', ');
-      const js = new Map<string, number>();
-      let previous = e.ts;
-      for (const sample of samples) {
-        if (sample.ts < e.ts || sample.ts >= e.ts + e.dur!) continue;
-        js.set(sample.where, (js.get(sample.where) ?? 0) + (sample.ts - previous) / 1000);
-        previous = sample.ts;
-      }
-      const topJs = [...js.entries()]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 4)
-        .map(([k, v]) => `${k} ${v.toFixed(1)}`)
-        .join(' | ');
-      lines.push({
-        ts: e.ts,
-        text: `task ${((e.dur ?? 0) / 1000).toFixed(1)} ms: ${what}${topJs ? `\n                js: ${topJs}` : ''}`,
-      });
-    }
-    if (e.name === 'Paint' || e.name === 'PrePaint') lines.push({ ts: e.ts, text: `${e.name}` });
-  }
-  console.log(`    from the send to the first text (${firstTextMs.toFixed(0)} ms):`);
-  for (const line of lines.sort((a, b) => a.ts - b.ts)) console.log(`    ${at(line.ts)}  ${line.text}`);
-}
 
 /** `BENCH_UI_PROFILE=prefix`: a CPU profile of each streamed answer, and its top functions by self time. */
 const profile = {

@@ -9,6 +9,7 @@ import { RARE_WORD, seedConversations } from '../teamSeed.ts';
 import { longestTaskUntil, type TimedSearch, timedSearch, whenShown } from './longList.ts';
 import { newPage } from './page.ts';
 import { startProductionServer } from './servers.ts';
+import { explainLongTasks, TRACE_CATEGORIES } from './trace.ts';
 
 /** Words in each of a conversation's three answers: about 5 kB each, as in the other benches. */
 const ANSWER_WORDS = 850;
@@ -178,9 +179,12 @@ export async function teamList(
     // The person's header, as a proxy on loopback (trusted by default) would add it.
     const { context, page } = await newPage(browser, { extraHTTPHeaders: { 'x-forwarded-email': EMAIL } });
     try {
+      const tracing = process.env.BENCH_UI_TRACE;
+      if (tracing) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
       await page.goto(server.url);
       const newDevice = await opening(page, newest);
       console.log('  team list, new device:', JSON.stringify(newDevice));
+      if (tracing) explainLongTasks(await browser.stopTracing());
       const allCachedMs = await allCached(page, count);
       const catchingUpLongest = await longestTaskUntil(page, allCachedMs, newDevice.hundredMs);
       await page.reload();
