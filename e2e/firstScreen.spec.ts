@@ -1,5 +1,14 @@
 import { expect, type Page, test } from '@playwright/test';
-import { artifactsDir, choose, openApp, send, turns, uniqueText, waitForAnswer } from './helpers.ts';
+import {
+  artifactsDir,
+  choose,
+  fontsNotWarmed,
+  openApp,
+  send,
+  turns,
+  uniqueText,
+  waitForAnswer,
+} from './helpers.ts';
 
 // A reload paints the last screen before any of the app's code has run (src/app/firstScreen): a picture
 // of the app as it was left, which the app replaces once it is there. Nothing typed on it is lost.
@@ -19,6 +28,20 @@ async function holdAppScript(page: Page): Promise<() => void> {
   });
   return release;
 }
+
+test('the first screen shows its text only in the fonts made ready while the page waited', async ({
+  page,
+}) => {
+  // A new device: the welcome, an empty sidebar, the composer.
+  await openApp(page);
+  expect(await fontsNotWarmed(page)).toEqual([]);
+  // A new chat beside one conversation: the sidebar's rows too.
+  await choose(page, 'chat', 'sim-echo');
+  await waitForAnswer(await send(page, uniqueText('A row in the sidebar')));
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(await fontsNotWarmed(page)).toEqual([]);
+});
 
 test('a reload shows the last screen at once, takes what is typed on it, and hands over to the app', async ({
   page,

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContextOptions, expect, type Locator, type Page } from '@playwright/test';
+import { firstScreenFonts } from '../src/app/firstScreen/warmFonts.ts';
 
 export const protocolLabels = {
   chat: 'Chat Completions',
@@ -286,4 +287,29 @@ export async function setParameters(
   }
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toHaveCount(0);
+}
+
+/**
+ * The fonts of the text on screen that `warmFonts` does not make ready before the first layout
+ * (`src/app/firstScreen/warmFonts.ts`): `family weight size`, `text` for the page's own family.
+ */
+export async function fontsNotWarmed(page: Page): Promise<string[]> {
+  const shown = await page.evaluate(() => {
+    const text = getComputedStyle(document.body).fontFamily;
+    const fonts = new Set<string>();
+    for (const element of document.querySelectorAll('body *')) {
+      const ownText =
+        ['INPUT', 'SELECT', 'TEXTAREA'].includes(element.tagName) ||
+        [...element.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
+      const box = element.getBoundingClientRect();
+      if (!ownText || box.width === 0 || box.bottom < 0 || box.top > innerHeight) continue;
+      const style = getComputedStyle(element);
+      if (style.visibility === 'hidden') continue;
+      const family = style.fontFamily === text ? 'text' : style.fontFamily;
+      fonts.add(`${family} ${style.fontWeight} ${style.fontSize}`);
+    }
+    return [...fonts];
+  });
+  const warmed = new Set(firstScreenFonts.map((f) => `${f.family} ${f.weight} ${f.sizePx}px`));
+  return shown.filter((font) => !warmed.has(font)).sort();
 }

@@ -10,6 +10,7 @@ import {
 import {
   artifactsDir,
   choose,
+  fontsNotWarmed,
   type ProtocolKey,
   protocolLabels,
   send,
@@ -94,6 +95,8 @@ test('a person’s two devices, on two server processes, stay in step; another p
   await signIn(phone, 'alice');
   await expect(account(phone)).toContainText('alice@example.test');
   await inSync(phone);
+  // The account's place in the sidebar too shows its text in the fonts made ready before the first layout.
+  expect(await fontsNotWarmed(phone)).toEqual([]);
 
   const question = uniqueText('Which ferries leave Bergen');
   await waitForAnswer(await send(phone, question));

@@ -27,6 +27,7 @@ import { App, type TeamViews } from './App.tsx';
 import { followAddress } from './address.ts';
 import { leaveSnapshots } from './firstScreen/leaveSnapshots.ts';
 import { takeTyped } from './firstScreen/restoreFirstScreen.ts';
+import { firstScreenFonts, warmFonts } from './firstScreen/warmFonts.ts';
 import { Localized } from './Localized.tsx';
 import { prepareFirstScreen } from './prepareFirstScreen.ts';
 
@@ -239,6 +240,8 @@ async function main() {
   void queryClient.prefetchQuery(serverPricesQuery);
   // The browser's locale data, which the first screen's language needs, loads while the page waits.
   void loadLocaleData();
+  // …and its fonts, which its first layout would otherwise wait for.
+  void warmFonts(window, firstScreenFonts);
   // Single-person mode's database is read while the server is asked who is here (its answer takes a round
   // trip): used if nobody is signed in, dropped in team mode, where each person has a database of their own.
   const single = indexedDbStorage();
