@@ -10,6 +10,7 @@ import { longestTaskUntil, type TimedSearch, timedSearch, whenShown } from './lo
 import { newPage } from './page.ts';
 import { startProductionServer } from './servers.ts';
 import { explainLongTasks, TRACE_CATEGORIES } from './trace.ts';
+import { newDeviceWithoutDevtools, type UntouchedOpening } from './withoutDevtools.ts';
 
 /** Words in each of a conversation's three answers: about 5 kB each, as in the other benches. */
 const ANSWER_WORDS = 850;
@@ -36,6 +37,8 @@ export interface TeamListFigures {
   seedMsEach: number;
   /** A browser that has never synced (empty IndexedDB). */
   newDevice: TeamOpening;
+  /** The same, five times in a Chromium with no DevTools protocol attached (`withoutDevtools.ts`). */
+  untouched: UntouchedOpening[];
   /** …until every conversation is in its IndexedDB (and the sync's place kept), from the navigation. */
   allCachedMs: number;
   /** The longest task from the 100 listed until then: the catching up on the rest. */
@@ -213,10 +216,13 @@ export async function teamList(
         }
         return times.sort((a, b) => a - b);
       }, RARE_WORD);
+      const untouched = await newDeviceWithoutDevtools(server.url, { 'x-forwarded-email': EMAIL }, 5);
+      console.log('  team list, new device without DevTools:', JSON.stringify(untouched));
       const figures: TeamListFigures = {
         conversations: count,
         seedMsEach: seedMs / count,
         newDevice,
+        untouched,
         allCachedMs,
         catchingUpLongest,
         reloaded,

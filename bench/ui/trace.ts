@@ -10,7 +10,7 @@ interface CpuProfileNode {
   callFrame: { functionName: string; url?: string; lineNumber?: number };
 }
 
-interface TraceEvent {
+export interface TraceEvent {
   name: string;
   ph: string;
   ts: number;
@@ -24,6 +24,8 @@ interface TraceEvent {
     name?: string;
     data?: {
       url?: string;
+      /** `navigationStart`: the document's address. */
+      documentLoaderURL?: string;
       functionName?: string;
       frames?: { url: string }[];
       startTime?: number;
@@ -48,7 +50,7 @@ export const TRACE_CATEGORIES =
  * Whether an event is one task of a thread's loop: `ThreadControllerImpl::RunTask` where the trace has it
  * (newer Chromiums; the timeline's own `RunTask` then nests inside it), `RunTask` where it has not.
  */
-function taskTest(events: TraceEvent[]): (e: TraceEvent) => boolean {
+export function taskTest(events: TraceEvent[]): (e: TraceEvent) => boolean {
   const name = events.some((e) => e.name === 'ThreadControllerImpl::RunTask')
     ? 'ThreadControllerImpl::RunTask'
     : 'RunTask';
