@@ -715,7 +715,7 @@ async function main() {
         ];
         lines.push(
           ...opened(team.newDevice, `a new device, ${n} conversations on the server`),
-          `| …the same, a Chromium with no DevTools protocol attached, 5 new devices (startup trace; load ${team.untouched.map((x) => f1(x.load)).join(', ')}): first commit / longest task (its CPU time), each | ${team.untouched.map((x) => `${f0(x.firstCommitMs)} / ${f0(x.longest.ms)} (${f0(x.longest.cpuMs)})`).join('; ')} ms |`,
+          `| …the same, a Chromium with no DevTools protocol attached, 5 new devices (startup trace; load ${team.untouched.map((x) => f1(x.load)).join(', ')}): first commit / longest task (its CPU time, its longest event), each | ${team.untouched.map((x) => `${f0(x.firstCommitMs)} / ${f0(x.longest.ms)} (${f0(x.longest.cpuMs)}, ${x.longest.what})`).join('; ')} ms |`,
           `| …until all ${n} are in its IndexedDB (seeding the server took ${f1(team.seedMsEach)} ms a conversation) / longest task meanwhile | ${f0(team.allCachedMs)} ms / ${f0(team.catchingUpLongest)} ms |`,
           ...opened(team.reloaded, 'the same device reloaded (its IndexedDB the cache)'),
           `| …until all ${n} are read into the list | ${f0(team.reloaded.allReadMs)} ms |`,

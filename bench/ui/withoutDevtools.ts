@@ -17,8 +17,11 @@ export interface UntouchedOpening {
   load: number;
   /** The app's first commit (`hopbase:first-commit`), ms from the navigation. */
   firstCommitMs: number;
-  /** The longest task on the page's main thread, from the navigation to the trace's end: wall and CPU ms. */
-  longest: { ms: number; cpuMs: number };
+  /**
+   * The longest task on the page's main thread, from the navigation to the trace's end: wall and CPU ms,
+   * and the longest event in it (`FunctionCall` with the function's name).
+   */
+  longest: { ms: number; cpuMs: number; what: string };
 }
 
 /** How long each startup trace runs: the page is opened a second after the browser starts. */
@@ -66,13 +69,24 @@ function readOpening(events: TraceEvent[], url: string, load: number): Untouched
   if (!navigation || !commit)
     throw new Error(`the page did not show its first screen within the trace's ${TRACE_SECONDS} s`);
   const isTask = taskTest(events);
-  let longest = { ms: 0, cpuMs: 0 };
-  for (const task of events) {
-    const ms = (task.dur ?? 0) / 1000;
-    if (task.tid === main && isTask(task) && task.ts >= navigation.ts && ms > longest.ms)
-      longest = { ms, cpuMs: (task.tdur ?? 0) / 1000 };
-  }
-  return { load, firstCommitMs: (commit.ts - navigation.ts) / 1000, longest };
+  const own = events.filter((e) => e.tid === main && e.ph === 'X');
+  const task = own
+    .filter((e) => isTask(e) && e.ts >= navigation.ts)
+    .reduce<TraceEvent | undefined>((a, b) => ((b.dur ?? 0) > (a?.dur ?? 0) ? b : a), undefined);
+  const end = (task?.ts ?? 0) + (task?.dur ?? 0);
+  const inside = own
+    .filter((e) => task && e !== task && !isTask(e) && e.ts >= task.ts && e.ts < end)
+    .reduce<TraceEvent | undefined>((a, b) => ((b.dur ?? 0) > (a?.dur ?? 0) ? b : a), undefined);
+  const name = inside?.args?.data?.functionName;
+  return {
+    load,
+    firstCommitMs: (commit.ts - navigation.ts) / 1000,
+    longest: {
+      ms: (task?.dur ?? 0) / 1000,
+      cpuMs: (task?.tdur ?? 0) / 1000,
+      what: inside ? `${inside.name}${name ? ` ${name}` : ''}` : '',
+    },
+  };
 }
 
 /** Resolves with `promise`, or fails after `seconds` saying what did not happen. */
@@ -128,7 +142,8 @@ export async function newDeviceWithoutDevtools(
           `--trace-startup-duration=${TRACE_SECONDS}`,
           start,
         ],
-        { stdio: 'ignore' },
+        // A process group of its own: ended whole, its helper processes with it.
+        { stdio: 'ignore', detached: true },
       );
       try {
         await within(synced, 120, 'the page did not start its sync with the server');
@@ -137,11 +152,10 @@ export async function newDeviceWithoutDevtools(
       } finally {
         if (browser.exitCode === null && browser.signalCode === null) {
           const exited = new Promise((resolve) => browser.once('exit', resolve));
-          browser.kill();
+          process.kill(-browser.pid!, 'SIGKILL');
           await exited;
         }
-        // Its helper processes may still write to the profile for a moment.
-        rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+        rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
       }
     }
   } finally {
