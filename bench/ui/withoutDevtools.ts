@@ -48,13 +48,18 @@ async function headerProxy(
       },
     );
     upstream.on('error', () => res.destroy());
+    // A browser ended mid-stream (the change stream) ends the server's stream too.
+    res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`,
     asked: (prefix) => new Promise((resolve) => waiting.push({ prefix, resolve })),
-    close: () => proxy.close(),
+    close: () => {
+      proxy.closeAllConnections();
+      proxy.close();
+    },
   };
 }
 
