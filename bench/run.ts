@@ -19,20 +19,31 @@ import { eventChunks, type GeneratedStream, generateStream, randomChunks } from 
 import { writeResults } from './writeResults.ts';
 
 v8.setFlagsFromString('--expose-gc');
-const gc = vm.runInNewContext('gc') as () => void;
+const gc = vm.runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;
 
 const SEED = 0x5eed;
 const PROTOCOLS: Protocol[] = ['chat', 'responses', 'messages'];
 /** `BENCH_QUICK=1`: a smoke run at 100 and 1k deltas only (results.md is then written for those only). */
 const SIZES = process.env.BENCH_QUICK ? [100, 1_000] : [100, 1_000, 10_000, 100_000];
 const LARGEST = SIZES[SIZES.length - 1]!;
-/** Warm-up and measured repetitions per size (rounded up to whole cycles of the orders below). */
+/**
+ * Warm-up and measured repetitions per size (rounded up to whole cycles of the orders below). Short streams
+ * get many: a 100-delta run takes under a millisecond, and with 80 runs the median of two runs of the same
+ * code differed by up to 10 % on a loaded machine.
+ */
 const REPS: Record<number, { warmup: number; reps: number }> = {
-  100: { warmup: 20, reps: 80 },
-  1000: { warmup: 8, reps: 40 },
-  10000: { warmup: 4, reps: 12 },
+  100: { warmup: 40, reps: 400 },
+  1000: { warmup: 12, reps: 120 },
+  10000: { warmup: 4, reps: 32 },
   100000: { warmup: 1, reps: 8 },
 };
+/**
+ * The GC before each run: a full one by default. `BENCH_GC=minor`: a scavenge only, which frees each run's
+ * young garbage as well but keeps what a full GC drops (V8's megamorphic cache, the shapes no live object
+ * has, and the optimized code that depends on them): every run then reads warm, as a page does between
+ * its full GCs, instead of as the first stream after one.
+ */
+const MINOR_GC = process.env.BENCH_GC === 'minor';
 
 /** A body that hands out the prepared chunks one read at a time; `onPull` samples memory. */
 function body(chunks: readonly Uint8Array[], onPull?: () => void): ReadableStream<Uint8Array> {
@@ -168,7 +179,8 @@ function spread(xs: number[]): Spread {
 }
 
 async function time(fn: () => Promise<unknown>): Promise<number> {
-  gc();
+  if (MINOR_GC) gc({ type: 'minor' });
+  else gc();
   // The tasks the GC posts run now, not inside whichever contender first hands the event loop a turn.
   await new Promise((resolve) => setImmediate(resolve));
   const t0 = performance.now();
@@ -281,7 +293,8 @@ async function main(): Promise<void> {
     '',
     `Seed ${SEED}; the same bytes delivered to every contender as a ReadableStream, cut two ways: ${FEEDS.map((f) => f.title).join('; ')}. ` +
       `${SIZES.map(repsOf).join(' / ')} runs (${SIZES.map((n) => n.toLocaleString('en')).join(' / ')} deltas) ` +
-      'after warm-up, a GC and one turn of the event loop before each run, the contenders in balanced orders (in every cycle of rounds each goes first once and follows each other equally often).',
+      `after warm-up, a ${MINOR_GC ? 'minor GC (`BENCH_GC=minor`)' : 'full GC'} and one turn of the event loop before each run, ` +
+      'the contenders in balanced orders (in every cycle of rounds each goes first once and follows each other equally often).',
     '',
     'Contenders: **ours** = `readTurn(protocol, body)` with its default options (SSE parse + JSON + full Turn reduction, yields to the event loop included); ' +
       "**esp feed** = eventsource-parser `createParser` fed each chunk's decoded text directly, `JSON.parse` of every payload (no reduction); " +
