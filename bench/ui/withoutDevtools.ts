@@ -64,6 +64,10 @@ async function headerProxy(
 }
 
 /** The opening of `url` in one startup trace: its first commit and its longest task. */
+/** The event that lasted longest, if any. */
+const longestOf = (events: TraceEvent[]) =>
+  events.reduce<TraceEvent | undefined>((a, b) => ((b.dur ?? 0) > (a?.dur ?? 0) ? b : a), undefined);
+
 function readOpening(events: TraceEvent[], url: string, load: number): UntouchedOpening {
   // Its navigation names the main thread: the renderer's others (about:blank, the start page) do not.
   const navigation = events.find(
@@ -75,13 +79,11 @@ function readOpening(events: TraceEvent[], url: string, load: number): Untouched
     throw new Error(`the page did not show its first screen within the trace's ${TRACE_SECONDS} s`);
   const isTask = taskTest(events);
   const own = events.filter((e) => e.tid === main && e.ph === 'X');
-  const task = own
-    .filter((e) => isTask(e) && e.ts >= navigation.ts)
-    .reduce<TraceEvent | undefined>((a, b) => ((b.dur ?? 0) > (a?.dur ?? 0) ? b : a), undefined);
+  const task = longestOf(own.filter((e) => isTask(e) && e.ts >= navigation.ts));
   const end = (task?.ts ?? 0) + (task?.dur ?? 0);
-  const inside = own
-    .filter((e) => task && e !== task && !isTask(e) && e.ts >= task.ts && e.ts < end)
-    .reduce<TraceEvent | undefined>((a, b) => ((b.dur ?? 0) > (a?.dur ?? 0) ? b : a), undefined);
+  const inside = longestOf(
+    own.filter((e) => task && e !== task && !isTask(e) && e.ts >= task.ts && e.ts < end),
+  );
   const name = inside?.args?.data?.functionName;
   return {
     load,
