@@ -10,7 +10,7 @@ afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
 
-/** A real build of a page whose entry imports `late.js` the way `main` names it, and its built page. */
+/** A real build of a page whose entry module is `entry` (which imports `late.js`), and its built page. */
 async function builtPage(entry: string, modules: string[]): Promise<string> {
   const root = mkdtempSync(join(tmpdir(), 'preload-with-page-'));
   roots.push(root);

@@ -63,11 +63,11 @@ async function headerProxy(
   };
 }
 
-/** The opening of `url` in one startup trace: its first commit and its longest task. */
 /** The event that lasted longest, if any. */
 const longestOf = (events: TraceEvent[]) =>
   events.reduce<TraceEvent | undefined>((a, b) => ((b.dur ?? 0) > (a?.dur ?? 0) ? b : a), undefined);
 
+/** The opening of `url` in one startup trace: its first commit and its longest task. */
 function readOpening(events: TraceEvent[], url: string, load: number): UntouchedOpening {
   // Its navigation names the main thread: the renderer's others (about:blank, the start page) do not.
   const navigation = events.find(
